@@ -1,0 +1,28 @@
+/** Which rules apply (DESIGN §3). */
+export type Dialect = "rfc9309" | "koster1996" | "regp";
+export type DialectChoice = Dialect | "auto";
+
+export const DIALECTS: readonly Dialect[] = ["rfc9309", "koster1996", "regp"];
+
+/** `auto`: `Robot-version: 1.x/2.x` is Koster 1996, `3.x` is REGP, none is RFC 9309. */
+export function chooseDialect(choice: DialectChoice, robotVersion: string | null): Dialect {
+  if (choice !== "auto") return choice;
+  if (robotVersion === null) return "rfc9309";
+  const major = robotVersion.trim().split(".")[0];
+  if (major === "1" || major === "2") return "koster1996";
+  if (major === "3") return "regp";
+  return "rfc9309";
+}
+
+/** The pattern syntax of a dialect. */
+export function patternOptions(dialect: Dialect): { wildcards: boolean; ignoreCase: boolean } {
+  switch (dialect) {
+    case "koster1996":
+      return { wildcards: false, ignoreCase: false };
+    case "rfc9309":
+      return { wildcards: true, ignoreCase: false };
+    case "regp":
+      // seeds/003 §3.2.5: values are case-insensitive.
+      return { wildcards: true, ignoreCase: true };
+  }
+}

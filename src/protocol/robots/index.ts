@@ -1,0 +1,30 @@
+export type { Decision, DecisionReason, GroupSummary } from "./decision.js";
+export type { Diagnostic, Severity } from "./diagnostic.js";
+export { chooseDialect, DIALECTS, type Dialect, type DialectChoice } from "./dialect.js";
+export {
+  type CacheHeaders,
+  cacheLifetime,
+  type FetchAnswer,
+  type FetchVerdict,
+  MAX_CACHE_MS,
+  MAX_ROBOTS_REDIRECTS,
+  retryDelay,
+  robotsFetchVerdict,
+  type UnreachableRule,
+  unreachableRule,
+} from "./fetch-rules.js";
+export type { AgentLine, Group, Rule, Sitemap } from "./groups.js";
+export { CANONICAL_KEYS, type KeyedKind, type LineKind } from "./keys.js";
+export { MAX_LINE_LENGTH, MAX_ROBOTS_BYTES } from "./limits.js";
+export {
+  type CommentStyle,
+  type ReadOptions,
+  type RobotsLine,
+  type RobotsText,
+  readRobotsText,
+} from "./line-reader.js";
+export { PathPattern, type PatternOptions } from "./path-pattern.js";
+export { canonicalize } from "./percent-encoding.js";
+export { type ParseOptions, parseRobots, RobotsPolicy, type Selection } from "./policy.js";
+export { productToken } from "./product-token.js";
+export { type RequestPath, requestPath } from "./request-path.js";

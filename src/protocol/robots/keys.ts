@@ -1,0 +1,77 @@
+/**
+ * The keys heed recognises in robots.txt lines, and the misspellings it accepts for them.
+ * Misspellings are read as the key they stand for (the safe reading: a misspelt Disallow
+ * still disallows) and `heed lint` names them.
+ */
+
+/** The kind of a robots.txt line after its key is recognised. */
+export type LineKind =
+  | "user-agent"
+  | "allow"
+  | "disallow"
+  | "sitemap"
+  | "crawl-delay"
+  | "robot-version"
+  | "extension"
+  | "comment"
+  | "blank"
+  | "invalid";
+
+/** Kinds that carry a key and a value. */
+export type KeyedKind = Exclude<LineKind, "comment" | "blank" | "invalid">;
+
+const CANONICAL: ReadonlyMap<string, KeyedKind> = new Map([
+  ["user-agent", "user-agent"],
+  ["allow", "allow"],
+  ["disallow", "disallow"],
+  ["sitemap", "sitemap"],
+  ["crawl-delay", "crawl-delay"],
+  ["robot-version", "robot-version"],
+]);
+
+// Spellings seen in real files; google/robotstxt accepts the same family.
+const MISSPELT: ReadonlyMap<string, KeyedKind> = new Map([
+  ["useragent", "user-agent"],
+  ["user agent", "user-agent"],
+  ["user_agent", "user-agent"],
+  ["user-agents", "user-agent"],
+  ["dissallow", "disallow"],
+  ["dissalow", "disallow"],
+  ["disalow", "disallow"],
+  ["diasllow", "disallow"],
+  ["disallaw", "disallow"],
+  ["dissallaw", "disallow"],
+  ["disallows", "disallow"],
+  ["allows", "allow"],
+  ["site-map", "sitemap"],
+  ["site map", "sitemap"],
+  ["crawldelay", "crawl-delay"],
+  ["crawl delay", "crawl-delay"],
+  ["crawl_delay", "crawl-delay"],
+  ["robotversion", "robot-version"],
+  ["robot version", "robot-version"],
+]);
+
+export interface KeyReading {
+  readonly kind: KeyedKind;
+  /** The canonical key when the written one is a known misspelling of it. */
+  readonly misspeltFor: KeyedKind | null;
+}
+
+const EXTENSION: KeyReading = { kind: "extension", misspeltFor: null };
+const READINGS = new Map<string, KeyReading>();
+for (const [key, kind] of CANONICAL) READINGS.set(key, { kind, misspeltFor: null });
+for (const [key, kind] of MISSPELT) READINGS.set(key, { kind, misspeltFor: kind });
+
+/** Reads a key as written (any case, inner whitespace collapsed by the caller). */
+export function readKey(key: string): KeyReading {
+  return READINGS.get(key.toLowerCase()) ?? EXTENSION;
+}
+
+/** True for a key that names one of the recognised kinds, spelt correctly. */
+export function isCanonicalKey(lowerKey: string): boolean {
+  return CANONICAL.has(lowerKey);
+}
+
+/** Every canonical key, for suggestions. */
+export const CANONICAL_KEYS: readonly string[] = [...CANONICAL.keys()];

@@ -1,0 +1,297 @@
+/**
+ * The one tokenizer under every dialect: bytes or text in, typed lines out. It decides no
+ * meaning beyond "which key is this"; dialects and records interpret the lines.
+ */
+import type { Diagnostic } from "./diagnostic.js";
+import { type KeyedKind, type LineKind, readKey } from "./keys.js";
+import { MAX_LINE_LENGTH, MAX_ROBOTS_BYTES } from "./limits.js";
+
+/** How comments are written: `#` anywhere (Koster, RFC 9309) or `##` (REGP, seeds/003 §3.1). */
+export type CommentStyle = "hash" | "double-hash";
+
+export interface RobotsLine {
+  /** 1-based. */
+  readonly number: number;
+  readonly kind: LineKind;
+  /** The key as written, inner whitespace collapsed; "" for blank, comment and invalid lines. */
+  readonly key: string;
+  /** The value, comment removed, whitespace trimmed. */
+  readonly value: string;
+  /** The line without its comment and outer whitespace, as the file has it. */
+  readonly text: string;
+  /** False for `Disallow /x`, read for its key all the same. */
+  readonly colon: boolean;
+  /** The line was longer than {@link MAX_LINE_LENGTH} and was cut. */
+  readonly truncated: boolean;
+  /** When the key is a known misspelling, the key it stands for. */
+  readonly misspeltFor: KeyedKind | null;
+}
+
+export interface RobotsText {
+  readonly lines: readonly RobotsLine[];
+  /** Size of the input in bytes (UTF-8), before any limit. */
+  readonly byteLength: number;
+  /** Bytes read; less than byteLength when the size limit cut the file. */
+  readonly bytesRead: number;
+  readonly truncated: boolean;
+  readonly bom: boolean;
+  /** Some bytes were not UTF-8; they were read as U+FFFD and parsing went on. */
+  readonly invalidUtf8: boolean;
+  /** The value of a `Robot-version` header line, if the file has one. */
+  readonly robotVersion: string | null;
+  readonly commentStyle: CommentStyle;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface ReadOptions {
+  /** Default: `double-hash` when a `Robot-version: 3.x` header is present, else `hash`. */
+  readonly commentStyle?: CommentStyle;
+  /** Default {@link MAX_ROBOTS_BYTES}. */
+  readonly maxBytes?: number;
+}
+
+const decoder = new TextDecoder("utf-8");
+const strictDecoder = new TextDecoder("utf-8", { fatal: true });
+const encoder = new TextEncoder();
+
+// The header ends at the first line that starts a group; Robot-version must come before it.
+const GROUP_START = /^[ \t]*(?:user[-_ ]?agents?|allow|disallow|ip-allow|ip-disallow)[ \t]*:/im;
+const ROBOT_VERSION = /^[ \t]*robot[-_ ]?version[ \t]*:[ \t]*([^\s#]*)/im;
+
+/** Reads a robots.txt into lines. Never throws on content. */
+export function readRobotsText(input: string | Uint8Array, options: ReadOptions = {}): RobotsText {
+  const maxBytes = options.maxBytes ?? MAX_ROBOTS_BYTES;
+  const diagnostics: Diagnostic[] = [];
+  const decoded = decode(input, maxBytes);
+  if (decoded.truncated) {
+    diagnostics.push({
+      line: null,
+      severity: "error",
+      code: "size-limit",
+      message: `file is ${decoded.byteLength} bytes; only the first ${decoded.bytesRead} (whole lines within ${maxBytes}) were read`,
+    });
+  }
+  if (decoded.invalidUtf8) {
+    diagnostics.push({
+      line: null,
+      severity: "warning",
+      code: "invalid-utf8",
+      message: "file is not valid UTF-8; the bad bytes were read as U+FFFD",
+    });
+  }
+  const robotVersion = sniffRobotVersion(decoded.text);
+  const commentStyle =
+    options.commentStyle ?? (robotVersion?.startsWith("3") ? "double-hash" : "hash");
+  const lines = splitLines(decoded.text, commentStyle, diagnostics);
+  return {
+    lines,
+    byteLength: decoded.byteLength,
+    bytesRead: decoded.bytesRead,
+    truncated: decoded.truncated,
+    bom: decoded.bom,
+    invalidUtf8: decoded.invalidUtf8,
+    robotVersion,
+    commentStyle,
+    diagnostics,
+  };
+}
+
+interface Decoded {
+  text: string;
+  byteLength: number;
+  bytesRead: number;
+  truncated: boolean;
+  bom: boolean;
+  invalidUtf8: boolean;
+}
+
+function decode(input: string | Uint8Array, maxBytes: number): Decoded {
+  if (typeof input === "string") {
+    // A string of n UTF-16 units is at most 3n UTF-8 bytes: short strings need no encoding.
+    if (input.length * 3 > maxBytes) return decodeBytes(encoder.encode(input), maxBytes);
+    const bom = input.charCodeAt(0) === 0xfeff;
+    const text = bom ? input.slice(1) : input;
+    const byteLength = utf8Length(input);
+    return { text, byteLength, bytesRead: byteLength, truncated: false, bom, invalidUtf8: false };
+  }
+  return decodeBytes(input, maxBytes);
+}
+
+function decodeBytes(bytes: Uint8Array, maxBytes: number): Decoded {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  let end = bytes.length;
+  const truncated = end > maxBytes;
+  if (truncated) {
+    // Keep whole lines only: a cut `Allow: /private/page` would allow more than it says.
+    end = maxBytes;
+    while (end > 0 && bytes[end - 1] !== 0x0a && bytes[end - 1] !== 0x0d) end--;
+  }
+  const view = bytes.subarray(bom ? 3 : 0, Math.max(end, bom ? 3 : 0));
+  const text = decoder.decode(view);
+  let invalidUtf8 = false;
+  if (text.includes("\ufffd")) {
+    try {
+      strictDecoder.decode(view);
+    } catch {
+      invalidUtf8 = true;
+    }
+  }
+  return { text, byteLength: bytes.length, bytesRead: end, truncated, bom, invalidUtf8 };
+}
+
+function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      n += 1; // a pair: 2 units, 4 bytes
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+function sniffRobotVersion(text: string): string | null {
+  const groupStart = GROUP_START.exec(text);
+  const header = groupStart ? text.slice(0, groupStart.index) : text;
+  const match = ROBOT_VERSION.exec(header);
+  return match ? (match[1] ?? "") : null;
+}
+
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const HASH = 35;
+const COLON = 58;
+
+function splitLines(text: string, style: CommentStyle, diagnostics: Diagnostic[]): RobotsLine[] {
+  const lines: RobotsLine[] = [];
+  const hasCR = text.includes("\r");
+  const length = text.length;
+  let start = 0;
+  let number = 0;
+  while (start < length) {
+    let end: number;
+    let next: number;
+    if (hasCR) {
+      end = start;
+      while (end < length) {
+        const c = text.charCodeAt(end);
+        if (c === LF || c === CR) break;
+        end++;
+      }
+      next = end + (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? 2 : 1);
+    } else {
+      end = text.indexOf("\n", start);
+      if (end < 0) end = length;
+      next = end + 1;
+    }
+    number++;
+    lines.push(readLine(text, start, end, number, style, diagnostics));
+    start = next;
+  }
+  return lines;
+}
+
+function readLine(
+  text: string,
+  start: number,
+  end: number,
+  number: number,
+  style: CommentStyle,
+  diagnostics: Diagnostic[],
+): RobotsLine {
+  let truncated = false;
+  if (end - start > MAX_LINE_LENGTH) {
+    truncated = true;
+    end = start + MAX_LINE_LENGTH;
+    diagnostics.push({
+      line: number,
+      severity: "error",
+      code: "line-too-long",
+      message: `line is longer than ${MAX_LINE_LENGTH} characters and was cut`,
+    });
+  }
+  let p = start;
+  while (p < end && isSpace(text.charCodeAt(p))) p++;
+  if (p === end) return bare(number, "blank", "", truncated);
+  if (text.charCodeAt(p) === HASH) return bare(number, "comment", "", truncated);
+
+  // One pass: the first colon, and where the comment starts.
+  let colon = -1;
+  let commentAt = end;
+  for (let i = p; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === HASH && (style === "hash" || text.charCodeAt(i + 1) === HASH)) {
+      commentAt = i;
+      break;
+    }
+    if (c === COLON && colon < 0) colon = i;
+  }
+  const content = text.slice(p, commentAt).trimEnd();
+  let key: string;
+  let value: string;
+  if (colon >= 0) {
+    key = text.slice(p, colon).trim();
+    value = text.slice(colon + 1, commentAt).trim();
+  } else {
+    // `Disallow /tmp`: google/robotstxt reads it too; the key is the first word.
+    let k = p;
+    while (k < commentAt && !isSpace(text.charCodeAt(k))) k++;
+    key = text.slice(p, k);
+    value = text.slice(k, commentAt).trim();
+  }
+  if (key.includes(" ") || key.includes("\t")) key = key.replace(/[ \t]+/g, " ");
+  const reading = readKey(key);
+  if (colon < 0 && reading.kind === "extension") {
+    diagnostics.push({
+      line: number,
+      severity: "warning",
+      code: "invalid-line",
+      message: `not a "key: value" line: ${abbreviate(content)}`,
+    });
+    return {
+      number,
+      kind: "invalid",
+      key: "",
+      value: "",
+      text: content,
+      colon: false,
+      truncated,
+      misspeltFor: null,
+    };
+  }
+  if (colon < 0) {
+    diagnostics.push({
+      line: number,
+      severity: "warning",
+      code: "missing-colon",
+      message: `"${key}" has no colon after it; read as "${key}: ${value}"`,
+    });
+  }
+  return {
+    number,
+    kind: reading.kind,
+    key,
+    value,
+    text: content,
+    colon: colon >= 0,
+    truncated,
+    misspeltFor: reading.misspeltFor,
+  };
+}
+
+function bare(number: number, kind: LineKind, text: string, truncated: boolean): RobotsLine {
+  return { number, kind, key: "", value: "", text, colon: false, truncated, misspeltFor: null };
+}
+
+function isSpace(c: number): boolean {
+  return c === SPACE || c === TAB || c === 0xfeff || c === 0x0b || c === 0x0c;
+}
+
+function abbreviate(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,255 @@
+/**
+ * A robots.txt compiled once and queried many times. `check` is pure: the same URL and robot
+ * always give the same decision. The per-robot selection is cached, which changes speed only.
+ */
+import type { Decision, GroupSummary } from "./decision.js";
+import type { Diagnostic } from "./diagnostic.js";
+import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
+import { buildGroups, type Group, type Rule, type Sitemap } from "./groups.js";
+import { type RobotsLine, type RobotsText, readRobotsText } from "./line-reader.js";
+import { productToken } from "./product-token.js";
+import { originOf, requestPath } from "./request-path.js";
+
+export interface ParseOptions {
+  /** Default `auto` (DESIGN §3): chosen by the file's `Robot-version` line. */
+  readonly dialect?: DialectChoice;
+  /**
+   * The origin the file was fetched from (`https://example.com`). When set, URLs on other
+   * origins are answered `other-origin`, never allowed.
+   */
+  readonly origin?: string;
+  /** Parse limit in bytes; default 500 KiB (RFC 9309 §2.5). */
+  readonly maxBytes?: number;
+}
+
+/** What applies to one robot: the groups chosen and their rules in deciding order. */
+export interface Selection {
+  readonly group: GroupSummary | null;
+  readonly groups: readonly Group[];
+  /** Rules in the order they are tried; the first that matches decides. */
+  readonly order: readonly Rule[];
+  /** What decides when no rule matches (REGP's implicit first line), or null: allowed. */
+  readonly fallback: { readonly allowed: boolean } | null;
+  readonly crawlDelay: number | null;
+}
+
+// Selections kept per policy; enough for every robot a crawler runs as, bounded for batch runs.
+const SELECTION_CACHE_SIZE = 256;
+
+export class RobotsPolicy {
+  readonly dialect: Dialect;
+  readonly robotVersion: string | null;
+  readonly groups: readonly Group[];
+  readonly sitemaps: readonly Sitemap[];
+  /** Lines with keys the dialect does not interpret, for later records and tools. */
+  readonly extensions: readonly RobotsLine[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** The file was larger than the parse limit; what followed it was ignored. */
+  readonly truncated: boolean;
+  readonly text: RobotsText;
+  readonly origin: string | null;
+  private readonly ignoreCase: boolean;
+  private readonly selections = new Map<string, Selection>();
+
+  constructor(text: RobotsText, options: ParseOptions = {}) {
+    this.text = text;
+    this.dialect = chooseDialect(options.dialect ?? "auto", text.robotVersion);
+    this.robotVersion = text.robotVersion;
+    const patterns = patternOptions(this.dialect);
+    this.ignoreCase = patterns.ignoreCase;
+    const grouping = buildGroups(text.lines, patterns);
+    this.groups = grouping.groups;
+    this.sitemaps = grouping.sitemaps;
+    this.extensions = grouping.extensions;
+    this.diagnostics = [...text.diagnostics, ...grouping.diagnostics];
+    this.truncated = text.truncated;
+    this.origin = options.origin === undefined ? null : originOf(options.origin);
+  }
+
+  /** May the robot named `agent` (a name token or a whole User-Agent header) fetch `url`? */
+  check(url: string | URL, agent: string): Decision {
+    const token = productToken(agent);
+    const path = requestPath(url);
+    if (!path.ok) return this.refuse(token, "invalid-url", path.error);
+    if (this.origin !== null && isAbsolute(url)) {
+      const origin = originOf(url);
+      if (origin !== this.origin) {
+        return this.refuse(token, "other-origin", `${String(url)} is not on ${this.origin}`);
+      }
+    }
+    if (path.path === "/robots.txt" || path.path.startsWith("/robots.txt?")) {
+      return this.answer(true, "robots-txt", token, null, null);
+    }
+    const selection = this.select(token);
+    if (selection.group === null) return this.answer(true, "no-group", token, null, null);
+    const target = this.ignoreCase ? path.path.toLowerCase() : path.path;
+    for (const rule of selection.order) {
+      if (rule.pattern.matches(target))
+        return this.answer(rule.allow, "rule", token, selection.group, rule);
+    }
+    if (selection.fallback !== null) {
+      return this.answer(selection.fallback.allowed, "implicit-rule", token, selection.group, null);
+    }
+    return this.answer(true, "no-matching-rule", token, selection.group, null);
+  }
+
+  /** `check(url, agent).allowed`. */
+  isAllowed(url: string | URL, agent: string): boolean {
+    return this.check(url, agent).allowed;
+  }
+
+  /** Crawl-delay in seconds for the robot, or null when its group sets none. */
+  crawlDelay(agent: string): number | null {
+    return this.select(productToken(agent)).crawlDelay;
+  }
+
+  /** The groups and rules that apply to a robot. */
+  select(token: string): Selection {
+    const key = token.toLowerCase();
+    let selection = this.selections.get(key);
+    if (selection === undefined) {
+      selection = selectFor(this.dialect, this.groups, key, this.robotVersion);
+      if (this.selections.size >= SELECTION_CACHE_SIZE) this.selections.clear();
+      this.selections.set(key, selection);
+    }
+    return selection;
+  }
+
+  private answer(
+    allowed: boolean,
+    reason: Decision["reason"],
+    agent: string,
+    group: GroupSummary | null,
+    rule: Rule | null,
+  ): Decision {
+    return {
+      allowed,
+      reason,
+      dialect: this.dialect,
+      agent,
+      group,
+      line: rule === null ? null : rule.line,
+      rule: rule === null ? null : rule.text,
+    };
+  }
+
+  private refuse(agent: string, reason: Decision["reason"], error: string): Decision {
+    return { ...this.answer(false, reason, agent, null, null), error };
+  }
+}
+
+/** Parses a robots.txt (bytes or text) into a policy. Never throws on content. */
+export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): RobotsPolicy {
+  const dialect = options.dialect ?? "auto";
+  const text = readRobotsText(input, {
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+    ...(dialect === "auto" ? {} : { commentStyle: dialect === "regp" ? "double-hash" : "hash" }),
+  });
+  return new RobotsPolicy(text, options);
+}
+
+function isAbsolute(url: string | URL): boolean {
+  return typeof url !== "string" || !url.startsWith("/");
+}
+
+const NO_SELECTION: Selection = {
+  group: null,
+  groups: [],
+  order: [],
+  fallback: null,
+  crawlDelay: null,
+};
+
+function selectFor(
+  dialect: Dialect,
+  groups: readonly Group[],
+  token: string,
+  version: string | null,
+): Selection {
+  switch (dialect) {
+    case "rfc9309":
+      return selectRfc9309(groups, token);
+    case "koster1996":
+      return selectKoster(groups, token, version);
+    case "regp":
+      return selectRegp(groups, token);
+  }
+}
+
+/**
+ * RFC 9309 §2.2.1: every group naming the product token (case-insensitive), merged; else
+ * every `*` group, merged. §2.2.2: the longest match decides; on a tie Allow wins.
+ */
+function selectRfc9309(groups: readonly Group[], token: string): Selection {
+  let chosen = groups.filter((g) => g.agents.some((a) => a.token === token));
+  if (chosen.length === 0) chosen = groups.filter((g) => g.agents.some((a) => a.token === "*"));
+  if (chosen.length === 0) return NO_SELECTION;
+  const order = chosen
+    .flatMap((g) => g.rules)
+    .sort(
+      (a, b) =>
+        b.pattern.specificity - a.pattern.specificity ||
+        Number(b.allow) - Number(a.allow) ||
+        a.line - b.line,
+    );
+  const wanted = chosen.flatMap((g) =>
+    g.agents.filter((a) => a.token === token || a.token === "*"),
+  );
+  return made(chosen, wanted, order, null);
+}
+
+/**
+ * seeds/004 §3.2.1: the first record with a User-agent value containing the robot's name token
+ * (case-insensitive); else the first `*` record. §3.2.2: the first matching line decides.
+ * `Robot-version: 1.0` robots predate Allow and ignore it (DESIGN §3).
+ */
+function selectKoster(groups: readonly Group[], token: string, version: string | null): Selection {
+  const named =
+    token === ""
+      ? undefined
+      : groups.find((g) =>
+          g.agents.some((a) => a.token !== "*" && a.value.toLowerCase().includes(token)),
+        );
+  const group = named ?? groups.find((g) => g.agents.some((a) => a.token === "*"));
+  if (group === undefined) return NO_SELECTION;
+  const noAllow = version?.trim().split(".")[0] === "1";
+  const order = noAllow ? group.rules.filter((r) => !r.allow) : group.rules;
+  return made([group], group.agents, order, null);
+}
+
+/**
+ * seeds/003 §3.2.3: the first group, top to bottom, with a User-agent value contained in the
+ * robot's name token (Tables 4, 5), or `*`. §3.2.5: the last matching line decides, after an
+ * implicit first line (Tables 6-8).
+ */
+function selectRegp(groups: readonly Group[], token: string): Selection {
+  const group = groups.find((g) =>
+    g.agents.some(
+      (a) => a.token === "*" || (a.token !== "" && token.includes(a.value.toLowerCase())),
+    ),
+  );
+  if (group === undefined) return NO_SELECTION;
+  const first = group.rules[0];
+  let fallback: Selection["fallback"] = null;
+  if (first !== undefined && first.pattern.source !== "/" && first.pattern.source !== "*") {
+    // A leading Allow implies `Disallow: /` before it; a leading Disallow implies `Allow: /`.
+    fallback = { allowed: !first.allow };
+  }
+  return made([group], group.agents, [...group.rules].reverse(), fallback);
+}
+
+function made(
+  groups: readonly Group[],
+  agents: readonly { value: string; line: number }[],
+  order: readonly Rule[],
+  fallback: Selection["fallback"],
+): Selection {
+  const crawlDelay = groups.find((g) => g.crawlDelay !== null)?.crawlDelay ?? null;
+  return {
+    group: { agents: agents.map((a) => a.value), lines: agents.map((a) => a.line) },
+    groups,
+    order,
+    fallback,
+    crawlDelay,
+  };
+}

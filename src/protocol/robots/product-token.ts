@@ -1,0 +1,41 @@
+/**
+ * Name tokens. A robot is named by the product token of its User-Agent header
+ * (seeds/004 §3.2.1: `FigTree/0.1 Robot libwww-perl/5.04` is the robot `FigTree`).
+ */
+
+// A product token ends at the version slash, at whitespace, or at a comment or list separator.
+const TOKEN_END = /[\s/(;,]/;
+// `Mozilla/5.0 (compatible; Googlebot/2.1; +http://…)`: the robot names itself inside.
+const COMPATIBLE = /\(\s*compatible\s*;\s*([^\s/;()]+)/i;
+
+/** `FigTree/0.1 Robot libwww-perl/5.04` → `FigTree`; `Mozilla/5.0 (compatible; Foo/1.0)` → `Foo`. */
+export function productToken(userAgent: string): string {
+  const text = userAgent.trim();
+  const first = cut(text);
+  if (first.toLowerCase() === "mozilla") {
+    const inner = COMPATIBLE.exec(text)?.[1];
+    if (inner) return inner;
+  }
+  return first;
+}
+
+function cut(text: string): string {
+  const end = text.search(TOKEN_END);
+  return end < 0 ? text : text.slice(0, end);
+}
+
+/**
+ * The token a robots.txt `User-agent` value names, lower-cased. `*` stays `*`; a value written
+ * as a header (`Googlebot/2.1`) is reduced the same way; otherwise the value is kept whole, so
+ * that `MJ12bot` names `mj12bot` and not `mj` (DESIGN §3).
+ */
+export function agentValueToken(value: string): string {
+  const text = value.trim();
+  if (text === "*") return "*";
+  return cut(text).toLowerCase();
+}
+
+/** RFC 9309 §2.2.1: a product token is letters, `-` and `_` only. */
+export function isRfcProductToken(token: string): boolean {
+  return /^[A-Za-z_-]+$/.test(token);
+}

@@ -1,0 +1,91 @@
+/**
+ * The part of a URL that robots.txt rules see: path and query, fragment removed, in
+ * canonical form. A plain URL takes a fast path; anything a WHATWG URL parser would rewrite
+ * (dot segments, backslashes, spaces, non-ASCII …) goes through `URL`, so that the answer
+ * is about the request a client would really send.
+ */
+import { canonicalize } from "./percent-encoding.js";
+
+export type RequestPath =
+  | { readonly ok: true; readonly path: string }
+  | { readonly ok: false; readonly error: string };
+
+// Characters a WHATWG parser leaves as they are in a path or query of an http(s) URL.
+const PLAIN = new Uint8Array(128);
+for (let c = 0x30; c <= 0x39; c++) PLAIN[c] = 1;
+for (let c = 0x41; c <= 0x5a; c++) PLAIN[c] = 1;
+for (let c = 0x61; c <= 0x7a; c++) PLAIN[c] = 1;
+for (const ch of "-._~/:@!&()+,;=?*$%") PLAIN[ch.charCodeAt(0)] = 1;
+
+const HOST = new Uint8Array(128);
+for (let c = 0x30; c <= 0x39; c++) HOST[c] = 1;
+for (let c = 0x61; c <= 0x7a; c++) HOST[c] = 1;
+for (const ch of "-.:") HOST[ch.charCodeAt(0)] = 1;
+
+const PLACEHOLDER_BASE = "http://robots.invalid";
+
+/** Path and query of `url` (absolute, or a path starting with `/`) in canonical form. */
+export function requestPath(url: string | URL): RequestPath {
+  if (typeof url !== "string") return fromParsed(url);
+  const start = pathStart(url);
+  if (start >= 0) {
+    let end = url.indexOf("#", start);
+    if (end < 0) end = url.length;
+    if (isPlain(url, start, end)) {
+      const path = start === end ? "/" : url.slice(start, end);
+      return { ok: true, path: canonicalize(path) };
+    }
+  }
+  let parsed: URL;
+  try {
+    parsed =
+      url.startsWith("/") && !url.startsWith("//") ? new URL(url, PLACEHOLDER_BASE) : new URL(url);
+  } catch {
+    return { ok: false, error: url.trim() === "" ? "empty URL" : `not a valid URL: ${url}` };
+  }
+  return fromParsed(parsed);
+}
+
+function fromParsed(url: URL): RequestPath {
+  const path = (url.pathname === "" ? "/" : url.pathname) + url.search;
+  if (!path.startsWith("/")) return { ok: false, error: `URL has no path: ${url.href}` };
+  return { ok: true, path: canonicalize(path) };
+}
+
+/** Where the path starts in a plain `http(s)://host[:port]/…` or `/…` string; -1 otherwise. */
+function pathStart(url: string): number {
+  if (url.charCodeAt(0) === 0x2f) return url.charCodeAt(1) === 0x2f ? -1 : 0;
+  let i: number;
+  if (url.startsWith("http://")) i = 7;
+  else if (url.startsWith("https://")) i = 8;
+  else return -1;
+  const hostStart = i;
+  for (; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 0x2f || c === 0x3f || c === 0x23) break;
+    if (c >= 0x80 || HOST[c] !== 1) return -1;
+  }
+  if (i === hostStart) return -1;
+  // `http://h?x` has the empty path, which a client sends as `/`: leave it to URL.
+  return url.charCodeAt(i) === 0x2f || i === url.length ? i : -1;
+}
+
+function isPlain(url: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = url.charCodeAt(i);
+    if (c >= 0x80 || PLAIN[c] !== 1) return false;
+    // A dot segment (`/./`, `/../`, trailing `/.`) is resolved by URL.
+    if (c === 0x2e && url.charCodeAt(i - 1) === 0x2f) return false;
+  }
+  return true;
+}
+
+/** The origin (`scheme://host[:port]`) of an absolute URL, or null when it has none. */
+export function originOf(url: string | URL): string | null {
+  try {
+    const origin = (typeof url === "string" ? new URL(url) : url).origin;
+    return origin === "null" ? null : origin;
+  } catch {
+    return null;
+  }
+}
