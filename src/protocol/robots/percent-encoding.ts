@@ -56,7 +56,10 @@ export function canonicalize(text: string): string {
       const lo = hexValue(text.charCodeAt(i + 2));
       if (hi >= 0 && lo >= 0) {
         const octet = hi * 16 + lo;
-        out += octet < 0x80 && UNRESERVED[octet] === 1 ? String.fromCharCode(octet) : percentEscape(octet);
+        out +=
+          octet < 0x80 && UNRESERVED[octet] === 1
+            ? String.fromCharCode(octet)
+            : percentEscape(octet);
         i += 3;
         continue;
       }
@@ -85,7 +88,11 @@ function percentEscape(octet: number): string {
 function utf8Escapes(cp: number): string {
   if (cp < 0x800) return percentEscape(0xc0 | (cp >> 6)) + percentEscape(0x80 | (cp & 63));
   if (cp < 0x10000) {
-    return percentEscape(0xe0 | (cp >> 12)) + percentEscape(0x80 | ((cp >> 6) & 63)) + percentEscape(0x80 | (cp & 63));
+    return (
+      percentEscape(0xe0 | (cp >> 12)) +
+      percentEscape(0x80 | ((cp >> 6) & 63)) +
+      percentEscape(0x80 | (cp & 63))
+    );
   }
   return (
     percentEscape(0xf0 | (cp >> 18)) +
