@@ -15,10 +15,17 @@ export type DecisionReason =
   | "no-group"
   /** `/robots.txt` itself is always allowed (seeds/004 §3.2.2; RFC 9309 §2.2.2). */
   | "robots-txt"
+  /**
+   * The answer to `GET /robots.txt` decided for the whole site (DESIGN §3): 401/403 and 5xx
+   * disallow everything, other 4xx allow everything; `detail` says which.
+   */
+  | "fetch-status"
   /** The URL is not on the origin the robots.txt is for: this file cannot allow it. */
   | "other-origin"
   /** The URL could not be read; `error` says why. */
-  | "invalid-url";
+  | "invalid-url"
+  /** The question itself is malformed (no agent, a query line without a URL); `error` says why. */
+  | "invalid-query";
 
 /** The group that applied, as the file has it. */
 export interface GroupSummary {
@@ -40,6 +47,27 @@ export interface Decision {
   readonly line: number | null;
   /** Text of the deciding line, or null. */
   readonly rule: string | null;
+  /** More about the reason, for a person: the HTTP status that decided, say. */
+  readonly detail?: string;
   /** Set when the query could not be answered (`allowed` is then false). */
   readonly error?: string;
+}
+
+/** A decision for a whole site, made by the robots.txt fetch and not by its rules. */
+export function siteWideDecision(
+  allowed: boolean,
+  detail: string,
+  agent: string,
+  dialect: Dialect,
+): Decision {
+  return {
+    allowed,
+    reason: "fetch-status",
+    dialect,
+    agent,
+    group: null,
+    line: null,
+    rule: null,
+    detail,
+  };
 }

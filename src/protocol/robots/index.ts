@@ -1,4 +1,9 @@
-export type { Decision, DecisionReason, GroupSummary } from "./decision.js";
+export {
+  type Decision,
+  type DecisionReason,
+  type GroupSummary,
+  siteWideDecision,
+} from "./decision.js";
 export type { Diagnostic, Severity } from "./diagnostic.js";
 export { chooseDialect, DIALECTS, type Dialect, type DialectChoice } from "./dialect.js";
 export {
@@ -25,6 +30,12 @@ export {
 } from "./line-reader.js";
 export { PathPattern, type PatternOptions } from "./path-pattern.js";
 export { canonicalize } from "./percent-encoding.js";
-export { type ParseOptions, parseRobots, RobotsPolicy, type Selection } from "./policy.js";
+export {
+  type ParseOptions,
+  parseRobots,
+  type Robot,
+  RobotsPolicy,
+  type Selection,
+} from "./policy.js";
 export { productToken } from "./product-token.js";
 export { type RequestPath, requestPath } from "./request-path.js";

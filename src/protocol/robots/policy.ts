@@ -22,6 +22,15 @@ export interface ParseOptions {
   readonly maxBytes?: number;
 }
 
+/** Who asks: the robot's name (token or User-Agent header), and where and when it is. */
+export interface Robot {
+  readonly agent: string;
+  /** The robot's IP address, for REGP's Ip-allow and Ip-disallow. */
+  readonly ip?: string;
+  /** The moment of the visit (ms since the epoch), for REGP's Visit-time and Time-forbidden. */
+  readonly at?: number;
+}
+
 /** What applies to one robot: the groups chosen and their rules in deciding order. */
 export interface Selection {
   readonly group: GroupSummary | null;
@@ -66,9 +75,12 @@ export class RobotsPolicy {
     this.origin = options.origin === undefined ? null : originOf(options.origin);
   }
 
-  /** May the robot named `agent` (a name token or a whole User-Agent header) fetch `url`? */
-  check(url: string | URL, agent: string): Decision {
-    const token = productToken(agent);
+  /**
+   * May the robot fetch `url`? `robot` is its name token, a whole User-Agent header, or a
+   * {@link Robot} with the IP and time that REGP rules also weigh.
+   */
+  check(url: string | URL, robot: string | Robot): Decision {
+    const token = productToken(typeof robot === "string" ? robot : robot.agent);
     const path = requestPath(url);
     if (!path.ok) return this.refuse(token, "invalid-url", path.error);
     if (this.origin !== null && isAbsolute(url)) {
@@ -94,8 +106,8 @@ export class RobotsPolicy {
   }
 
   /** `check(url, agent).allowed`. */
-  isAllowed(url: string | URL, agent: string): boolean {
-    return this.check(url, agent).allowed;
+  isAllowed(url: string | URL, robot: string | Robot): boolean {
+    return this.check(url, robot).allowed;
   }
 
   /** Crawl-delay in seconds for the robot, or null when its group sets none. */

@@ -1,0 +1,16 @@
+/** Exit codes of every heed command (DESIGN §6). */
+export const EXIT_OK = 0;
+/** Something was not allowed, or lint found errors. */
+export const EXIT_NOT_ALLOWED = 1;
+/** Bad input: a missing file, an unreachable URL, bad options. */
+export const EXIT_BAD_INPUT = 2;
+
+/** An error the user can act on; the CLI prints its message and exits with `exitCode`. */
+export class CliError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = EXIT_BAD_INPUT, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "CliError";
+    this.exitCode = exitCode;
+  }
+}

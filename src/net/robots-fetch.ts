@@ -1,0 +1,200 @@
+/**
+ * Fetching /robots.txt over HTTP with DESIGN §3's rules: redirects followed by hand (at most
+ * five), a body cap, timeouts, and the status code turned into a verdict by
+ * `robotsFetchVerdict`. The verdict, not an exception, carries what the answer means.
+ */
+import { request } from "undici";
+import {
+  cacheLifetime,
+  type FetchVerdict,
+  MAX_ROBOTS_REDIRECTS,
+  robotsFetchVerdict,
+} from "../protocol/robots/index.js";
+
+/** Read no more than this of a robots.txt body; parsing stops at 500 KiB anyway. */
+export const MAX_ROBOTS_BODY_BYTES = 4 * 1024 * 1024;
+/** Time allowed for the headers, and between two chunks of the body. */
+export const ROBOTS_TIMEOUT_MS = 15_000;
+
+export interface RobotsFetchOptions {
+  readonly userAgent?: string;
+  readonly timeoutMs?: number;
+  readonly maxBytes?: number;
+  /** The clock, for cache lifetimes; default `Date.now`. */
+  readonly now?: () => number;
+}
+
+export interface RobotsFetchResult {
+  /** The robots.txt URL asked first. */
+  readonly url: string;
+  /** The URL that answered last, after redirects. */
+  readonly finalUrl: string;
+  /** The last status code, or null after a network error. */
+  readonly status: number | null;
+  readonly redirects: number;
+  readonly verdict: FetchVerdict;
+  /** The body when the verdict is `parse`. */
+  readonly body: Uint8Array | null;
+  /** The body was longer than `maxBytes` and was cut there. */
+  readonly bodyCut: boolean;
+  /** How long the result may be cached, in ms. */
+  readonly lifetimeMs: number;
+}
+
+/** The robots.txt URL for any URL of a site: `https://a.example:8080/x?y` → `https://a.example:8080/robots.txt`. */
+export function robotsUrlFor(url: string | URL): string {
+  const parsed = typeof url === "string" ? new URL(url) : url;
+  return `${parsed.origin}/robots.txt`;
+}
+
+export async function fetchRobots(
+  url: string,
+  options: RobotsFetchOptions = {},
+): Promise<RobotsFetchResult> {
+  const timeout = options.timeoutMs ?? ROBOTS_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? MAX_ROBOTS_BODY_BYTES;
+  const now = options.now ?? Date.now;
+  let current = url;
+  for (let redirects = 0; ; redirects++) {
+    let response: Awaited<ReturnType<typeof request>>;
+    try {
+      response = await request(current, {
+        method: "GET",
+        headers: { "user-agent": options.userAgent ?? "heed", accept: "text/plain, */*;q=0.5" },
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+    } catch (error) {
+      const verdict = robotsFetchVerdict({ networkError: describe(error), redirects });
+      return {
+        url,
+        finalUrl: current,
+        status: null,
+        redirects,
+        verdict,
+        body: null,
+        bodyCut: false,
+        lifetimeMs: 0,
+      };
+    }
+    const status = response.statusCode;
+    const verdict = robotsFetchVerdict({ status, redirects });
+    const header = (name: string): string | null => {
+      const value = response.headers[name];
+      return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+    };
+    if (verdict.action === "follow") {
+      await response.body.dump();
+      const location = header("location");
+      if (location === null) {
+        const noTarget = robotsFetchVerdict({
+          networkError: `${status} without a Location header`,
+          redirects,
+        });
+        return {
+          url,
+          finalUrl: current,
+          status,
+          redirects,
+          verdict: noTarget,
+          body: null,
+          bodyCut: false,
+          lifetimeMs: 0,
+        };
+      }
+      current = new URL(location, current).href;
+      if (redirects + 1 > MAX_ROBOTS_REDIRECTS) {
+        const tooMany = robotsFetchVerdict({ status, redirects: redirects + 1 });
+        return {
+          url,
+          finalUrl: current,
+          status,
+          redirects: redirects + 1,
+          verdict: tooMany,
+          body: null,
+          bodyCut: false,
+          lifetimeMs: 0,
+        };
+      }
+      continue;
+    }
+    const lifetimeMs = cacheLifetime(
+      { cacheControl: header("cache-control"), expires: header("expires"), date: header("date") },
+      now(),
+    );
+    if (verdict.action !== "parse") {
+      await response.body.dump();
+      return {
+        url,
+        finalUrl: current,
+        status,
+        redirects,
+        verdict,
+        body: null,
+        bodyCut: false,
+        lifetimeMs,
+      };
+    }
+    try {
+      const { bytes, cut } = await readCapped(response.body, maxBytes);
+      return {
+        url,
+        finalUrl: current,
+        status,
+        redirects,
+        verdict,
+        body: bytes,
+        bodyCut: cut,
+        lifetimeMs,
+      };
+    } catch (error) {
+      const broken = robotsFetchVerdict({ networkError: describe(error), redirects });
+      return {
+        url,
+        finalUrl: current,
+        status,
+        redirects,
+        verdict: broken,
+        body: null,
+        bodyCut: false,
+        lifetimeMs: 0,
+      };
+    }
+  }
+}
+
+async function readCapped(
+  body: AsyncIterable<Uint8Array> & { destroy(): unknown },
+  maxBytes: number,
+) {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  for await (const chunk of body) {
+    const room = maxBytes - size;
+    if (chunk.byteLength > room) {
+      chunks.push(chunk.subarray(0, room));
+      size += room;
+      cut = true;
+      body.destroy();
+      break;
+    }
+    chunks.push(chunk);
+    size += chunk.byteLength;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { bytes, cut };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === "string" ? `${code}: ${error.message}` : error.message;
+  }
+  return String(error);
+}
