@@ -1,0 +1,78 @@
+// Fetching robots.txt from a real server on 127.0.0.1 (DESIGN §3).
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { fetchRobots, robotsUrlFor } from "../../src/net/robots-fetch.js";
+import { redirect, startServer, type TestServer, text } from "../helpers/http-server.js";
+
+describe("fetchRobots", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({
+      "/ok/robots.txt": text("User-agent: *\nDisallow: /x\n", 200, {
+        "cache-control": "max-age=600",
+      }),
+      "/r1": redirect("/r2"),
+      "/r2": redirect("/ok/robots.txt", 302),
+      "/loop": redirect("/loop"),
+      "/nolocation": (_req, res) => {
+        res.writeHead(302);
+        res.end();
+      },
+      "/forbidden": text("no", 403),
+      "/gone": text("gone", 410),
+      "/broken": text("oops", 503),
+      "/big": text("#".repeat(5 * 1024 * 1024)),
+    });
+  });
+  after(() => server.close());
+
+  it("reads a 2xx body and its cache lifetime", async () => {
+    const result = await fetchRobots(`${server.origin}/ok/robots.txt`);
+    assert.equal(result.verdict.action, "parse");
+    assert.equal(
+      new TextDecoder().decode(result.body ?? new Uint8Array()),
+      "User-agent: *\nDisallow: /x\n",
+    );
+    assert.equal(result.lifetimeMs, 600_000);
+  });
+  it("follows redirects and says where it ended", async () => {
+    const result = await fetchRobots(`${server.origin}/r1`);
+    assert.equal(result.verdict.action, "parse");
+    assert.equal(result.redirects, 2);
+    assert.equal(result.finalUrl, `${server.origin}/ok/robots.txt`);
+  });
+  it("gives up after five redirects: unreachable", async () => {
+    const before = server.requests.length;
+    const result = await fetchRobots(`${server.origin}/loop`);
+    assert.equal(result.verdict.action, "unreachable");
+    assert.equal(server.requests.length - before, 6); // the first request and five hops
+  });
+  it("a redirect without Location is unreachable", async () => {
+    assert.equal((await fetchRobots(`${server.origin}/nolocation`)).verdict.action, "unreachable");
+  });
+  it("403 disallows the site, 410 allows it, 503 is unreachable", async () => {
+    assert.equal((await fetchRobots(`${server.origin}/forbidden`)).verdict.action, "disallow-all");
+    assert.equal((await fetchRobots(`${server.origin}/gone`)).verdict.action, "allow-all");
+    assert.equal((await fetchRobots(`${server.origin}/broken`)).verdict.action, "unreachable");
+  });
+  it("cuts a body larger than the cap", async () => {
+    const result = await fetchRobots(`${server.origin}/big`, { maxBytes: 1000 });
+    assert.equal(result.body?.byteLength, 1000);
+    assert.equal(result.bodyCut, true);
+  });
+  it("a refused connection is a network error, not an exception", async () => {
+    const closed = await startServer({});
+    const origin = closed.origin;
+    await closed.close();
+    const result = await fetchRobots(`${origin}/robots.txt`, { timeoutMs: 2000 });
+    assert.equal(result.status, null);
+    assert.equal(result.verdict.action, "unreachable");
+  });
+  it("robotsUrlFor keeps scheme, host and port", () => {
+    assert.equal(
+      robotsUrlFor("https://a.example:8443/x/y?z#w"),
+      "https://a.example:8443/robots.txt",
+    );
+    assert.equal(robotsUrlFor("http://a.example:80/x"), "http://a.example/robots.txt");
+  });
+});
