@@ -169,29 +169,21 @@ const COLON = 58;
 
 function splitLines(text: string, style: CommentStyle, diagnostics: Diagnostic[]): RobotsLine[] {
   const lines: RobotsLine[] = [];
-  const hasCR = text.includes("\r");
   const length = text.length;
   let start = 0;
   let number = 0;
   while (start < length) {
-    let end: number;
-    let next: number;
-    if (hasCR) {
-      end = start;
-      while (end < length) {
-        const c = text.charCodeAt(end);
-        if (c === LF || c === CR) break;
-        end++;
-      }
-      next = end + (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? 2 : 1);
-    } else {
-      end = text.indexOf("\n", start);
-      if (end < 0) end = length;
-      next = end + 1;
+    // A plain loop, not indexOf: V8's indexOf with a start offset turned superlinear here
+    // on some runs, and CR-only files need the loop anyway.
+    let end = start;
+    while (end < length) {
+      const c = text.charCodeAt(end);
+      if (c === LF || c === CR) break;
+      end++;
     }
     number++;
     lines.push(readLine(text, start, end, number, style, diagnostics));
-    start = next;
+    start = end + (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? 2 : 1);
   }
   return lines;
 }
@@ -206,13 +198,17 @@ function readLine(
 ): RobotsLine {
   let truncated = false;
   if (end - start > MAX_LINE_LENGTH) {
-    truncated = true;
-    end = start + MAX_LINE_LENGTH;
+    const cut = start + MAX_LINE_LENGTH;
+    // Only a cut before the comment loses part of the value.
+    truncated = commentStart(text, start, cut, style) === cut;
+    end = cut;
     diagnostics.push({
       line: number,
-      severity: "error",
+      severity: truncated ? "error" : "warning",
       code: "line-too-long",
-      message: `line is longer than ${MAX_LINE_LENGTH} characters and was cut`,
+      message: truncated
+        ? `line is longer than ${MAX_LINE_LENGTH} characters and was cut`
+        : `line is longer than ${MAX_LINE_LENGTH} characters; only its comment was cut`,
     });
   }
   let p = start;
@@ -220,16 +216,13 @@ function readLine(
   if (p === end) return bare(number, "blank", "", truncated);
   if (text.charCodeAt(p) === HASH) return bare(number, "comment", "", truncated);
 
-  // One pass: the first colon, and where the comment starts.
+  const commentAt = commentStart(text, p, end, style);
   let colon = -1;
-  let commentAt = end;
-  for (let i = p; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c === HASH && (style === "hash" || text.charCodeAt(i + 1) === HASH)) {
-      commentAt = i;
+  for (let i = p; i < commentAt; i++) {
+    if (text.charCodeAt(i) === COLON) {
+      colon = i;
       break;
     }
-    if (c === COLON && colon < 0) colon = i;
   }
   const content = text.slice(p, commentAt).trimEnd();
   let key: string;
@@ -282,6 +275,15 @@ function readLine(
     truncated,
     misspeltFor: reading.misspeltFor,
   };
+}
+
+/** Where the comment of `text[from, to)` starts, or `to` when it has none. */
+function commentStart(text: string, from: number, to: number, style: CommentStyle): number {
+  for (let i = from; i < to; i++) {
+    if (text.charCodeAt(i) === HASH && (style === "hash" || text.charCodeAt(i + 1) === HASH))
+      return i;
+  }
+  return to;
 }
 
 function bare(number: number, kind: LineKind, text: string, truncated: boolean): RobotsLine {

@@ -47,7 +47,9 @@ export function requestPath(url: string | URL): RequestPath {
 }
 
 function fromParsed(url: URL): RequestPath {
-  const path = (url.pathname === "" ? "/" : url.pathname) + url.search;
+  // `search` is "" for an empty query, but a client still sends `/a?`, and `Disallow: /a?` sees it.
+  const emptyQuery = url.search === "" && url.href.split("#", 1)[0]?.endsWith("?") === true;
+  const path = (url.pathname === "" ? "/" : url.pathname) + (emptyQuery ? "?" : url.search);
   if (!path.startsWith("/")) return { ok: false, error: `URL has no path: ${url.href}` };
   return { ok: true, path: canonicalize(path) };
 }
@@ -74,8 +76,11 @@ function isPlain(url: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const c = url.charCodeAt(i);
     if (c >= 0x80 || PLAIN[c] !== 1) return false;
-    // A dot segment (`/./`, `/../`, trailing `/.`) is resolved by URL.
+    // A dot segment (`/./`, `/../`, trailing `/.`) is resolved by URL, and so is its
+    // escaped form `%2e` (WHATWG URL; RFC 3986 §6.2.2.3); a client requests the result.
     if (c === 0x2e && url.charCodeAt(i - 1) === 0x2f) return false;
+    if (c === 0x25 && url.charCodeAt(i + 1) === 0x32 && (url.charCodeAt(i + 2) | 0x20) === 0x65)
+      return false;
   }
   return true;
 }
