@@ -21,12 +21,30 @@ export interface AgentLine {
   readonly line: number;
 }
 
-export interface Rule {
+/** An Allow or Disallow line. Its pattern is compiled when first asked for. */
+export class Rule {
   readonly allow: boolean;
-  readonly pattern: PathPattern;
+  /** The path pattern as written. */
+  readonly source: string;
   readonly line: number;
   /** The line as written, comment removed. */
   readonly text: string;
+  private readonly options: PatternOptions;
+  private compiled: PathPattern | null = null;
+
+  constructor(allow: boolean, source: string, line: number, text: string, options: PatternOptions) {
+    this.allow = allow;
+    this.source = source;
+    this.line = line;
+    this.text = text;
+    this.options = options;
+  }
+
+  // Most groups of a file are never asked about; compiling on demand keeps parsing cheap.
+  get pattern(): PathPattern {
+    if (this.compiled === null) this.compiled = new PathPattern(this.source, this.options);
+    return this.compiled;
+  }
 }
 
 export interface Group {
@@ -160,12 +178,7 @@ function readRule(
     );
     return null;
   }
-  return {
-    allow,
-    pattern: new PathPattern(line.value, patterns),
-    line: line.number,
-    text: line.text,
-  };
+  return new Rule(allow, line.value, line.number, line.text, patterns);
 }
 
 function warn(line: RobotsLine, code: string, message: string): Diagnostic {

@@ -63,9 +63,31 @@ const READINGS = new Map<string, KeyReading>();
 for (const [key, kind] of CANONICAL) READINGS.set(key, { kind, misspeltFor: null });
 for (const [key, kind] of MISSPELT) READINGS.set(key, { kind, misspeltFor: kind });
 
+// The keys nearly every line has, tried before lower-casing (which allocates) and hashing.
+const COMMON: readonly (readonly [string, KeyReading])[] = [
+  "disallow",
+  "allow",
+  "user-agent",
+  "sitemap",
+  "crawl-delay",
+].map((key) => [key, READINGS.get(key) as KeyReading] as const);
+
 /** Reads a key as written (any case, inner whitespace collapsed by the caller). */
 export function readKey(key: string): KeyReading {
+  for (const [name, reading] of COMMON) {
+    if (name.length === key.length && equalsIgnoringAsciiCase(key, name)) return reading;
+  }
   return READINGS.get(key.toLowerCase()) ?? EXTENSION;
+}
+
+/** `lower` must be lower-case ASCII letters and `-`. */
+function equalsIgnoringAsciiCase(text: string, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const want = lower.charCodeAt(i);
+    const got = text.charCodeAt(i);
+    if (got !== want && (want < 0x61 || (got | 0x20) !== want)) return false;
+  }
+  return true;
 }
 
 /** True for a key that names one of the recognised kinds, spelt correctly. */

@@ -7,6 +7,7 @@ import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
 import { buildGroups, type Group, type Rule, type Sitemap } from "./groups.js";
 import { type RobotsLine, type RobotsText, readRobotsText } from "./line-reader.js";
+import type { PathPattern } from "./path-pattern.js";
 import { productToken } from "./product-token.js";
 import { originOf, requestPath } from "./request-path.js";
 
@@ -37,6 +38,8 @@ export interface Selection {
   readonly groups: readonly Group[];
   /** Rules in the order they are tried; the first that matches decides. */
   readonly order: readonly Rule[];
+  /** Their compiled patterns, index for index. */
+  readonly patterns: readonly PathPattern[];
   /** What decides when no rule matches (REGP's implicit first line), or null: allowed. */
   readonly fallback: { readonly allowed: boolean } | null;
   readonly crawlDelay: number | null;
@@ -95,9 +98,12 @@ export class RobotsPolicy {
     const selection = this.select(token);
     if (selection.group === null) return this.answer(true, "no-group", token, null, null);
     const target = this.ignoreCase ? path.path.toLowerCase() : path.path;
-    for (const rule of selection.order) {
-      if (rule.pattern.matches(target))
+    const { order, patterns } = selection;
+    for (let i = 0; i < patterns.length; i++) {
+      if ((patterns[i] as PathPattern).matches(target)) {
+        const rule = order[i] as Rule;
         return this.answer(rule.allow, "rule", token, selection.group, rule);
+      }
     }
     if (selection.fallback !== null) {
       return this.answer(selection.fallback.allowed, "implicit-rule", token, selection.group, null);
@@ -168,6 +174,7 @@ const NO_SELECTION: Selection = {
   group: null,
   groups: [],
   order: [],
+  patterns: [],
   fallback: null,
   crawlDelay: null,
 };
@@ -243,7 +250,7 @@ function selectRegp(groups: readonly Group[], token: string): Selection {
   if (group === undefined) return NO_SELECTION;
   const first = group.rules[0];
   let fallback: Selection["fallback"] = null;
-  if (first !== undefined && first.pattern.source !== "/" && first.pattern.source !== "*") {
+  if (first !== undefined && first.source !== "/" && first.source !== "*") {
     // A leading Allow implies `Disallow: /` before it; a leading Disallow implies `Allow: /`.
     fallback = { allowed: !first.allow };
   }
@@ -261,6 +268,7 @@ function made(
     group: { agents: agents.map((a) => a.value), lines: agents.map((a) => a.line) },
     groups,
     order,
+    patterns: order.map((rule) => rule.pattern),
     fallback,
     crawlDelay,
   };
