@@ -1,10 +1,78 @@
-import { CliError } from "../errors.js";
-import type { Io } from "../io.js";
+/**
+ * `heed lint <file|URL|->`: errors, warnings and notes about a robots.txt, one a line in the
+ * form compilers use (`FILE:LINE: severity: message [code]`), or one JSON object with `--json`.
+ * Exit 0: no errors; 1: errors; 2: bad input (a missing file, an unreachable URL, bad options).
+ */
+import {
+  DIALECTS,
+  type DialectChoice,
+  type LintFinding,
+  type LintReport,
+  lintRobots,
+} from "../../protocol/robots/index.js";
+import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
+import { type Io, LineWriter } from "../io.js";
+import { loadRobots } from "../robots-source.js";
+
+export interface LintCommandOptions {
+  /** Default `auto`. */
+  readonly dialect?: string;
+  readonly json: boolean;
+}
+
+const CHOICES: readonly string[] = ["auto", ...DIALECTS];
 
 export async function runLint(
-  _source: string,
-  _options: { readonly json: boolean },
-  _io: Io,
+  source: string,
+  options: LintCommandOptions,
+  io: Io,
 ): Promise<number> {
-  throw new CliError("lint is not built yet");
+  const dialect = options.dialect ?? "auto";
+  if (!CHOICES.includes(dialect)) {
+    throw new CliError(`--dialect: expected one of ${CHOICES.join(", ")}, got "${dialect}"`);
+  }
+  const loaded = await loadRobots(source, { stdin: io.stdin });
+  const report = lintRobots(loaded.bytes, {
+    dialect: dialect as DialectChoice,
+    ...(loaded.verdict === null ? {} : { verdict: loaded.verdict }),
+  });
+  const out = new LineWriter(io.stdout);
+  if (options.json) {
+    await out.line(JSON.stringify(toJson(loaded.label, report)));
+  } else {
+    for (const f of report.findings) await out.line(toText(loaded.label, f));
+    await out.line(summary(report));
+  }
+  await out.flush();
+  return report.errors > 0 ? EXIT_NOT_ALLOWED : EXIT_OK;
+}
+
+function toJson(file: string, report: LintReport): Record<string, unknown> {
+  return {
+    file,
+    dialect: report.dialect,
+    errors: report.errors,
+    warnings: report.warnings,
+    infos: report.infos,
+    findings: report.findings.map((f) => ({
+      line: f.line,
+      severity: f.severity,
+      code: f.code,
+      message: f.message,
+    })),
+  };
+}
+
+/** `robots.txt:3: warning: … [code]`; file-wide findings have no line number. */
+function toText(file: string, f: LintFinding): string {
+  const where = f.line === null ? file : `${file}:${f.line}`;
+  return `${where}: ${f.severity}: ${f.message} [${f.code}]`;
+}
+
+function summary(report: LintReport): string {
+  return `${count(report.errors, "error")}, ${count(report.warnings, "warning")}, ${count(report.infos, "note")}`;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

@@ -18,7 +18,7 @@ export {
   type UnreachableRule,
   unreachableRule,
 } from "./fetch-rules.js";
-export type { AgentLine, Group, Rule, Sitemap } from "./groups.js";
+export { type AgentLine, type Group, Rule, type Sitemap } from "./groups.js";
 export { CANONICAL_KEYS, type KeyedKind, type LineKind } from "./keys.js";
 export { MAX_LINE_LENGTH, MAX_ROBOTS_BYTES } from "./limits.js";
 export {
@@ -28,6 +28,14 @@ export {
   type RobotsText,
   readRobotsText,
 } from "./line-reader.js";
+export {
+  type LintFinding,
+  type LintOptions,
+  type LintReport,
+  lintFetchVerdict,
+  lintPolicy,
+  lintRobots,
+} from "./lint.js";
 export { PathPattern, type PatternOptions } from "./path-pattern.js";
 export { canonicalize } from "./percent-encoding.js";
 export {

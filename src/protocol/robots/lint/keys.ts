@@ -1,0 +1,160 @@
+/**
+ * Keys: misspellings the tokenizer read anyway, unknown keys close to a known one (probably a
+ * typo, and the line does nothing), and unknown keys far from all (kept as extensions).
+ */
+import type { Dialect } from "../dialect.js";
+import { CANONICAL_KEYS, readKey } from "../keys.js";
+import type { RobotsLine } from "../line-reader.js";
+import { DIALECT_NAME, displayKey, type LintContext, quote } from "./finding.js";
+
+/** Keys outside every standard that many sites write and some robots read. */
+const NONSTANDARD_KEYS: ReadonlyMap<string, string> = new Map([
+  ["host", "Yandex read it as the preferred host; others ignore it"],
+  ["clean-param", "Yandex reads it; others ignore it"],
+  ["noindex", "Google stopped reading it in 2019; use a robots meta tag or X-Robots-Tag header"],
+  ["request-rate", "a few robots read it (it comes from REGP); most ignore it"],
+  ["visit-time", "a few robots read it (it comes from REGP); most ignore it"],
+]);
+
+/** seeds/003: the keys of robots.txt 3.0 (REGP). */
+const REGP_KEYS: readonly string[] = [
+  "ip-allow",
+  "ip-disallow",
+  "ip-delay",
+  "ip-rate",
+  "request-rate",
+  "visit-time",
+  "time-forbidden",
+  "language",
+  "encoding",
+  "charset",
+  "cookie",
+  "mirror-site",
+  "host",
+  "index-page",
+  "change-always",
+  "change-hourly",
+  "change-daily",
+  "change-weekly",
+  "change-monthly",
+  "change-yearly",
+  "change-never",
+  "last-modified",
+  "robot-version",
+];
+const REGP_KEY_SET: ReadonlySet<string> = new Set(REGP_KEYS);
+
+const KNOWN_ANYWHERE: readonly string[] = [...CANONICAL_KEYS, ...NONSTANDARD_KEYS.keys()];
+const KNOWN_REGP: readonly string[] = [...new Set([...KNOWN_ANYWHERE, ...REGP_KEYS])];
+
+/** The keys a dialect knows, for suggestions; canonical ones first, so they win ties. */
+export function knownKeys(dialect: Dialect): readonly string[] {
+  return dialect === "regp" ? KNOWN_REGP : KNOWN_ANYWHERE;
+}
+
+/** A misspelt key the tokenizer accepted: the line works, but not for every robot. */
+export function checkMisspelt(line: RobotsLine, ctx: LintContext): void {
+  if (line.misspeltFor === null) return;
+  const right = displayKey(line.misspeltFor);
+  ctx.add(
+    line.number,
+    "warning",
+    "misspelt-key",
+    `${quote(line.key)} is a misspelling of "${right}"; heed reads it as ${right}, stricter robots ignore the line`,
+  );
+}
+
+/** An extension line: a key no dialect here interprets. */
+export function checkExtensionKey(line: RobotsLine, ctx: LintContext): void {
+  // REGP brace blocks (`{ Allow: /x`) put a brace before the key (seeds/003 §3.2).
+  const written = ctx.dialect === "regp" ? line.key.replace(/^[{}\s]+/, "") : line.key;
+  const key = written.toLowerCase();
+  if (key === "" || readKey(key).kind !== "extension") return;
+  const regpKey = REGP_KEY_SET.has(key);
+  if (ctx.dialect === "regp" && regpKey) return;
+  const nonstandard = NONSTANDARD_KEYS.get(key);
+  if (nonstandard !== undefined) {
+    ctx.add(
+      line.number,
+      "info",
+      "nonstandard-key",
+      `${displayKey(key)} is not part of ${DIALECT_NAME[ctx.dialect]}: ${nonstandard}`,
+    );
+    return;
+  }
+  if (regpKey) {
+    ctx.add(
+      line.number,
+      "info",
+      "regp-key",
+      `${displayKey(key)} is a REGP key and has no effect under ${DIALECT_NAME[ctx.dialect]} (REGP applies with "Robot-version: 3.0")`,
+    );
+    return;
+  }
+  const near = nearestKey(key, knownKeys(ctx.dialect));
+  if (near !== null) {
+    ctx.add(
+      line.number,
+      "warning",
+      "unknown-key",
+      `unknown key ${quote(written)}: did you mean "${displayKey(near)}"? robots ignore this line`,
+    );
+    return;
+  }
+  ctx.add(
+    line.number,
+    "info",
+    "extension-key",
+    `unknown key ${quote(written)}, kept as an extension; robots that do not know it ignore the line`,
+  );
+}
+
+/**
+ * The known key within a typo's reach of `key`, or null. The reach grows with the key's
+ * length: one edit for `allow` or `host`, two for `disallow` or `user-agent`, three beyond.
+ */
+export function nearestKey(key: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    const reach = Math.min(3, Math.max(1, Math.floor(candidate.length / 4)));
+    const d = editDistance(key, candidate, reach);
+    if (d <= reach && d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/**
+ * Optimal-string-alignment distance (insert, delete, substitute, swap two neighbours), giving
+ * up early: any answer above `limit` is returned as `limit + 1`.
+ */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const width = b.length + 1;
+  let before = new Array<number>(width).fill(0);
+  let previous = Array.from({ length: width }, (_, j) => j);
+  let current = new Array<number>(width).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d = Math.min(d, (before[j - 2] as number) + 1);
+      }
+      current[j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > limit) return limit + 1;
+    [before, previous, current] = [previous, current, before];
+  }
+  return Math.min(previous[b.length] as number, limit + 1);
+}

@@ -1,0 +1,195 @@
+/** Checks of single lines: keys, User-agent values, paths, Sitemap and Robot-version. */
+import { patternOptions } from "../dialect.js";
+import type { RobotsLine } from "../line-reader.js";
+import { PathPattern } from "../path-pattern.js";
+import { agentValueToken, isRfcProductToken } from "../product-token.js";
+import { displayKey, type LintContext, quote } from "./finding.js";
+import { checkExtensionKey, checkMisspelt } from "./keys.js";
+
+/** Every line-level check, in file order. */
+export function lintLines(ctx: LintContext): void {
+  const { text } = ctx.policy;
+  let groupStarted = false;
+  for (const line of text.lines) {
+    checkMisspelt(line, ctx);
+    switch (line.kind) {
+      case "user-agent":
+        groupStarted = true;
+        checkAgent(line, ctx);
+        break;
+      case "allow":
+      case "disallow":
+        groupStarted = true;
+        checkPath(line, ctx);
+        break;
+      case "sitemap":
+        checkSitemap(line, ctx);
+        break;
+      case "robot-version":
+        if (groupStarted) {
+          ctx.add(
+            line.number,
+            "warning",
+            "late-robot-version",
+            "Robot-version must come before the first group; here it is ignored and does not choose the dialect",
+          );
+        }
+        break;
+      case "extension":
+        checkExtensionKey(line, ctx);
+        break;
+      default:
+        break;
+    }
+  }
+  checkRobotVersion(ctx);
+}
+
+/** DESIGN §3: dialects by Robot-version; other versions fall back to RFC 9309. */
+function checkRobotVersion(ctx: LintContext): void {
+  const version = ctx.policy.robotVersion;
+  if (version === null) return;
+  const major = version.trim().split(".")[0];
+  if (major === "1" || major === "2" || major === "3") return;
+  const line = ctx.policy.text.lines.find((l) => l.kind === "robot-version");
+  ctx.add(
+    line?.number ?? null,
+    "warning",
+    "unknown-robot-version",
+    `Robot-version ${quote(version)} is none of 1.0, 2.0 (Koster 1996) or 3.0 (REGP); the file is read as RFC 9309`,
+  );
+}
+
+function checkAgent(line: RobotsLine, ctx: LintContext): void {
+  const value = line.value;
+  if (value === "") {
+    ctx.add(line.number, "warning", "empty-agent", "User-agent has no value and names no robot");
+    return;
+  }
+  if (ctx.dialect !== "rfc9309") return;
+  const token = agentValueToken(value);
+  if (token === "*" || isRfcProductToken(token)) return;
+  // DESIGN §3: heed keeps the token whole; google/robotstxt keeps only its leading
+  // letters, `-` and `_`, so the group also applies to robots named by that prefix.
+  const written = value.slice(0, token.length);
+  const prefix = /^[A-Za-z_-]*/.exec(written)?.[0] ?? "";
+  const google =
+    prefix === ""
+      ? "Google's parser reads no name from it at all"
+      : `Google's parser stops at ${quote(written[prefix.length] ?? "")} and also applies this group to a robot named ${quote(prefix)}`;
+  ctx.add(
+    line.number,
+    "warning",
+    "agent-not-product-token",
+    `User-agent ${quote(written)} is not an RFC 9309 product token (letters, "-" and "_" only): heed matches it whole, but ${google}`,
+  );
+}
+
+// `https://example.com/x`: a URL where a path belongs.
+const FULL_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
+// `//example.com/x`: a URL without its scheme (a host with a dot, so `//tmp` stays a path).
+const SCHEMELESS_URL = /^\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?(?:[/?#]|$)/i;
+
+function checkPath(line: RobotsLine, ctx: LintContext): void {
+  const value = line.value;
+  if (value === "") return;
+  const koster = ctx.dialect === "koster1996";
+  const first = value[0];
+  if (FULL_URL.test(value)) {
+    ctx.add(
+      line.number,
+      "warning",
+      "bad-path",
+      `${displayKey(line.kind)} path ${quote(value)} is a full URL and is ignored; did you mean ${quote(suggestPath(value))}?`,
+    );
+    return;
+  }
+  if (first !== "/" && first !== "*") {
+    ctx.add(
+      line.number,
+      "warning",
+      "bad-path",
+      `${displayKey(line.kind)} path ${quote(value)} does not start with "/"${koster ? "" : ' or "*"'} and is ignored; did you mean ${quote(suggestPath(value))}?`,
+    );
+    return;
+  }
+  if (SCHEMELESS_URL.test(value)) {
+    ctx.add(
+      line.number,
+      "warning",
+      "bad-path",
+      `${displayKey(line.kind)} path ${quote(value)} is a URL without its scheme; did you mean ${quote(suggestPath(value))}?`,
+    );
+    return;
+  }
+  if (koster) {
+    if (value.includes("*") || value.endsWith("$")) {
+      ctx.add(
+        line.number,
+        "warning",
+        "wildcard-in-koster",
+        `Koster 1996 has no wildcards: "*" and "$" in ${quote(value)} are matched as literal characters`,
+      );
+    }
+    if (line.kind === "allow" && ctx.policy.robotVersion?.trim().split(".")[0] === "1") {
+      ctx.add(
+        line.number,
+        "warning",
+        "allow-ignored",
+        "robots of Robot-version 1.0 predate Allow and ignore this line",
+      );
+    }
+  } else {
+    const dollar = value.indexOf("$");
+    if (dollar >= 0 && dollar < value.length - 1) {
+      ctx.add(
+        line.number,
+        "warning",
+        "dollar-mid-pattern",
+        `"$" ends a match only at the end of a pattern; in ${quote(value)} it is a literal "$"`,
+      );
+    }
+  }
+  const pattern = new PathPattern(value, patternOptions(ctx.dialect));
+  if (pattern.canonical === "/robots.txt" || pattern.canonical === "/robots.txt$") {
+    ctx.add(
+      line.number,
+      "info",
+      "robots-txt-rule",
+      "/robots.txt is always allowed (seeds/004 §3.2.2; RFC 9309 §2.2.2); this rule has no effect on it",
+    );
+  }
+}
+
+/** What a path that does not start with "/" probably meant: `private/` → `/private/`. */
+export function suggestPath(value: string): string {
+  if (FULL_URL.test(value) || SCHEMELESS_URL.test(value)) {
+    try {
+      const url = new URL(value.startsWith("//") ? `http:${value}` : value);
+      return url.pathname + url.search;
+    } catch {
+      // fall through: not a URL after all
+    }
+  }
+  return `/${value.replace(/^(?:\.{1,2}\/)+/, "")}`;
+}
+
+function checkSitemap(line: RobotsLine, ctx: LintContext): void {
+  const value = line.value;
+  let ok = false;
+  try {
+    const url = new URL(value);
+    ok = url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    ok = false;
+  }
+  if (ok) return;
+  ctx.add(
+    line.number,
+    "warning",
+    "bad-sitemap",
+    value === ""
+      ? "Sitemap has no URL"
+      : `Sitemap ${quote(value)} is not an absolute http(s) URL (RFC 9309 §2.2.4); robots ignore it`,
+  );
+}
