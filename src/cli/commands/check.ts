@@ -6,6 +6,7 @@ import { createReadStream } from "node:fs";
 import { isIP } from "node:net";
 import { createInterface } from "node:readline";
 import {
+  BASIS_TEXT,
   type Decision,
   type DialectChoice,
   parseRobots,
@@ -272,6 +273,7 @@ function toJson(answer: Answer): Record<string, unknown> {
     line: d.line,
     rule: d.rule,
     reason: d.reason,
+    ...(d.basis === undefined ? {} : { basis: d.basis }),
     token: d.agent,
     group: d.group,
     ...(answer.robots === undefined ? {} : { robots: answer.robots }),
@@ -288,17 +290,20 @@ function toText(answer: Answer): string {
   const why =
     d.line !== null
       ? `line ${d.line}: ${d.rule}`
-      : d.reason === "fetch-status"
-        ? (d.detail ?? "")
-        : REASON_TEXT[d.reason];
+      : d.basis !== undefined
+        ? BASIS_TEXT[d.basis]
+        : (d.detail ?? REASON_TEXT[d.reason]);
   return `${verdict} ${answer.url}${where} (${d.agent}, ${d.dialect}: ${why})`;
 }
 
 const REASON_TEXT: Record<Decision["reason"], string> = {
   rule: "a rule",
-  "implicit-rule": "the implicit first rule",
-  "no-matching-rule": "no rule matches",
-  "no-group": "no group applies to this robot",
+  default: "no rule decides",
+  ip: "the robot's IP address is refused",
+  time: "outside the visiting hours",
+  language: "a language the robot lacks is required",
+  encoding: "an encoding the robot lacks is required",
+  charset: "a charset the robot lacks is required",
   "robots-txt": "/robots.txt is always allowed",
   "fetch-status": "the robots.txt answer",
   "other-origin": "not on this robots.txt's origin",

@@ -1,18 +1,24 @@
 import type { Dialect } from "./dialect.js";
 
-/** Why a URL is allowed or not. */
+/**
+ * Why a URL is allowed or not. The first seven are the reasons of issue-level contracts
+ * (`heed check --json`); the rest say why a question could not be put to the rules at all.
+ */
 export type DecisionReason =
   /** An Allow or Disallow line decided; `line` and `rule` name it. */
   | "rule"
-  /**
-   * No line matched and the dialect's implicit first line decided (REGP, seeds/003 §3.2.5:
-   * `Disallow: /` before a leading non-root Allow, `Allow: /` before a leading non-root Disallow).
-   */
-  | "implicit-rule"
-  /** A group applies but none of its rules matches the URL: allowed. */
-  | "no-matching-rule"
-  /** No group applies to the robot: allowed. */
-  | "no-group"
+  /** No line decided; `basis` says what did. */
+  | "default"
+  /** REGP: the robot's IP is refused by the matched sequence; the whole site is closed to it. */
+  | "ip"
+  /** REGP: outside Visit-time or inside Time-forbidden; `next` says when it reopens. */
+  | "time"
+  /** REGP: the robot supports none of the languages the site requires. */
+  | "language"
+  /** REGP: the robot supports none of the encodings the site requires. */
+  | "encoding"
+  /** REGP: the robot supports none of the charsets the site requires. */
+  | "charset"
   /** `/robots.txt` itself is always allowed (seeds/004 §3.2.2; RFC 9309 §2.2.2). */
   | "robots-txt"
   /**
@@ -26,6 +32,24 @@ export type DecisionReason =
   | "invalid-url"
   /** The question itself is malformed (no agent, a query line without a URL); `error` says why. */
   | "invalid-query";
+
+/** What decided when no line did. */
+export type DefaultBasis =
+  /** No group applies to the robot: allowed. */
+  | "no-group"
+  /** A group applies but none of its rules matches: allowed. */
+  | "no-matching-rule"
+  /** REGP §3.2.5: a group starting with a non-root Allow implies `Disallow: /` before it. */
+  | "implicit-disallow"
+  /** REGP §3.2.5: a group starting with a non-root Disallow implies `Allow: /` before it. */
+  | "implicit-allow";
+
+export const BASIS_TEXT: Readonly<Record<DefaultBasis, string>> = {
+  "no-group": "no group applies to this robot",
+  "no-matching-rule": "no rule matches",
+  "implicit-disallow": "the implicit first line Disallow: / (the group starts with an Allow)",
+  "implicit-allow": "the implicit first line Allow: / (the group starts with a Disallow)",
+};
 
 /** The group that applied, as the file has it. */
 export interface GroupSummary {
@@ -47,6 +71,8 @@ export interface Decision {
   readonly line: number | null;
   /** Text of the deciding line, or null. */
   readonly rule: string | null;
+  /** When `reason` is `default`: what decided. */
+  readonly basis?: DefaultBasis;
   /** More about the reason, for a person: the HTTP status that decided, say. */
   readonly detail?: string;
   /** Set when the query could not be answered (`allowed` is then false). */

@@ -1,6 +1,8 @@
 export {
+  BASIS_TEXT,
   type Decision,
   type DecisionReason,
+  type DefaultBasis,
   type GroupSummary,
   siteWideDecision,
 } from "./decision.js";

@@ -2,7 +2,7 @@
  * A robots.txt compiled once and queried many times. `check` is pure: the same URL and robot
  * always give the same decision. The per-robot selection is cached, which changes speed only.
  */
-import type { Decision, GroupSummary } from "./decision.js";
+import type { Decision, DefaultBasis, GroupSummary } from "./decision.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
 import { buildGroups, type Group, type Rule, type Sitemap } from "./groups.js";
@@ -96,7 +96,7 @@ export class RobotsPolicy {
       return this.answer(true, "robots-txt", token, null, null);
     }
     const selection = this.select(token);
-    if (selection.group === null) return this.answer(true, "no-group", token, null, null);
+    if (selection.group === null) return this.byDefault(true, "no-group", token, null);
     const target = this.ignoreCase ? path.path.toLowerCase() : path.path;
     const { order, patterns } = selection;
     for (let i = 0; i < patterns.length; i++) {
@@ -106,9 +106,10 @@ export class RobotsPolicy {
       }
     }
     if (selection.fallback !== null) {
-      return this.answer(selection.fallback.allowed, "implicit-rule", token, selection.group, null);
+      const allowed = selection.fallback.allowed;
+      return this.byDefault(allowed, allowed ? "implicit-allow" : "implicit-disallow", token, selection.group);
     }
-    return this.answer(true, "no-matching-rule", token, selection.group, null);
+    return this.byDefault(true, "no-matching-rule", token, selection.group);
   }
 
   /** `check(url, agent).allowed`. */
@@ -149,6 +150,10 @@ export class RobotsPolicy {
       line: rule === null ? null : rule.line,
       rule: rule === null ? null : rule.text,
     };
+  }
+
+  private byDefault(allowed: boolean, basis: DefaultBasis, agent: string, group: GroupSummary | null): Decision {
+    return { ...this.answer(allowed, "default", agent, group, null), basis };
   }
 
   private refuse(agent: string, reason: Decision["reason"], error: string): Decision {

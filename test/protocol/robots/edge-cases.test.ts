@@ -29,7 +29,7 @@ describe("empty files and files of only comments (RFC 9309 §2.2.1: no groups, n
     it(`${name}: every URL is allowed, no groups, no diagnostics`, () => {
       const policy = parseRobots(input);
       const d = policy.check(`${SITE}/anything`, "bot");
-      assert.deepEqual([d.allowed, d.reason], [true, "no-group"]);
+      assert.deepEqual([d.allowed, d.reason, d.basis], [true, "default", "no-group"]);
       assert.equal(policy.groups.length, 0);
       assert.deepEqual(policy.diagnostics, []);
       assert.equal(policy.truncated, false);
@@ -41,7 +41,7 @@ describe("groups without rules, and where groups end (RFC 9309 §2.1, §2.2)", (
   it("§2.1 a last group with no rules implicitly allows everything", () => {
     const policy = parseRobots("User-agent: *\nDisallow: /\n\nUser-agent: lonely\n");
     const d = policy.check(`${SITE}/x`, "lonely");
-    assert.deepEqual([d.allowed, d.reason], [true, "no-matching-rule"]);
+    assert.deepEqual([d.allowed, d.reason, d.basis], [true, "default", "no-matching-rule"]);
     assert.equal(blocks(policy, "/x", "other"), true);
   });
   it("§2.2 grammar: User-agent lines separated only by blank lines form one group", () => {
@@ -601,11 +601,11 @@ describe("dot segments are resolved as the client resolves them (RFC 3986 §5.2.
 describe("the origin option (ParseOptions.origin: other origins are never allowed)", () => {
   const policy = parseRobots("User-agent: *\nDisallow: /x\n", { origin: "https://example.com" });
   const CASES: readonly [url: string, reason: string, allowed: boolean][] = [
-    ["https://example.com/y", "no-matching-rule", true],
+    ["https://example.com/y", "default", true],
     ["https://example.com/x", "rule", false],
-    ["https://EXAMPLE.com/y", "no-matching-rule", true],
-    ["https://example.com:443/y", "no-matching-rule", true],
-    ["/y", "no-matching-rule", true],
+    ["https://EXAMPLE.com/y", "default", true],
+    ["https://example.com:443/y", "default", true],
+    ["/y", "default", true],
     ["http://example.com/y", "other-origin", false],
     ["https://example.com:8443/y", "other-origin", false],
     ["https://www.example.com/y", "other-origin", false],

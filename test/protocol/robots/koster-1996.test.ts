@@ -70,7 +70,7 @@ describe("seeds/004 §4 explanations", () => {
   });
   it("an empty Disallow allows all, with no deciding line", () => {
     const d = policy.check("http://www.fict.org/org/plans.html", "Excite/1.0");
-    assert.deepEqual([d.allowed, d.reason, d.line], [true, "no-matching-rule", null]);
+    assert.deepEqual([d.allowed, d.reason, d.basis, d.line], [true, "default", "no-matching-rule", null]);
     assert.deepEqual(d.group?.agents, ["webcrawler", "excite"]);
   });
   it("/robots.txt is always allowed", () => {
@@ -140,7 +140,7 @@ Disallow: /
   });
   it("without any * record, a robot named nowhere is unrestricted", () => {
     const only = parseRobots("User-agent: a\nDisallow: /\n", { dialect: "koster1996" });
-    assert.deepEqual(only.check("http://x/", "b").reason, "no-group");
+    assert.deepEqual(only.check("http://x/", "b").basis, "no-group");
   });
   it("the first matching line decides, not the longest", () => {
     const p = parseRobots("User-agent: *\nDisallow: /a\nAllow: /a/b\n", { dialect: "koster1996" });

@@ -87,7 +87,7 @@ Disallow: /star2
   for (const [name, file] of NO_GROUP) {
     it(`§2.2.1 no rules apply when ${name}`, () => {
       const d = parseRobots(file).check(`${SITE}/anything`, "ExampleBot");
-      assert.deepEqual([d.allowed, d.reason, d.group, d.line], [true, "no-group", null, null]);
+      assert.deepEqual([d.allowed, d.reason, d.basis, d.group, d.line], [true, "default", "no-group", null, null]);
     });
   }
 
@@ -132,12 +132,12 @@ describe("RFC 9309 §2.2.2 the Allow and Disallow lines", () => {
 
   it("§2.2.2 no match amongst the group's rules: allowed", () => {
     const d = parseRobots("User-agent: *\nDisallow: /a\n").check(`${SITE}/b`, "bot");
-    assert.deepEqual([d.allowed, d.reason, d.line], [true, "no-matching-rule", null]);
+    assert.deepEqual([d.allowed, d.reason, d.basis, d.line], [true, "default", "no-matching-rule", null]);
   });
 
   it("§2.2.2 no rules in the group: allowed", () => {
     const d = parseRobots("User-agent: bot\n").check(`${SITE}/b`, "bot");
-    assert.deepEqual([d.allowed, d.reason], [true, "no-matching-rule"]);
+    assert.deepEqual([d.allowed, d.reason, d.basis], [true, "default", "no-matching-rule"]);
   });
 
   it("§2.2.2 matching starts with the first octet of the path", () => {
@@ -386,7 +386,7 @@ for (const [name, file] of [
     });
     it("§5.1 quxbot: an empty group at the end of the file applies and allows everything", () => {
       const d = policy.check(`${SITE}/example/page.html`, "quxbot");
-      assert.deepEqual([d.allowed, d.reason, d.group?.lines], [true, "no-matching-rule", [15]]);
+      assert.deepEqual([d.allowed, d.reason, d.basis, d.group?.lines], [true, "default", "no-matching-rule", [15]]);
     });
     it("§5.1 barbot and bazbot share one group", () => {
       assert.equal(policy.check(`${SITE}/example/page.html`, "barbot").line, 13);
@@ -440,7 +440,7 @@ describe("DESIGN §3: RFC 9309 details peers get wrong", () => {
   });
   it("RFC 9309 §2.2.2: a file of only ungrouped rules restricts nothing", () => {
     const d = parseRobots("Disallow: /\n").check(`${SITE}/a`, "bot");
-    assert.deepEqual([d.allowed, d.reason], [true, "no-group"]);
+    assert.deepEqual([d.allowed, d.reason, d.basis], [true, "default", "no-group"]);
   });
 
   // A trailing empty `?` is part of the pattern and of the URL: `Disallow: /a?` blocks the URL
@@ -522,7 +522,7 @@ describe("DESIGN §3: RFC 9309 details peers get wrong", () => {
   for (const [robot, named] of WHOLE) {
     it(`DESIGN §3 User-agent: MJ12bot ${named ? "names" : "does not name"} the robot ${robot}`, () => {
       const d = parseRobots("User-agent: MJ12bot\nDisallow: /\n").check(`${SITE}/x`, robot);
-      assert.deepEqual([d.allowed, d.reason], named ? [false, "rule"] : [true, "no-group"]);
+      assert.deepEqual([d.allowed, d.reason], named ? [false, "rule"] : [true, "default"]);
     });
   }
 
