@@ -54,7 +54,19 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--batch <file>", "one query a line: robots-file<TAB>agent<TAB>url[<TAB>ip<TAB>time]")
     .addOption(dialectOption())
     .option("--ip <addr>", "the robot's IP address (REGP Ip-allow/Ip-disallow)")
-    .option("--at <rfc3339>", "the moment of the visit (REGP Visit-time/Time-forbidden)")
+    .option(
+      "--at <rfc3339>",
+      'the moment of the visit, or "now" (REGP Visit-time/Time-forbidden; without it, time windows refuse nothing)',
+    )
+    .option(
+      "--languages <list>",
+      "languages the robot supports, e.g. en,fr (REGP Language; without it, no language is required)",
+    )
+    .option(
+      "--encodings <list>",
+      "content codings the robot supports, e.g. gzip,br (REGP Encoding)",
+    )
+    .option("--charsets <list>", "charsets the robot supports, e.g. utf-8 (REGP Charset)")
     .option("--json", "one JSON object a line", false)
     .action(async (robots: string | undefined, options) => {
       setExit(await runCheck(robots, options, io));

@@ -77,21 +77,30 @@ describe("heed check", () => {
   });
   it("--json has the contract fields", async () => {
     const r = await runCli(["check", robots, "--agent", "unhipbot", "--url", "/x", "--json"]);
-    const [line] = jsonLines(r.stdout);
-    assert.deepEqual(
-      { ...line, group: undefined, reason: undefined, token: undefined },
-      {
-        allowed: false,
-        agent: "unhipbot",
-        url: "/x",
-        dialect: "rfc9309",
-        line: 2,
-        rule: "Disallow: /",
-        group: undefined,
-        reason: undefined,
-        token: undefined,
-      },
-    );
+    const [line = {}] = jsonLines(r.stdout);
+    const contract = [
+      "allowed",
+      "agent",
+      "url",
+      "dialect",
+      "line",
+      "rule",
+      "reason",
+      "delay",
+      "next",
+    ];
+    assert.deepEqual(Object.fromEntries(contract.map((k) => [k, line[k]])), {
+      allowed: false,
+      agent: "unhipbot",
+      url: "/x",
+      dialect: "rfc9309",
+      line: 2,
+      rule: "Disallow: /",
+      reason: "rule",
+      delay: 0,
+      next: null,
+    });
+    assert.equal(typeof line.plan, "object");
   });
   it("--dialect koster1996 changes the answer where the dialects differ", async () => {
     const file = join(dir, "order.txt");

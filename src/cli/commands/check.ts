@@ -26,6 +26,9 @@ export interface CheckOptions {
   readonly dialect: DialectChoice;
   readonly ip?: string;
   readonly at?: string;
+  readonly languages?: string;
+  readonly encodings?: string;
+  readonly charsets?: string;
   readonly json: boolean;
 }
 
@@ -98,15 +101,37 @@ function robotDefaults(options: CheckOptions): Omit<Robot, "agent"> {
   if (options.ip !== undefined && isIP(options.ip) === 0) {
     throw new CliError(`--ip: expected an IPv4 or IPv6 address, got "${options.ip}"`);
   }
-  const at = options.at === undefined ? undefined : parseInstant(options.at);
-  if (at === null)
+  const at =
+    options.at === undefined
+      ? undefined
+      : options.at === "now"
+        ? Date.now()
+        : parseInstant(options.at);
+  if (at === null) {
     throw new CliError(
-      `--at: expected an RFC 3339 date-time such as 2026-11-21T08:00:00Z, got "${options.at}"`,
+      `--at: expected an RFC 3339 date-time such as 2026-11-21T08:00:00Z, or "now"; got "${options.at}"`,
     );
+  }
   return {
     ...(options.ip === undefined ? {} : { ip: options.ip }),
     ...(at === undefined ? {} : { at }),
+    ...list("languages", options.languages),
+    ...list("encodings", options.encodings),
+    ...list("charsets", options.charsets),
   };
+}
+
+/** `--languages en,fr` → `{ languages: ["en", "fr"] }`; absent → nothing. */
+function list<K extends string>(name: K, value: string | undefined): Partial<Record<K, string[]>> {
+  if (value === undefined) return {};
+  const items = value
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+  if (items.length === 0 || items.some((v) => !/^[A-Za-z0-9*._-]+$/.test(v))) {
+    throw new CliError(`--${name}: expected a comma-separated list such as en,fr; got "${value}"`);
+  }
+  return { [name]: items } as Partial<Record<K, string[]>>;
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
@@ -273,12 +298,15 @@ function toJson(answer: Answer): Record<string, unknown> {
     line: d.line,
     rule: d.rule,
     reason: d.reason,
+    delay: d.plan?.delaySeconds ?? 0,
+    next: d.next === undefined || d.next === null ? null : new Date(d.next).toISOString(),
     ...(d.basis === undefined ? {} : { basis: d.basis }),
     token: d.agent,
     group: d.group,
     ...(answer.robots === undefined ? {} : { robots: answer.robots }),
     ...(d.detail === undefined ? {} : { detail: d.detail }),
     ...(d.error === undefined ? {} : { error: d.error }),
+    ...(d.plan === undefined ? {} : { plan: d.plan }),
   };
 }
 
@@ -288,12 +316,19 @@ function toText(answer: Answer): string {
   const where = answer.robots === undefined ? "" : ` [${answer.robots}]`;
   if (d.error !== undefined) return `${verdict} ${answer.url}${where} error: ${d.error}`;
   const why =
-    d.line !== null
+    d.reason === "rule" && d.line !== null
       ? `line ${d.line}: ${d.rule}`
       : d.basis !== undefined
         ? BASIS_TEXT[d.basis]
-        : (d.detail ?? REASON_TEXT[d.reason]);
-  return `${verdict} ${answer.url}${where} (${d.agent}, ${d.dialect}: ${why})`;
+        : `${d.detail ?? REASON_TEXT[d.reason]}${d.line === null ? "" : ` (line ${d.line})`}`;
+  const more: string[] = [];
+  if (d.next !== undefined && d.next !== null)
+    more.push(`reopens ${new Date(d.next).toISOString()}`);
+  if (d.allowed && d.plan !== undefined && d.plan.delaySeconds > 0) {
+    more.push(`keep ${d.plan.delaySeconds} s between requests`);
+  }
+  const tail = more.length === 0 ? "" : `; ${more.join("; ")}`;
+  return `${verdict} ${answer.url}${where} (${d.agent}, ${d.dialect}: ${why}${tail})`;
 }
 
 const REASON_TEXT: Record<Decision["reason"], string> = {

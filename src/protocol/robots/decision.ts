@@ -1,4 +1,5 @@
 import type { Dialect } from "./dialect.js";
+import type { AccessPlan } from "./plan.js";
 
 /**
  * Why a URL is allowed or not. The first seven are the reasons of issue-level contracts
@@ -73,6 +74,10 @@ export interface Decision {
   readonly rule: string | null;
   /** When `reason` is `default`: what decided. */
   readonly basis?: DefaultBasis;
+  /** When a time window refuses: the moment (ms since the epoch) it reopens, or null if never. */
+  readonly next?: number | null;
+  /** How to fetch this URL: delays, rates, windows, cookie, mirror, sitemaps, guidance. */
+  readonly plan?: AccessPlan;
   /** More about the reason, for a person: the HTTP status that decided, say. */
   readonly detail?: string;
   /** Set when the query could not be answered (`allowed` is then false). */

@@ -53,6 +53,8 @@ export interface Group {
   readonly rules: readonly Rule[];
   /** Crawl-delay in seconds from the first valid Crawl-delay line of the group, if any. */
   readonly crawlDelay: number | null;
+  /** The line it came from. */
+  readonly crawlDelayLine: number | null;
   /** Other lines inside the group with keys heed does not interpret here. */
   readonly extensions: readonly RobotsLine[];
 }
@@ -74,6 +76,7 @@ interface OpenGroup {
   agents: AgentLine[];
   rules: Rule[];
   crawlDelay: number | null;
+  crawlDelayLine: number | null;
   extensions: RobotsLine[];
 }
 
@@ -89,7 +92,13 @@ export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptio
     switch (line.kind) {
       case "user-agent": {
         if (current === null || sawRule) {
-          current = { agents: [], rules: [], crawlDelay: null, extensions: [] };
+          current = {
+            agents: [],
+            rules: [],
+            crawlDelay: null,
+            crawlDelayLine: null,
+            extensions: [],
+          };
           groups.push(current);
           sawRule = false;
         }
@@ -146,6 +155,7 @@ export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptio
           );
         } else if (current.crawlDelay === null) {
           current.crawlDelay = seconds;
+          current.crawlDelayLine = line.number;
         }
         break;
       }

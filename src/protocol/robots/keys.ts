@@ -15,10 +15,16 @@ export type LineKind =
   | "extension"
   | "comment"
   | "blank"
-  | "invalid";
+  | "invalid"
+  /** REGP `{` and `}` lines (seeds/003 Table 2), read only with `##` comments. */
+  | "open-brace"
+  | "close-brace";
 
 /** Kinds that carry a key and a value. */
-export type KeyedKind = Exclude<LineKind, "comment" | "blank" | "invalid">;
+export type KeyedKind = Exclude<
+  LineKind,
+  "comment" | "blank" | "invalid" | "open-brace" | "close-brace"
+>;
 
 const CANONICAL: ReadonlyMap<string, KeyedKind> = new Map([
   ["user-agent", "user-agent"],

@@ -166,6 +166,8 @@ const CR = 13;
 const SPACE = 32;
 const HASH = 35;
 const COLON = 58;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
 
 function splitLines(text: string, style: CommentStyle, diagnostics: Diagnostic[]): RobotsLine[] {
   const lines: RobotsLine[] = [];
@@ -182,7 +184,17 @@ function splitLines(text: string, style: CommentStyle, diagnostics: Diagnostic[]
       end++;
     }
     number++;
-    lines.push(readLine(text, start, end, number, style, diagnostics));
+    const brace = style === "double-hash" ? braceAt(text, start, end) : -1;
+    if (brace < 0) {
+      lines.push(readLine(text, start, end, number, style, diagnostics));
+    } else {
+      // seeds/003 Table 2: a line whose first non-blank character is a brace. Anything after
+      // the brace is read as a line of its own, so that `{ Allow: /x` loses nothing.
+      const open = text.charCodeAt(brace) === OPEN_BRACE;
+      lines.push(bare(number, open ? "open-brace" : "close-brace", open ? "{" : "}", false));
+      const rest = readLine(text, brace + 1, end, number, style, diagnostics);
+      if (rest.kind !== "blank" && rest.kind !== "comment") lines.push(rest);
+    }
     start = end + (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? 2 : 1);
   }
   return lines;
@@ -275,6 +287,14 @@ function readLine(
     truncated,
     misspeltFor: reading.misspeltFor,
   };
+}
+
+/** Index of the brace that starts `text[from, to)` after blanks, or -1. */
+function braceAt(text: string, from: number, to: number): number {
+  let p = from;
+  while (p < to && isSpace(text.charCodeAt(p))) p++;
+  const c = text.charCodeAt(p);
+  return p < to && (c === OPEN_BRACE || c === CLOSE_BRACE) ? p : -1;
 }
 
 /** Where the comment of `text[from, to)` starts, or `to` when it has none. */

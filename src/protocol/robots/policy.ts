@@ -8,7 +8,12 @@ import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from 
 import { buildGroups, type Group, type Rule, type Sitemap } from "./groups.js";
 import { type RobotsLine, type RobotsText, readRobotsText } from "./line-reader.js";
 import type { PathPattern } from "./path-pattern.js";
+import { type AccessPlan, EMPTY_PLAN, type FromLine } from "./plan.js";
 import { productToken } from "./product-token.js";
+import { compile } from "./regp/compile.js";
+import { layOut } from "./regp/layout.js";
+import { RegpRules } from "./regp/regp-rules.js";
+import { type IpAddress, parseIp } from "./regp/values/ip.js";
 import { originOf, requestPath } from "./request-path.js";
 
 export interface ParseOptions {
@@ -30,6 +35,12 @@ export interface Robot {
   readonly ip?: string;
   /** The moment of the visit (ms since the epoch), for REGP's Visit-time and Time-forbidden. */
   readonly at?: number;
+  /** Languages the robot supports (REGP `Language`); absent: requirements refuse nothing. */
+  readonly languages?: readonly string[];
+  /** Content codings the robot supports (REGP `Encoding`). */
+  readonly encodings?: readonly string[];
+  /** Charsets the robot supports (REGP `Charset`). */
+  readonly charsets?: readonly string[];
 }
 
 /** What applies to one robot: the groups chosen and their rules in deciding order. */
@@ -42,7 +53,7 @@ export interface Selection {
   readonly patterns: readonly PathPattern[];
   /** What decides when no rule matches (REGP's implicit first line), or null: allowed. */
   readonly fallback: { readonly allowed: boolean } | null;
-  readonly crawlDelay: number | null;
+  readonly crawlDelay: FromLine<number> | null;
 }
 
 // Selections kept per policy; enough for every robot a crawler runs as, bounded for batch runs.
@@ -61,6 +72,10 @@ export class RobotsPolicy {
   readonly text: RobotsText;
   readonly origin: string | null;
   private readonly ignoreCase: boolean;
+  /** The REGP reading, when the dialect is REGP. */
+  readonly regp: RegpRules | null;
+  /** REGP `Last-modified` (seeds/003 §3.2.2) as an instant, when the file has a readable one. */
+  readonly lastModified: number | null;
   private readonly selections = new Map<string, Selection>();
 
   constructor(text: RobotsText, options: ParseOptions = {}) {
@@ -73,7 +88,16 @@ export class RobotsPolicy {
     this.groups = grouping.groups;
     this.sitemaps = grouping.sitemaps;
     this.extensions = grouping.extensions;
-    this.diagnostics = [...text.diagnostics, ...grouping.diagnostics];
+    if (this.dialect === "regp") {
+      const compiled = compile(layOut(text.lines));
+      this.regp = new RegpRules(compiled);
+      this.lastModified = compiled.lastModified?.instant ?? null;
+      this.diagnostics = [...text.diagnostics, ...compiled.diagnostics];
+    } else {
+      this.regp = null;
+      this.lastModified = null;
+      this.diagnostics = [...text.diagnostics, ...grouping.diagnostics];
+    }
     this.truncated = text.truncated;
     this.origin = options.origin === undefined ? null : originOf(options.origin);
   }
@@ -83,7 +107,8 @@ export class RobotsPolicy {
    * {@link Robot} with the IP and time that REGP rules also weigh.
    */
   check(url: string | URL, robot: string | Robot): Decision {
-    const token = productToken(typeof robot === "string" ? robot : robot.agent);
+    const who: Robot = typeof robot === "string" ? { agent: robot } : robot;
+    const token = productToken(who.agent);
     const path = requestPath(url);
     if (!path.ok) return this.refuse(token, "invalid-url", path.error);
     if (this.origin !== null && isAbsolute(url)) {
@@ -95,6 +120,7 @@ export class RobotsPolicy {
     if (path.path === "/robots.txt" || path.path.startsWith("/robots.txt?")) {
       return this.answer(true, "robots-txt", token, null, null);
     }
+    if (this.regp !== null) return this.checkRegp(this.regp, path.path.toLowerCase(), token, who);
     const selection = this.select(token);
     if (selection.group === null) return this.byDefault(true, "no-group", token, null);
     const target = this.ignoreCase ? path.path.toLowerCase() : path.path;
@@ -107,7 +133,12 @@ export class RobotsPolicy {
     }
     if (selection.fallback !== null) {
       const allowed = selection.fallback.allowed;
-      return this.byDefault(allowed, allowed ? "implicit-allow" : "implicit-disallow", token, selection.group);
+      return this.byDefault(
+        allowed,
+        allowed ? "implicit-allow" : "implicit-disallow",
+        token,
+        selection.group,
+      );
     }
     return this.byDefault(true, "no-matching-rule", token, selection.group);
   }
@@ -119,7 +150,8 @@ export class RobotsPolicy {
 
   /** Crawl-delay in seconds for the robot, or null when its group sets none. */
   crawlDelay(agent: string): number | null {
-    return this.select(productToken(agent)).crawlDelay;
+    if (this.regp !== null) return this.check("/", agent).plan?.crawlDelay?.value ?? null;
+    return this.select(productToken(agent)).crawlDelay?.value ?? null;
   }
 
   /** The groups and rules that apply to a robot. */
@@ -149,10 +181,60 @@ export class RobotsPolicy {
       group,
       line: rule === null ? null : rule.line,
       rule: rule === null ? null : rule.text,
+      next: null,
+      plan: this.classicPlan(agent),
     };
   }
 
-  private byDefault(allowed: boolean, basis: DefaultBasis, agent: string, group: GroupSummary | null): Decision {
+  /** Koster 1996 and RFC 9309 plan only the group's Crawl-delay and the file's sitemaps. */
+  private classicPlan(agent: string): AccessPlan {
+    const selection = this.select(agent);
+    const delay = selection.crawlDelay;
+    return {
+      ...EMPTY_PLAN,
+      delaySeconds: delay?.value ?? 0,
+      crawlDelay: delay,
+      sitemaps: this.sitemaps.map((s) => ({ value: s.url, line: s.line })),
+    };
+  }
+
+  private checkRegp(regp: RegpRules, path: string, token: string, robot: Robot): Decision {
+    let ip: IpAddress | null = null;
+    if (robot.ip !== undefined) {
+      const parsed = parseIp(robot.ip);
+      if (!parsed.ok) return this.refuse(token, "invalid-query", parsed.error);
+      ip = parsed.value;
+    }
+    const verdict = regp.decide(path, {
+      token: token.toLowerCase(),
+      ip,
+      at: robot.at,
+      languages: robot.languages,
+      encodings: robot.encodings,
+      charsets: robot.charsets,
+    });
+    const { plan, next, basis, detail, allowed, reason, group, line, rule } = verdict;
+    return {
+      allowed,
+      reason,
+      dialect: this.dialect,
+      agent: token,
+      group,
+      line,
+      rule,
+      next,
+      plan,
+      ...(basis === undefined ? {} : { basis }),
+      ...(detail === undefined ? {} : { detail }),
+    };
+  }
+
+  private byDefault(
+    allowed: boolean,
+    basis: DefaultBasis,
+    agent: string,
+    group: GroupSummary | null,
+  ): Decision {
     return { ...this.answer(allowed, "default", agent, group, null), basis };
   }
 
@@ -268,7 +350,11 @@ function made(
   order: readonly Rule[],
   fallback: Selection["fallback"],
 ): Selection {
-  const crawlDelay = groups.find((g) => g.crawlDelay !== null)?.crawlDelay ?? null;
+  const withDelay = groups.find((g) => g.crawlDelay !== null);
+  const crawlDelay =
+    withDelay !== undefined && withDelay.crawlDelay !== null && withDelay.crawlDelayLine !== null
+      ? { value: withDelay.crawlDelay, line: withDelay.crawlDelayLine }
+      : null;
   return {
     group: { agents: agents.map((a) => a.value), lines: agents.map((a) => a.line) },
     groups,

@@ -7,8 +7,7 @@
 import { canonicalize } from "./percent-encoding.js";
 
 export type RequestPath =
-  | { readonly ok: true; readonly path: string }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly path: string } | { readonly ok: false; readonly error: string };
 
 // Characters a WHATWG parser leaves as they are in a path or query of an http(s) URL.
 const PLAIN = new Uint8Array(128);

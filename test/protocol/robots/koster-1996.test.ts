@@ -70,7 +70,10 @@ describe("seeds/004 §4 explanations", () => {
   });
   it("an empty Disallow allows all, with no deciding line", () => {
     const d = policy.check("http://www.fict.org/org/plans.html", "Excite/1.0");
-    assert.deepEqual([d.allowed, d.reason, d.basis, d.line], [true, "default", "no-matching-rule", null]);
+    assert.deepEqual(
+      [d.allowed, d.reason, d.basis, d.line],
+      [true, "default", "no-matching-rule", null],
+    );
     assert.deepEqual(d.group?.agents, ["webcrawler", "excite"]);
   });
   it("/robots.txt is always allowed", () => {

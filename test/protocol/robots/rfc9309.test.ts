@@ -87,7 +87,10 @@ Disallow: /star2
   for (const [name, file] of NO_GROUP) {
     it(`§2.2.1 no rules apply when ${name}`, () => {
       const d = parseRobots(file).check(`${SITE}/anything`, "ExampleBot");
-      assert.deepEqual([d.allowed, d.reason, d.basis, d.group, d.line], [true, "default", "no-group", null, null]);
+      assert.deepEqual(
+        [d.allowed, d.reason, d.basis, d.group, d.line],
+        [true, "default", "no-group", null, null],
+      );
     });
   }
 
@@ -132,7 +135,10 @@ describe("RFC 9309 §2.2.2 the Allow and Disallow lines", () => {
 
   it("§2.2.2 no match amongst the group's rules: allowed", () => {
     const d = parseRobots("User-agent: *\nDisallow: /a\n").check(`${SITE}/b`, "bot");
-    assert.deepEqual([d.allowed, d.reason, d.basis, d.line], [true, "default", "no-matching-rule", null]);
+    assert.deepEqual(
+      [d.allowed, d.reason, d.basis, d.line],
+      [true, "default", "no-matching-rule", null],
+    );
   });
 
   it("§2.2.2 no rules in the group: allowed", () => {
@@ -386,7 +392,10 @@ for (const [name, file] of [
     });
     it("§5.1 quxbot: an empty group at the end of the file applies and allows everything", () => {
       const d = policy.check(`${SITE}/example/page.html`, "quxbot");
-      assert.deepEqual([d.allowed, d.reason, d.basis, d.group?.lines], [true, "default", "no-matching-rule", [15]]);
+      assert.deepEqual(
+        [d.allowed, d.reason, d.basis, d.group?.lines],
+        [true, "default", "no-matching-rule", [15]],
+      );
     });
     it("§5.1 barbot and bazbot share one group", () => {
       assert.equal(policy.check(`${SITE}/example/page.html`, "barbot").line, 13);

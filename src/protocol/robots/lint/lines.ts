@@ -176,7 +176,7 @@ export function suggestPath(value: string): string {
 
 function checkSitemap(line: RobotsLine, ctx: LintContext): void {
   const value = line.value;
-  let ok = false;
+  let ok: boolean;
   try {
     const url = new URL(value);
     ok = url.protocol === "http:" || url.protocol === "https:";

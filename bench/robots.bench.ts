@@ -1,0 +1,691 @@
+/**
+ * heed vs robots-parser on one generated corpus (bench/corpus.ts): parse throughput, query
+ * throughput, pathological patterns, and how often the two answer alike.
+ *
+ *   npm run bench            # build, then node dist/bench/robots.bench.js
+ *   node dist/bench/robots.bench.js --quick   # fewer runs
+ *
+ * Every loop is bounded by a run count and a time budget; the whole run takes well under
+ * two minutes on two cores. Times are medians of timed runs after warm-up runs.
+ * MB = 10^6 bytes of input as served (a file over the 500 KiB parse limit counts whole).
+ */
+import { loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+import robotsParser from "robots-parser";
+import { parseRobots, type RobotsPolicy } from "../src/protocol/robots/index.js";
+import { adversarialCases, buildCorpus, type CorpusFile } from "./corpus.js";
+
+const QUICK = process.argv.includes("--quick");
+const now = (): number => performance.now();
+
+// Results go here so that no loop can be optimised away.
+let sink = 0;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function fmt(value: number, digits = 1): string {
+  if (!Number.isFinite(value)) return "n/a";
+  return value.toLocaleString("en-US", {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+
+function fmtInt(value: number): string {
+  return Math.round(value).toLocaleString("en-US");
+}
+
+function kib(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${fmt(bytes / 1024 / 1024, 2)} MiB`
+    : bytes >= 1024
+      ? `${fmt(bytes / 1024, 1)} KiB`
+      : `${bytes} B`;
+}
+
+function printTable(title: string, head: readonly string[], rows: readonly string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join("  ");
+  console.log(`\n${title}`);
+  console.log(line(head));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+}
+
+interface Bucket {
+  readonly label: string;
+  readonly max: number;
+}
+
+const BUCKETS: readonly Bucket[] = [
+  { label: "< 1 KiB", max: 1024 },
+  { label: "1-10 KiB", max: 10 * 1024 },
+  { label: "10-100 KiB", max: 100 * 1024 },
+  { label: "100-500 KiB", max: 500 * 1024 },
+  { label: "> 500 KiB", max: Number.POSITIVE_INFINITY },
+];
+
+function bucketOf(size: number): number {
+  return BUCKETS.findIndex((b) => size <= b.max);
+}
+
+/**
+ * Runs each contender `warmup` times, then alternates timed runs until each has `maxRuns` or
+ * the budget is spent (never fewer than `minRuns`). A run returns its time per bucket.
+ */
+function race(
+  contenders: readonly (() => Float64Array)[],
+  options: { warmup: number; minRuns: number; maxRuns: number; budgetMs: number },
+): Float64Array[][] {
+  for (let w = 0; w < options.warmup; w++) for (const run of contenders) run();
+  const runs: Float64Array[][] = contenders.map(() => []);
+  const start = now();
+  for (let r = 0; r < options.maxRuns; r++) {
+    if (r >= options.minRuns && now() - start > options.budgetMs) break;
+    contenders.forEach((run, i) => {
+      runs[i]?.push(run());
+    });
+  }
+  return runs;
+}
+
+/** Median total over runs, and per bucket the median of that bucket's times. */
+function summarise(runs: readonly Float64Array[]): { total: number; perBucket: number[] } {
+  const total = median(runs.map((r) => r.reduce((a, b) => a + b, 0)));
+  const perBucket = BUCKETS.map((_, b) => median(runs.map((r) => r[b] ?? 0)));
+  return { total, perBucket };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corpus
+
+const t0 = now();
+const corpus = buildCorpus();
+const buildMs = now() - t0;
+
+const decoder = new TextDecoder("utf-8");
+const texts = corpus.map((f) => decoder.decode(f.bytes));
+const byBucket: number[][] = BUCKETS.map(() => []);
+corpus.forEach((f, i) => {
+  byBucket[bucketOf(f.bytes.length)]?.push(i);
+});
+const bucketBytes = byBucket.map((ids) =>
+  ids.reduce((n, i) => n + (corpus[i]?.bytes.length ?? 0), 0),
+);
+const totalBytes = bucketBytes.reduce((a, b) => a + b, 0);
+const totalQueries = corpus.reduce((n, f) => n + f.queries.length, 0);
+
+function printCorpus(): void {
+  const sizes = corpus.map((f) => f.bytes.length).sort((a, b) => a - b);
+  const pct = (p: number): number =>
+    sizes[Math.min(sizes.length - 1, Math.floor(p * sizes.length))] ?? 0;
+  console.log(
+    `heed robots.txt benchmark  (node ${process.version}, ${QUICK ? "quick" : "full"} run)\n` +
+      `corpus: ${corpus.length} files, ${kib(totalBytes)} (${fmt(totalBytes / 1e6, 2)} MB), ` +
+      `${fmtInt(totalQueries)} queries; built in ${fmt(buildMs, 0)} ms\n` +
+      `sizes: min ${kib(sizes[0] ?? 0)}, p10 ${kib(pct(0.1))}, median ${kib(pct(0.5))}, ` +
+      `p90 ${kib(pct(0.9))}, max ${kib(sizes[sizes.length - 1] ?? 0)}`,
+  );
+  const kinds = new Map<string, number>();
+  const traits = new Map<string, number>();
+  for (const f of corpus) {
+    kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
+    for (const t of f.traits) traits.set(t, (traits.get(t) ?? 0) + 1);
+  }
+  console.log(`kinds: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}`);
+  console.log(`traits: ${[...traits].map(([k, n]) => `${k} ${n}`).join(", ")}`);
+  printTable(
+    "size buckets",
+    ["bucket", "files", "bytes", "queries"],
+    BUCKETS.map((b, i) => [
+      b.label,
+      String(byBucket[i]?.length ?? 0),
+      kib(bucketBytes[i] ?? 0),
+      fmtInt((byBucket[i] ?? []).reduce((n, id) => n + (corpus[id]?.queries.length ?? 0), 0)),
+    ]),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parse throughput
+
+function parseHeedBytes(): Float64Array {
+  const times = new Float64Array(BUCKETS.length);
+  for (let b = 0; b < BUCKETS.length; b++) {
+    const ids = byBucket[b] ?? [];
+    const start = now();
+    for (const i of ids) sink += parseRobots((corpus[i] as CorpusFile).bytes).groups.length;
+    times[b] = now() - start;
+  }
+  return times;
+}
+
+function parseHeedString(): Float64Array {
+  const times = new Float64Array(BUCKETS.length);
+  for (let b = 0; b < BUCKETS.length; b++) {
+    const ids = byBucket[b] ?? [];
+    const start = now();
+    for (const i of ids) sink += parseRobots(texts[i] as string).groups.length;
+    times[b] = now() - start;
+  }
+  return times;
+}
+
+function parseRobotsParser(): Float64Array {
+  const times = new Float64Array(BUCKETS.length);
+  for (let b = 0; b < BUCKETS.length; b++) {
+    const ids = byBucket[b] ?? [];
+    const start = now();
+    for (const i of ids) {
+      const robot = robotsParser((corpus[i] as CorpusFile).robotsUrl, texts[i] as string);
+      sink += robot.getSitemaps().length;
+    }
+    times[b] = now() - start;
+  }
+  return times;
+}
+
+function decodeAll(): Float64Array {
+  const times = new Float64Array(BUCKETS.length);
+  for (let b = 0; b < BUCKETS.length; b++) {
+    const ids = byBucket[b] ?? [];
+    const start = now();
+    for (const i of ids) sink += decoder.decode((corpus[i] as CorpusFile).bytes).length;
+    times[b] = now() - start;
+  }
+  return times;
+}
+
+interface ParseResults {
+  heed: ReturnType<typeof summarise>;
+  heedString: ReturnType<typeof summarise>;
+  rp: ReturnType<typeof summarise>;
+  decode: ReturnType<typeof summarise>;
+  runs: number;
+}
+
+function benchParse(): ParseResults {
+  const runs = race([parseHeedBytes, parseRobotsParser, parseHeedString, decodeAll], {
+    warmup: 2,
+    minRuns: 3,
+    maxRuns: QUICK ? 3 : 9,
+    budgetMs: QUICK ? 3_000 : 20_000,
+  });
+  return {
+    heed: summarise(runs[0] ?? []),
+    rp: summarise(runs[1] ?? []),
+    heedString: summarise(runs[2] ?? []),
+    decode: summarise(runs[3] ?? []),
+    runs: runs[0]?.length ?? 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query throughput
+
+interface QuerySet {
+  /** Per bucket: file index, URL and agent of each query. */
+  readonly file: Int32Array[];
+  readonly url: string[][];
+  readonly agent: string[][];
+}
+
+function querySet(): QuerySet {
+  const file: Int32Array[] = [];
+  const url: string[][] = [];
+  const agent: string[][] = [];
+  for (const ids of byBucket) {
+    const f: number[] = [];
+    const u: string[] = [];
+    const a: string[] = [];
+    for (const i of ids) {
+      for (const q of (corpus[i] as CorpusFile).queries) {
+        f.push(i);
+        u.push(q.url);
+        a.push(q.agent);
+      }
+    }
+    file.push(Int32Array.from(f));
+    url.push(u);
+    agent.push(a);
+  }
+  return { file, url, agent };
+}
+
+const queries = querySet();
+
+function queryHeed(policies: readonly RobotsPolicy[]): Float64Array {
+  const times = new Float64Array(BUCKETS.length);
+  for (let b = 0; b < BUCKETS.length; b++) {
+    const file = queries.file[b] as Int32Array;
+    const url = queries.url[b] as string[];
+    const agent = queries.agent[b] as string[];
+    const start = now();
+    for (let k = 0; k < file.length; k++) {
+      if (
+        (policies[file[k] as number] as RobotsPolicy).isAllowed(
+          url[k] as string,
+          agent[k] as string,
+        )
+      )
+        sink++;
+    }
+    times[b] = now() - start;
+  }
+  return times;
+}
+
+type Robot = ReturnType<typeof robotsParser>;
+
+function queryRobotsParser(robots: readonly Robot[]): Float64Array {
+  const times = new Float64Array(BUCKETS.length);
+  for (let b = 0; b < BUCKETS.length; b++) {
+    const file = queries.file[b] as Int32Array;
+    const url = queries.url[b] as string[];
+    const agent = queries.agent[b] as string[];
+    const start = now();
+    for (let k = 0; k < file.length; k++) {
+      if ((robots[file[k] as number] as Robot).isAllowed(url[k] as string, agent[k] as string))
+        sink++;
+    }
+    times[b] = now() - start;
+  }
+  return times;
+}
+
+interface QueryResults {
+  heed: ReturnType<typeof summarise>;
+  rp: ReturnType<typeof summarise>;
+  runs: number;
+}
+
+function benchQueries(policies: readonly RobotsPolicy[], robots: readonly Robot[]): QueryResults {
+  const runs = race([() => queryHeed(policies), () => queryRobotsParser(robots)], {
+    warmup: 1,
+    minRuns: 3,
+    maxRuns: QUICK ? 3 : 7,
+    budgetMs: QUICK ? 5_000 : 30_000,
+  });
+  return {
+    heed: summarise(runs[0] ?? []),
+    rp: summarise(runs[1] ?? []),
+    runs: runs[0]?.length ?? 0,
+  };
+}
+
+/**
+ * heed on freshly parsed policies (parse not timed): each policy's first query per robot
+ * selects its groups and orders their rules. Each run drops its policies before the next.
+ */
+function benchColdQueries(): ReturnType<typeof summarise> {
+  const cold: Float64Array[] = [];
+  // The first run warms the query code up and is not counted.
+  for (let r = 0; r <= (QUICK ? 1 : 3); r++) {
+    const times = queryHeed(corpus.map((f) => parseRobots(f.bytes)));
+    if (r > 0) cold.push(times);
+  }
+  return summarise(cold);
+}
+
+/** Warm queries and agreement, on policies that are dropped when this returns. */
+function warmStage(): { q: QueryResults; agree: Agreement } {
+  const policies = corpus.map((f) => parseRobots(f.bytes));
+  const robots = corpus.map((f, i) => robotsParser(f.robotsUrl, texts[i] as string));
+  return { q: benchQueries(policies, robots), agree: agreement(policies, robots) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// End to end: what a crawler pays per fetched file
+
+/** heed: parse the bytes, then ask the file's queries. */
+function endToEndHeed(): Float64Array {
+  const times = new Float64Array(BUCKETS.length);
+  for (let b = 0; b < BUCKETS.length; b++) {
+    const ids = byBucket[b] ?? [];
+    const start = now();
+    for (const i of ids) {
+      const f = corpus[i] as CorpusFile;
+      const policy = parseRobots(f.bytes);
+      for (const q of f.queries) if (policy.isAllowed(q.url, q.agent)) sink++;
+    }
+    times[b] = now() - start;
+  }
+  return times;
+}
+
+/** robots-parser: decode the bytes, parse the text, then ask the file's queries. */
+function endToEndRobotsParser(): Float64Array {
+  const times = new Float64Array(BUCKETS.length);
+  for (let b = 0; b < BUCKETS.length; b++) {
+    const ids = byBucket[b] ?? [];
+    const start = now();
+    for (const i of ids) {
+      const f = corpus[i] as CorpusFile;
+      const robot = robotsParser(f.robotsUrl, decoder.decode(f.bytes));
+      for (const q of f.queries) if (robot.isAllowed(q.url, q.agent)) sink++;
+    }
+    times[b] = now() - start;
+  }
+  return times;
+}
+
+function benchEndToEnd(): {
+  heed: ReturnType<typeof summarise>;
+  rp: ReturnType<typeof summarise>;
+  runs: number;
+} {
+  const runs = race([endToEndHeed, endToEndRobotsParser], {
+    warmup: 1,
+    minRuns: 3,
+    maxRuns: QUICK ? 3 : 5,
+    budgetMs: QUICK ? 5_000 : 20_000,
+  });
+  return {
+    heed: summarise(runs[0] ?? []),
+    rp: summarise(runs[1] ?? []),
+    runs: runs[0]?.length ?? 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agreement
+
+interface Agreement {
+  total: number;
+  agree: number;
+  /** robots-parser answered undefined (URL not on its origin or unreadable). */
+  undecided: number;
+  byKind: Map<string, { n: number; agree: number }>;
+  byReason: Map<string, number>;
+  byTrait: Map<string, number>;
+}
+
+function agreement(policies: readonly RobotsPolicy[], robots: readonly Robot[]): Agreement {
+  const result: Agreement = {
+    total: 0,
+    agree: 0,
+    undecided: 0,
+    byKind: new Map(),
+    byReason: new Map(),
+    byTrait: new Map(),
+  };
+  corpus.forEach((f, i) => {
+    const policy = policies[i] as RobotsPolicy;
+    const robot = robots[i] as Robot;
+    const kind = result.byKind.get(f.kind) ?? { n: 0, agree: 0 };
+    result.byKind.set(f.kind, kind);
+    for (const q of f.queries) {
+      const decision = policy.check(q.url, q.agent);
+      const theirs = robot.isAllowed(q.url, q.agent);
+      result.total++;
+      kind.n++;
+      if (theirs === undefined) result.undecided++;
+      if (theirs === decision.allowed) {
+        result.agree++;
+        kind.agree++;
+      } else {
+        result.byReason.set(decision.reason, (result.byReason.get(decision.reason) ?? 0) + 1);
+        for (const t of f.traits) result.byTrait.set(t, (result.byTrait.get(t) ?? 0) + 1);
+      }
+    }
+  });
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Adversarial patterns
+
+interface AdversarialResult {
+  name: string;
+  heedUs: number;
+  heedIterations: number;
+  heedAllowed: boolean;
+  rpUs: number;
+  rpIterations: number;
+  rpAllowed: boolean | undefined;
+}
+
+/** µs per call, at most `maxIterations` calls and about `budgetMs` (checked every call). */
+function perCall(fn: () => boolean | undefined, maxIterations: number, budgetMs: number) {
+  let answer = fn(); // warm-up, and the answer shown
+  let iterations = 0;
+  const start = now();
+  let elapsed = 0;
+  while (iterations < maxIterations && elapsed < budgetMs) {
+    answer = fn();
+    iterations++;
+    elapsed = now() - start;
+  }
+  return { us: (elapsed * 1000) / Math.max(iterations, 1), iterations, answer };
+}
+
+function benchAdversarial(): AdversarialResult[] {
+  return adversarialCases().map((c) => {
+    const policy = parseRobots(c.robotsTxt);
+    const robot = robotsParser("https://adversary.example/robots.txt", c.robotsTxt);
+    const heed = perCall(() => policy.isAllowed(c.url, "Googlebot"), 20_000, QUICK ? 100 : 400);
+    const rp = perCall(() => robot.isAllowed(c.url, "Googlebot"), 5_000, QUICK ? 300 : 1_500);
+    return {
+      name: c.name,
+      heedUs: heed.us,
+      heedIterations: heed.iterations,
+      heedAllowed: heed.answer === true,
+      rpUs: rp.us,
+      rpIterations: rp.iterations,
+      rpAllowed: rp.answer,
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+function ratio(a: number, b: number): string {
+  return `${fmt(a / b, 2)}x`;
+}
+
+function main(): void {
+  const started = now();
+  const startLoad = loadavg()
+    .map((l) => fmt(l, 2))
+    .join(" ");
+  printCorpus();
+
+  // Parse.
+  const parse = benchParse();
+  const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
+  const rpWithDecode = parse.rp.total + parse.decode.total;
+  printTable(
+    `parse throughput (whole corpus, median of ${parse.runs} runs after 2 warm-up runs)`,
+    ["parser", "ms/corpus", "MB/s"],
+    [
+      [
+        "heed parseRobots(bytes)",
+        fmt(parse.heed.total, 1),
+        fmt(mbps(totalBytes, parse.heed.total)),
+      ],
+      ["robots-parser (string)", fmt(parse.rp.total, 1), fmt(mbps(totalBytes, parse.rp.total))],
+      [
+        "  TextDecoder (for rp)",
+        fmt(parse.decode.total, 1),
+        fmt(mbps(totalBytes, parse.decode.total)),
+      ],
+      ["  robots-parser + decode", fmt(rpWithDecode, 1), fmt(mbps(totalBytes, rpWithDecode))],
+      [
+        "heed parseRobots(string)",
+        fmt(parse.heedString.total, 1),
+        fmt(mbps(totalBytes, parse.heedString.total)),
+      ],
+    ],
+  );
+  printTable(
+    "parse MB/s by file size",
+    ["bucket", "heed", "robots-parser", "heed/rp"],
+    BUCKETS.map((b, i) => {
+      const bytes = bucketBytes[i] ?? 0;
+      const h = mbps(bytes, parse.heed.perBucket[i] ?? 0);
+      const r = mbps(bytes, parse.rp.perBucket[i] ?? 0);
+      return [b.label, fmt(h), fmt(r), ratio(h, r)];
+    }),
+  );
+  const limitBuckets = BUCKETS.length - 1;
+  const smallBytes = bucketBytes.slice(0, limitBuckets).reduce((a, b) => a + b, 0);
+  const smallHeed = parse.heed.perBucket.slice(0, limitBuckets).reduce((a, b) => a + b, 0);
+  const smallRp = parse.rp.perBucket.slice(0, limitBuckets).reduce((a, b) => a + b, 0);
+  console.log(
+    `files <= 500 KiB only (heed reads whole files here): heed ${fmt(mbps(smallBytes, smallHeed))} MB/s, ` +
+      `robots-parser ${fmt(mbps(smallBytes, smallRp))} MB/s, ${ratio(smallRp, smallHeed)}`,
+  );
+
+  // Queries.
+  // Stages that build policies afresh run first, while the heap holds no parsed corpus; the
+  // warm stage's policies are dropped before the adversarial cases.
+  const heedCold = benchColdQueries();
+  const e2e = benchEndToEnd();
+  const { q, agree } = warmStage();
+  const qps = (n: number, ms: number): number => n / (ms / 1000);
+  printTable(
+    `queries (${fmtInt(totalQueries)} per run, median of ${q.runs} runs after 1 warm-up run)`,
+    ["library", "ms/run", "queries/s", "µs/query"],
+    [
+      [
+        "heed isAllowed",
+        fmt(q.heed.total),
+        fmtInt(qps(totalQueries, q.heed.total)),
+        fmt((q.heed.total * 1000) / totalQueries, 2),
+      ],
+      [
+        "robots-parser isAllowed",
+        fmt(q.rp.total),
+        fmtInt(qps(totalQueries, q.rp.total)),
+        fmt((q.rp.total * 1000) / totalQueries, 2),
+      ],
+      [
+        "heed, on fresh policies*",
+        fmt(heedCold.total),
+        fmtInt(qps(totalQueries, heedCold.total)),
+        fmt((heedCold.total * 1000) / totalQueries, 2),
+      ],
+    ],
+  );
+  console.log(
+    "* parse excluded; each policy's first query per robot selects its groups and orders its rules",
+  );
+  printTable(
+    "queries/s by file size",
+    ["bucket", "heed", "robots-parser", "heed/rp"],
+    BUCKETS.map((b, i) => {
+      const n = queries.file[i]?.length ?? 0;
+      const h = qps(n, q.heed.perBucket[i] ?? 0);
+      const r = qps(n, q.rp.perBucket[i] ?? 0);
+      return [b.label, fmtInt(h), fmtInt(r), ratio(h, r)];
+    }),
+  );
+
+  // End to end.
+  printTable(
+    `end to end: parse each file, then its queries (median of ${e2e.runs} runs; rp time includes decoding)`,
+    ["bucket", "heed ms", "rp ms", "heed/rp"],
+    [
+      ...BUCKETS.map((b, i) => [
+        b.label,
+        fmt(e2e.heed.perBucket[i] ?? 0),
+        fmt(e2e.rp.perBucket[i] ?? 0),
+        ratio(e2e.rp.perBucket[i] ?? 0, e2e.heed.perBucket[i] ?? 0),
+      ]),
+      ["all", fmt(e2e.heed.total), fmt(e2e.rp.total), ratio(e2e.rp.total, e2e.heed.total)],
+    ],
+  );
+
+  // Agreement.
+  printTable(
+    `agreement heed vs robots-parser: ${fmt((100 * agree.agree) / agree.total, 2)}% of ${fmtInt(agree.total)} queries` +
+      ` (${fmtInt(agree.total - agree.agree)} differ, ${agree.undecided} undecided by robots-parser)`,
+    ["kind", "queries", "agree %"],
+    [...agree.byKind].map(([kind, s]) => [kind, String(s.n), fmt((100 * s.agree) / s.n, 1)]),
+  );
+  console.log(
+    `differences by heed's reason: ${[...agree.byReason].map(([k, n]) => `${k} ${n}`).join(", ")}`,
+  );
+  console.log(
+    `differences by file trait: ${[...agree.byTrait].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`,
+  );
+
+  // Adversarial.
+  const adversarial = benchAdversarial();
+  printTable(
+    "adversarial patterns (one Disallow line unless noted; µs per isAllowed)",
+    ["case", "heed µs", "rp µs", "rp/heed", "answers h/rp"],
+    adversarial.map((a) => [
+      a.name,
+      fmt(a.heedUs, 2),
+      `${fmt(a.rpUs, 1)}${a.rpIterations < 5_000 ? ` (${a.rpIterations} runs)` : ""}`,
+      ratio(a.rpUs, a.heedUs),
+      `${a.heedAllowed ? "allow" : "deny"}/${a.rpAllowed === undefined ? "n/a" : a.rpAllowed ? "allow" : "deny"}`,
+    ]),
+  );
+
+  // Summary.
+  const parseRatio = parse.rp.total / parse.heed.total;
+  const parseRatioDecode = rpWithDecode / parse.heed.total;
+  const queryRatio = q.rp.total / q.heed.total;
+  printTable(
+    "summary (heed / robots-parser)",
+    ["measure", "heed", "robots-parser", "ratio", "target", "met"],
+    [
+      [
+        "parse MB/s",
+        fmt(mbps(totalBytes, parse.heed.total)),
+        fmt(mbps(totalBytes, parse.rp.total)),
+        `${fmt(parseRatio, 2)}x`,
+        ">= 3x",
+        parseRatio >= 3 ? "yes" : "NO",
+      ],
+      [
+        "parse MB/s, rp + decode",
+        fmt(mbps(totalBytes, parse.heed.total)),
+        fmt(mbps(totalBytes, rpWithDecode)),
+        `${fmt(parseRatioDecode, 2)}x`,
+        ">= 3x",
+        parseRatioDecode >= 3 ? "yes" : "NO",
+      ],
+      [
+        "queries/s",
+        fmtInt(qps(totalQueries, q.heed.total)),
+        fmtInt(qps(totalQueries, q.rp.total)),
+        `${fmt(queryRatio, 2)}x`,
+        ">= 5x",
+        queryRatio >= 5 ? "yes" : "NO",
+      ],
+      [
+        "end to end, ms/corpus",
+        fmt(e2e.heed.total),
+        fmt(e2e.rp.total),
+        ratio(e2e.rp.total, e2e.heed.total),
+        "",
+        "",
+      ],
+    ],
+  );
+  const load = loadavg()
+    .map((l) => fmt(l, 2))
+    .join(" ");
+  console.log(
+    `\ndone in ${fmt((now() - started) / 1000, 1)} s; load average ${load} (started at ${startLoad}; ` +
+      `other work on the machine skews absolute figures more than ratios) (checksum ${sink % 1000})`,
+  );
+}
+
+main();
