@@ -175,18 +175,25 @@ function splitLines(text: string, style: CommentStyle, diagnostics: Diagnostic[]
   let start = 0;
   let number = 0;
   while (start < length) {
-    // A plain loop, not indexOf: V8's indexOf with a start offset turned superlinear here
-    // on some runs, and CR-only files need the loop anyway.
+    // One pass finds the line's end, its comment and its colon. A plain loop, not indexOf:
+    // V8's indexOf with a start offset turned superlinear here on some runs.
     let end = start;
+    let comment = -1;
+    let colon = -1;
     while (end < length) {
       const c = text.charCodeAt(end);
       if (c === LF || c === CR) break;
+      if (c === HASH) {
+        if (comment < 0 && (style === "hash" || text.charCodeAt(end + 1) === HASH)) comment = end;
+      } else if (c === COLON && colon < 0 && comment < 0) colon = end;
       end++;
     }
     number++;
     const brace = style === "double-hash" ? braceAt(text, start, end) : -1;
     if (brace < 0) {
-      lines.push(readLine(text, start, end, number, style, diagnostics));
+      const marks =
+        end - start > MAX_LINE_LENGTH ? null : { colon, comment: comment < 0 ? end : comment };
+      lines.push(readLine(text, start, end, number, style, diagnostics, marks));
     } else {
       // seeds/003 Table 2: a line whose first non-blank character is a brace. Anything after
       // the brace is read as a line of its own, so that `{ Allow: /x` loses nothing.
@@ -207,6 +214,7 @@ function readLine(
   number: number,
   style: CommentStyle,
   diagnostics: Diagnostic[],
+  marks: { readonly colon: number; readonly comment: number } | null = null,
 ): RobotsLine {
   let truncated = false;
   if (end - start > MAX_LINE_LENGTH) {
@@ -228,12 +236,14 @@ function readLine(
   if (p === end) return bare(number, "blank", "", truncated);
   if (text.charCodeAt(p) === HASH) return bare(number, "comment", "", truncated);
 
-  const commentAt = commentStart(text, p, end, style);
-  let colon = -1;
-  for (let i = p; i < commentAt; i++) {
-    if (text.charCodeAt(i) === COLON) {
-      colon = i;
-      break;
+  const commentAt = marks === null ? commentStart(text, p, end, style) : marks.comment;
+  let colon = marks === null ? -1 : marks.colon;
+  if (marks === null) {
+    for (let i = p; i < commentAt; i++) {
+      if (text.charCodeAt(i) === COLON) {
+        colon = i;
+        break;
+      }
     }
   }
   const content = text.slice(p, commentAt).trimEnd();
@@ -249,7 +259,7 @@ function readLine(
     key = text.slice(p, k);
     value = text.slice(k, commentAt).trim();
   }
-  if (key.includes(" ") || key.includes("\t")) key = key.replace(/[ \t]+/g, " ");
+  if (hasInnerBlank(key)) key = key.replace(/[ \t]+/g, " ");
   const reading = readKey(key);
   if (colon < 0 && reading.kind === "extension") {
     diagnostics.push({
@@ -304,6 +314,14 @@ function commentStart(text: string, from: number, to: number, style: CommentStyl
       return i;
   }
   return to;
+}
+
+function hasInnerBlank(key: string): boolean {
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c === SPACE || c === TAB) return true;
+  }
+  return false;
 }
 
 function bare(number: number, kind: LineKind, text: string, truncated: boolean): RobotsLine {

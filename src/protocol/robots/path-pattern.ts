@@ -25,6 +25,14 @@ export class PathPattern {
   readonly specificity: number;
   /** The literal pieces between `*`s. */
   private readonly pieces: readonly string[];
+  /**
+   * One bit per character the pattern needs (`1 << (code & 31)`): a path whose
+   * {@link characterMask} lacks one of them cannot match, which rules out most rules of a
+   * large group without looking at them.
+   */
+  readonly mask: number;
+  /** The character the path must have at index 1 (after the leading `/`), or -1. */
+  readonly second: number;
   private readonly anchored: boolean;
 
   constructor(source: string, options: PatternOptions) {
@@ -57,6 +65,9 @@ export class PathPattern {
         ? pieces
         : pieces.filter((p, i) => p !== "" || i === 0 || i === pieces.length - 1);
     this.anchored = anchored;
+    this.mask = characterMask(pieces.join(""));
+    const first = pieces[0] as string;
+    this.second = first.length >= 2 ? first.charCodeAt(1) : -1;
   }
 
   /** True when the pattern has a `*` or a final `$`. */
@@ -82,6 +93,13 @@ export class PathPattern {
     if (this.anchored) return path.length - tail.length >= pos && path.endsWith(tail);
     return tail === "" || path.indexOf(tail, pos) >= 0;
   }
+}
+
+/** The characters of `text` as bits of a 32-bit mask (see {@link PathPattern.mask}). */
+export function characterMask(text: string): number {
+  let mask = 0;
+  for (let i = 0; i < text.length; i++) mask |= 1 << (text.charCodeAt(i) & 31);
+  return mask;
 }
 
 function literal(piece: string, ignoreCase: boolean): string {

@@ -5,9 +5,9 @@
 import type { Decision, DefaultBasis, GroupSummary } from "./decision.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
-import { buildGroups, type Group, type Rule, type Sitemap } from "./groups.js";
+import { type AgentLine, buildGroups, type Group, type Rule, type Sitemap } from "./groups.js";
 import { type RobotsLine, type RobotsText, readRobotsText } from "./line-reader.js";
-import type { PathPattern } from "./path-pattern.js";
+import { characterMask, type PathPattern } from "./path-pattern.js";
 import { type AccessPlan, EMPTY_PLAN, type FromLine } from "./plan.js";
 import { productToken } from "./product-token.js";
 import { compile } from "./regp/compile.js";
@@ -51,8 +51,9 @@ export interface Selection {
   readonly order: readonly Rule[];
   /** Their compiled patterns, index for index. */
   readonly patterns: readonly PathPattern[];
-  /** What decides when no rule matches (REGP's implicit first line), or null: allowed. */
-  readonly fallback: { readonly allowed: boolean } | null;
+  /** Each pattern's {@link PathPattern.mask} and {@link PathPattern.second}, packed for the query loop. */
+  readonly masks: Int32Array;
+  readonly seconds: Int32Array;
   readonly crawlDelay: FromLine<number> | null;
 }
 
@@ -77,6 +78,7 @@ export class RobotsPolicy {
   /** REGP `Last-modified` (seeds/003 §3.2.2) as an instant, when the file has a readable one. */
   readonly lastModified: number | null;
   private readonly selections = new Map<string, Selection>();
+  private readonly byGroups = new Map<string, Selection>();
 
   constructor(text: RobotsText, options: ParseOptions = {}) {
     this.text = text;
@@ -124,21 +126,18 @@ export class RobotsPolicy {
     const selection = this.select(token);
     if (selection.group === null) return this.byDefault(true, "no-group", token, null);
     const target = this.ignoreCase ? path.path.toLowerCase() : path.path;
-    const { order, patterns } = selection;
+    const { order, patterns, masks, seconds } = selection;
+    const have = characterMask(target);
+    const second = target.length > 1 ? target.charCodeAt(1) : -2;
     for (let i = 0; i < patterns.length; i++) {
+      // Cheap refusals first: a needed character missing, or the wrong first letter.
+      if (((masks[i] as number) & ~have) !== 0) continue;
+      const want = seconds[i] as number;
+      if (want !== -1 && want !== second) continue;
       if ((patterns[i] as PathPattern).matches(target)) {
         const rule = order[i] as Rule;
         return this.answer(rule.allow, "rule", token, selection.group, rule);
       }
-    }
-    if (selection.fallback !== null) {
-      const allowed = selection.fallback.allowed;
-      return this.byDefault(
-        allowed,
-        allowed ? "implicit-allow" : "implicit-disallow",
-        token,
-        selection.group,
-      );
     }
     return this.byDefault(true, "no-matching-rule", token, selection.group);
   }
@@ -154,14 +153,26 @@ export class RobotsPolicy {
     return this.select(productToken(agent)).crawlDelay?.value ?? null;
   }
 
-  /** The groups and rules that apply to a robot. */
+  /** The groups and rules that apply to a robot (Koster 1996 and RFC 9309). */
   select(token: string): Selection {
     const key = token.toLowerCase();
     let selection = this.selections.get(key);
     if (selection === undefined) {
-      selection = selectFor(this.dialect, this.groups, key, this.robotVersion);
-      if (this.selections.size >= SELECTION_CACHE_SIZE) this.selections.clear();
+      const choice = choose(this.dialect, this.groups, key, this.robotVersion);
+      // Robots that fall to the same groups (every robot the file does not name) share one selection.
+      const groupsKey =
+        choice === null
+          ? "none"
+          : choice.agents.every((a) => a.token === "*")
+            ? `*${choice.groups.map((g) => this.groups.indexOf(g)).join(",")}`
+            : `=${key}`;
+      selection = this.byGroups.get(groupsKey) ?? (choice === null ? NO_SELECTION : made(choice));
+      if (this.selections.size >= SELECTION_CACHE_SIZE) {
+        this.selections.clear();
+        this.byGroups.clear();
+      }
       this.selections.set(key, selection);
+      this.byGroups.set(groupsKey, selection);
     }
     return selection;
   }
@@ -262,46 +273,50 @@ const NO_SELECTION: Selection = {
   groups: [],
   order: [],
   patterns: [],
-  fallback: null,
+  masks: new Int32Array(0),
+  seconds: new Int32Array(0),
   crawlDelay: null,
 };
 
-function selectFor(
+/** The groups that apply to a robot, and the User-agent lines that chose them. */
+interface Choice {
+  readonly groups: readonly Group[];
+  readonly agents: readonly AgentLine[];
+  /** Rules in deciding order. */
+  readonly order: () => readonly Rule[];
+}
+
+function choose(
   dialect: Dialect,
   groups: readonly Group[],
   token: string,
   version: string | null,
-): Selection {
-  switch (dialect) {
-    case "rfc9309":
-      return selectRfc9309(groups, token);
-    case "koster1996":
-      return selectKoster(groups, token, version);
-    case "regp":
-      return selectRegp(groups, token);
-  }
+): Choice | null {
+  return dialect === "koster1996"
+    ? chooseKoster(groups, token, version)
+    : chooseRfc9309(groups, token);
 }
 
 /**
  * RFC 9309 §2.2.1: every group naming the product token (case-insensitive), merged; else
  * every `*` group, merged. §2.2.2: the longest match decides; on a tie Allow wins.
  */
-function selectRfc9309(groups: readonly Group[], token: string): Selection {
+function chooseRfc9309(groups: readonly Group[], token: string): Choice | null {
   let chosen = groups.filter((g) => g.agents.some((a) => a.token === token));
   if (chosen.length === 0) chosen = groups.filter((g) => g.agents.some((a) => a.token === "*"));
-  if (chosen.length === 0) return NO_SELECTION;
-  const order = chosen
-    .flatMap((g) => g.rules)
-    .sort(
-      (a, b) =>
-        b.pattern.specificity - a.pattern.specificity ||
-        Number(b.allow) - Number(a.allow) ||
-        a.line - b.line,
-    );
-  const wanted = chosen.flatMap((g) =>
+  if (chosen.length === 0) return null;
+  const agents = chosen.flatMap((g) =>
     g.agents.filter((a) => a.token === token || a.token === "*"),
   );
-  return made(chosen, wanted, order, null);
+  const order = () => {
+    const rules = chosen.flatMap((g) => g.rules);
+    // Keys computed once: the comparator would otherwise compile patterns over and over.
+    const keys = new Map(rules.map((r) => [r, r.pattern.specificity * 2 + (r.allow ? 1 : 0)]));
+    return rules.sort(
+      (a, b) => (keys.get(b) as number) - (keys.get(a) as number) || a.line - b.line,
+    );
+  };
+  return { groups: chosen, agents, order };
 }
 
 /**
@@ -309,7 +324,11 @@ function selectRfc9309(groups: readonly Group[], token: string): Selection {
  * (case-insensitive); else the first `*` record. §3.2.2: the first matching line decides.
  * `Robot-version: 1.0` robots predate Allow and ignore it (DESIGN §3).
  */
-function selectKoster(groups: readonly Group[], token: string, version: string | null): Selection {
+function chooseKoster(
+  groups: readonly Group[],
+  token: string,
+  version: string | null,
+): Choice | null {
   const named =
     token === ""
       ? undefined
@@ -317,50 +336,31 @@ function selectKoster(groups: readonly Group[], token: string, version: string |
           g.agents.some((a) => a.token !== "*" && a.value.toLowerCase().includes(token)),
         );
   const group = named ?? groups.find((g) => g.agents.some((a) => a.token === "*"));
-  if (group === undefined) return NO_SELECTION;
+  if (group === undefined) return null;
   const noAllow = version?.trim().split(".")[0] === "1";
-  const order = noAllow ? group.rules.filter((r) => !r.allow) : group.rules;
-  return made([group], group.agents, order, null);
+  return {
+    groups: [group],
+    agents: group.agents,
+    order: () => (noAllow ? group.rules.filter((r) => !r.allow) : group.rules),
+  };
 }
 
-/**
- * seeds/003 §3.2.3: the first group, top to bottom, with a User-agent value contained in the
- * robot's name token (Tables 4, 5), or `*`. §3.2.5: the last matching line decides, after an
- * implicit first line (Tables 6-8).
- */
-function selectRegp(groups: readonly Group[], token: string): Selection {
-  const group = groups.find((g) =>
-    g.agents.some(
-      (a) => a.token === "*" || (a.token !== "" && token.includes(a.value.toLowerCase())),
-    ),
-  );
-  if (group === undefined) return NO_SELECTION;
-  const first = group.rules[0];
-  let fallback: Selection["fallback"] = null;
-  if (first !== undefined && first.source !== "/" && first.source !== "*") {
-    // A leading Allow implies `Disallow: /` before it; a leading Disallow implies `Allow: /`.
-    fallback = { allowed: !first.allow };
-  }
-  return made([group], group.agents, [...group.rules].reverse(), fallback);
-}
-
-function made(
-  groups: readonly Group[],
-  agents: readonly { value: string; line: number }[],
-  order: readonly Rule[],
-  fallback: Selection["fallback"],
-): Selection {
+function made(choice: Choice): Selection {
+  const { groups, agents } = choice;
+  const order = choice.order();
   const withDelay = groups.find((g) => g.crawlDelay !== null);
   const crawlDelay =
     withDelay !== undefined && withDelay.crawlDelay !== null && withDelay.crawlDelayLine !== null
       ? { value: withDelay.crawlDelay, line: withDelay.crawlDelayLine }
       : null;
+  const patterns = order.map((rule) => rule.pattern);
   return {
     group: { agents: agents.map((a) => a.value), lines: agents.map((a) => a.line) },
     groups,
     order,
-    patterns: order.map((rule) => rule.pattern),
-    fallback,
+    patterns,
+    masks: Int32Array.from(patterns, (p) => p.mask),
+    seconds: Int32Array.from(patterns, (p) => p.second),
     crawlDelay,
   };
 }
