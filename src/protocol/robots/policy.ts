@@ -111,7 +111,7 @@ export class RobotsPolicy {
   check(url: string | URL, robot: string | Robot): Decision {
     const who: Robot = typeof robot === "string" ? { agent: robot } : robot;
     const token = productToken(who.agent);
-    const path = requestPath(url);
+    const path = requestPath(url, { keepFragment: this.regp !== null });
     if (!path.ok) return this.refuse(token, "invalid-url", path.error);
     if (this.origin !== null && isAbsolute(url)) {
       const origin = originOf(url);
@@ -119,7 +119,11 @@ export class RobotsPolicy {
         return this.refuse(token, "other-origin", `${String(url)} is not on ${this.origin}`);
       }
     }
-    if (path.path === "/robots.txt" || path.path.startsWith("/robots.txt?")) {
+    if (
+      path.path === "/robots.txt" ||
+      path.path.startsWith("/robots.txt?") ||
+      path.path.startsWith("/robots.txt#")
+    ) {
       return this.answer(true, "robots-txt", token, null, null);
     }
     if (this.regp !== null) return this.checkRegp(this.regp, path.path.toLowerCase(), token, who);

@@ -23,16 +23,27 @@ for (const ch of "-.:") HOST[ch.charCodeAt(0)] = 1;
 
 const PLACEHOLDER_BASE = "http://robots.invalid";
 
+export interface RequestPathOptions {
+  /**
+   * Keep the `#fragment`. REGP values may hold a `#` (seeds/003 §3.2: comments became `##`
+   * because Ajax URLs carry `#`), so a REGP rule can name `/page#x`; other dialects match
+   * the request a client sends, which has no fragment.
+   */
+  readonly keepFragment?: boolean;
+}
+
 /** Path and query of `url` (absolute, or a path starting with `/`) in canonical form. */
-export function requestPath(url: string | URL): RequestPath {
-  if (typeof url !== "string") return fromParsed(url);
+export function requestPath(url: string | URL, options: RequestPathOptions = {}): RequestPath {
+  const keepFragment = options.keepFragment === true;
+  if (typeof url !== "string") return fromParsed(url, keepFragment);
   const start = pathStart(url);
   if (start >= 0) {
     let end = url.indexOf("#", start);
     if (end < 0) end = url.length;
-    if (isPlain(url, start, end)) {
+    const fragmentEnd = keepFragment ? url.length : end;
+    if (isPlain(url, start, end) && isPlain(url, end + 1, fragmentEnd)) {
       const path = start === end ? "/" : url.slice(start, end);
-      return { ok: true, path: canonicalize(path) };
+      return { ok: true, path: canonicalize(path) + canonicalize(url.slice(end, fragmentEnd)) };
     }
   }
   let parsed: URL;
@@ -42,15 +53,16 @@ export function requestPath(url: string | URL): RequestPath {
   } catch {
     return { ok: false, error: url.trim() === "" ? "empty URL" : `not a valid URL: ${url}` };
   }
-  return fromParsed(parsed);
+  return fromParsed(parsed, keepFragment);
 }
 
-function fromParsed(url: URL): RequestPath {
+function fromParsed(url: URL, keepFragment: boolean): RequestPath {
   // `search` is "" for an empty query, but a client still sends `/a?`, and `Disallow: /a?` sees it.
   const emptyQuery = url.search === "" && url.href.split("#", 1)[0]?.endsWith("?") === true;
   const path = (url.pathname === "" ? "/" : url.pathname) + (emptyQuery ? "?" : url.search);
   if (!path.startsWith("/")) return { ok: false, error: `URL has no path: ${url.href}` };
-  return { ok: true, path: canonicalize(path) };
+  const fragment = keepFragment ? canonicalize(url.hash) : "";
+  return { ok: true, path: canonicalize(path) + fragment };
 }
 
 /** Where the path starts in a plain `http(s)://host[:port]/…` or `/…` string; -1 otherwise. */

@@ -235,5 +235,5 @@ function readLastModified(d: Directive, diagnostics: Diagnostic[]) {
 }
 
 function displayName(key: string): string {
-  return key.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+  return key.charAt(0).toUpperCase() + key.slice(1);
 }

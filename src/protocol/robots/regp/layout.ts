@@ -101,6 +101,19 @@ export function layOut(lines: readonly RobotsLine[]): RegpLayout {
     }
     const key = keyOf(line);
     if (HEADER_KEYS.has(key)) {
+      // Appendix: `head` comes before every record.
+      if (
+        sequences.length > 0 ||
+        global.rules.length + global.directives.length + global.blocks.length > 0
+      ) {
+        diagnostics.push(
+          warning(
+            line.number,
+            "header-out-of-place",
+            `${line.key} belongs in the header at the top of the file`,
+          ),
+        );
+      }
       header.push(directive(line, key));
       i++;
       continue;

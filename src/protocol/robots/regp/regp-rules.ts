@@ -189,6 +189,7 @@ interface Window {
   readonly kind: "visit" | "forbidden";
   readonly span: TimeSpan;
   readonly line: number;
+  readonly text: string;
 }
 
 /** The plan from the scopes, least specific first: a later value of a kind replaces an earlier one. */
@@ -199,15 +200,19 @@ function planFrom(scopes: readonly Scope[], path: string): { plan: AccessPlan; w
   };
   let agentRate: RateWindow | null = null;
   let ipRate: RateWindow | null = null;
-  const times: TimeRule[] = [];
-  const windows: Window[] = [];
   const sitemaps: FromLine<string>[] = [];
   const requires: { -readonly [K in keyof AccessPlan["requires"]]: AccessPlan["requires"][K] } = {
     language: null,
     encoding: null,
     charset: null,
   };
+  let visits: Window[] = [];
+  const forbidden: Window[] = [];
   for (const scope of scopes) {
+    // Several Visit-time lines of one scope are alternatives; a more specific scope's lines
+    // replace the outer ones, as for every other setting. Time-forbidden lines all hold.
+    const own = scope.settings.filter((s) => s.kind === "visit-time");
+    if (own.length > 0) visits = [];
     for (const s of scope.settings) {
       switch (s.kind) {
         case "crawl-delay":
@@ -230,12 +235,11 @@ function planFrom(scopes: readonly Scope[], path: string): { plan: AccessPlan; w
           break;
         }
         case "visit-time":
-        case "time-forbidden": {
-          const kind = s.kind === "visit-time" ? "visit" : "forbidden";
-          times.push({ kind, text: s.text, line: s.line });
-          windows.push({ kind, span: s.span, line: s.line });
+          visits.push({ kind: "visit", span: s.span, line: s.line, text: s.text });
           break;
-        }
+        case "time-forbidden":
+          forbidden.push({ kind: "forbidden", span: s.span, line: s.line, text: s.text });
+          break;
         case "language":
         case "encoding":
         case "charset":
@@ -265,6 +269,8 @@ function planFrom(scopes: readonly Scope[], path: string): { plan: AccessPlan; w
       }
     }
   }
+  const windows = [...visits, ...forbidden].sort((a, b) => a.line - b.line);
+  const times: TimeRule[] = windows.map(({ kind, text, line }) => ({ kind, text, line }));
   const rates = [agentRate, ipRate].filter((r): r is RateWindow => r !== null);
   plan.rates = rates;
   plan.times = times;
