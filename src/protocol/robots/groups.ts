@@ -6,12 +6,12 @@
  * User-agent line that follows a rule, or at the end of the file. Lines that are neither
  * (Sitemap, Crawl-delay, unknown keys, blank lines) do not end a group (§2.2.4).
  */
-import { parseDelaySeconds } from "./crawl-delay.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { MAX_AGENTS_PER_GROUP } from "./limits.js";
 import type { RobotsLine } from "./line-reader.js";
 import { PathPattern, type PatternOptions } from "./path-pattern.js";
 import { agentValueToken } from "./product-token.js";
+import { parseSeconds } from "./regp/values/delay.js";
 
 export interface AgentLine {
   /** The value as written. */
@@ -140,10 +140,10 @@ export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptio
         if (line.value !== "") sitemaps.push({ url: line.value, line: line.number });
         break;
       case "crawl-delay": {
-        const seconds = parseDelaySeconds(line.value);
-        if (seconds === null) {
+        const parsed = parseSeconds(line.value);
+        if (!parsed.ok) {
           diagnostics.push(
-            warn(line, "bad-crawl-delay", `Crawl-delay "${line.value}" is not a number of seconds`),
+            warn(line, "bad-crawl-delay", `Crawl-delay "${line.value}": ${parsed.error}`),
           );
         } else if (current === null) {
           diagnostics.push(
@@ -154,7 +154,7 @@ export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptio
             ),
           );
         } else if (current.crawlDelay === null) {
-          current.crawlDelay = seconds;
+          current.crawlDelay = parsed.value;
           current.crawlDelayLine = line.number;
         }
         break;

@@ -1,7 +1,7 @@
 /**
  * `Crawl-delay` and `Ip-delay` values (seeds/003 §3.2.6): "an integer or a decimal, with time
  * presented in seconds". The Appendix grammar says `int`; the prose and Yandex's usage allow
- * decimals, and heed follows the prose. `.5` is read as 0.5, as `crawl-delay.ts` does.
+ * decimals, and heed follows the prose. `.5` is read as 0.5.
  */
 import { fail, ok, type ValueResult } from "./result.js";
 import { formatDecimal, got, show } from "./text.js";
