@@ -209,6 +209,61 @@ describe("heed lint on files", SUITE, () => {
   });
 });
 
+// seeds/003 §3.2 and §5: the paper's REGP files, and an unbalanced brace (Table 2).
+describe("heed lint on REGP files", SUITE, () => {
+  const fixture = (name: string) =>
+    fileURLToPath(new URL(`../../../test/fixtures/regp/${name}`, import.meta.url));
+  let dir = "";
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-lint-regp-"));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  for (const name of ["paper-sample.txt", "news-experiment.txt"]) {
+    it(`${name}: exit 0, REGP, no errors or warnings`, async () => {
+      const run = await heed(["lint", fixture(name), "--json"]);
+      assert.equal(run.code, 0, run.stderr);
+      const report = parseReport(run.stdout);
+      assertShape(report);
+      assert.equal(report.dialect, "regp");
+      assert.equal(report.errors + report.warnings, 0, JSON.stringify(report.findings));
+    });
+  }
+
+  it("an unclosed { is an error: exit 1", async () => {
+    const path = join(dir, "unclosed.txt");
+    await writeFile(
+      path,
+      "Robot-version: 3.0\n\nUser-agent: *\nDisallow: /a\n{\nAllow: /a/b\nCrawl-delay: 2\n",
+    );
+    const run = await heed(["lint", path]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(
+      run.stdout,
+      new RegExp(`^${escapeRegExp(path)}:5: error: .*\\[unbalanced-brace\\]$`, "m"),
+    );
+  });
+
+  it("a bad Ip line: a warning that says why, exit 0", async () => {
+    const path = join(dir, "bad-ip.txt");
+    await writeFile(
+      path,
+      "Robot-version: 3.0\n\nUser-agent: *\nIp-disallow: 222.69.300.1\nDisallow: /a\n",
+    );
+    const run = await heed(["lint", path, "--json"]);
+    assert.equal(run.code, 0, run.stderr);
+    const report = parseReport(run.stdout);
+    assert.deepEqual(
+      report.findings.map((f) => [f.line, f.code, f.severity]),
+      [[4, "bad-ip", "warning"]],
+    );
+    assert.match(report.findings[0]?.message ?? "", /0-255/);
+  });
+});
+
 describe("heed lint on URLs", SUITE, () => {
   let server: Server;
   let base = "";

@@ -13,6 +13,13 @@ import type { FetchVerdict } from "./fetch-rules.js";
 import type { LintContext, LintFinding } from "./lint/finding.js";
 import { groupSpans, lintGroups } from "./lint/groups.js";
 import { lintLines } from "./lint/lines.js";
+import {
+  lintRegp,
+  REGP_PARSER_SEVERITY,
+  readRegp,
+  type RegpModel,
+  regpRestricts,
+} from "./lint/regp.js";
 import { lintRules } from "./lint/rules.js";
 import { parseRobots, type RobotsPolicy } from "./policy.js";
 
@@ -51,6 +58,7 @@ const PARSER_SEVERITY: Readonly<Record<string, Severity>> = {
   "bad-path": "warning",
   "bad-crawl-delay": "warning",
   "too-many-agents": "warning",
+  ...REGP_PARSER_SEVERITY,
 };
 
 /** Codes that are only noise once the file is known not to be a robots.txt at all. */
@@ -65,6 +73,9 @@ const NOISE_IN_FOREIGN_FILE: ReadonlySet<string> = new Set([
   "misspelt-key",
   "bad-path",
   "no-groups",
+  "bad-value",
+  "hash-comment",
+  "missing-robot-version",
 ]);
 
 // An HTML page served as /robots.txt: a soft 404 or an error page.
@@ -122,34 +133,41 @@ function lintParsed(
   options: { readonly utf16: boolean; readonly verdict: FetchVerdict | null },
 ): LintReport {
   const own: LintFinding[] = [];
+  const replaced = new Set<string>();
   const ctx: LintContext = {
     policy,
     dialect: policy.dialect,
     add: (line, severity, code, message) => {
       own.push(finding(line, severity, code, message));
     },
+    replace: (line, code) => {
+      replaced.add(`${line}:${code}`);
+    },
   };
   const fetched = options.verdict === null ? null : lintFetchVerdict(options.verdict);
   if (fetched !== null) own.push(fetched);
-  const foreign = lintFile(ctx, options.utf16, fetched !== null);
+  // REGP is read from its layout (seeds/003 §3.2): sequences, blocks and a global section,
+  // not classic groups, so the group and rule checks of the other dialects do not apply.
+  const regp = policy.regp ?? (policy.dialect === "regp" ? readRegp(policy.text.lines) : null);
+  const foreign = lintFile(ctx, options.utf16, fetched !== null, regp);
   lintLines(ctx);
-  const spans = groupSpans(ctx);
-  lintGroups(ctx, spans);
-  lintRules(ctx, spans);
+  if (regp !== null) {
+    lintRegp(ctx, regp);
+  } else {
+    const spans = groupSpans(ctx);
+    lintGroups(ctx, spans);
+    lintRules(ctx, spans);
+  }
 
-  // Lint's own finding replaces the parser's with the same line and code (a better message).
-  const seen = new Set(own.map(key));
+  // Lint's own finding replaces the parser's with the same line and code (a better message),
+  // and those it names as replaced under another code.
+  const seen = new Set([...own.map(key), ...replaced]);
   const all = [...own];
   for (const d of policy.diagnostics) {
     if (seen.has(key(d))) continue;
     all.push(finding(d.line, PARSER_SEVERITY[d.code] ?? d.severity, d.code, d.message));
   }
-  const braces = policy.dialect === "regp" ? braceLines(policy) : null;
-  const kept = all.filter(
-    (f) =>
-      !(foreign && NOISE_IN_FOREIGN_FILE.has(f.code)) &&
-      !(braces !== null && f.code === "invalid-line" && f.line !== null && braces.has(f.line)),
-  );
+  const kept = all.filter((f) => !(foreign && NOISE_IN_FOREIGN_FILE.has(f.code)));
   const findings = kept
     .map((f, i) => ({ f, i }))
     .sort((a, b) => (a.f.line ?? 0) - (b.f.line ?? 0) || a.i - b.i)
@@ -166,7 +184,12 @@ function lintParsed(
 }
 
 /** File-wide checks. True when the file is not a robots.txt at all (HTML, UTF-16). */
-function lintFile(ctx: LintContext, utf16: boolean, fetchedEmpty: boolean): boolean {
+function lintFile(
+  ctx: LintContext,
+  utf16: boolean,
+  fetchedEmpty: boolean,
+  regp: RegpModel | null,
+): boolean {
   const { text, groups } = ctx.policy;
   let foreign = false;
   if (utf16) {
@@ -195,19 +218,19 @@ function lintFile(ctx: LintContext, utf16: boolean, fetchedEmpty: boolean): bool
   const content = text.lines.some((l) => l.kind !== "blank" && l.kind !== "comment");
   if (!content) {
     ctx.add(null, "info", "empty-file", "the file has no rules: every robot may fetch everything");
+  } else if (regp !== null) {
+    if (!regpRestricts(regp)) {
+      ctx.add(
+        null,
+        "info",
+        "no-groups",
+        "the file has no command sequence (User-agent or Ip lines) and no global Allow or Disallow line, so it keeps no robot from any path",
+      );
+    }
   } else if (groups.length === 0) {
     ctx.add(null, "info", "no-groups", "the file has no User-agent line, so it restricts no robot");
   }
   return foreign;
-}
-
-/** REGP brace blocks (seeds/003 §3.2): a line of only `{` or `}` is structure, not an error. */
-function braceLines(policy: RobotsPolicy): Set<number> {
-  const lines = new Set<number>();
-  for (const line of policy.text.lines) {
-    if (line.kind === "invalid" && /^[{}\s]+$/.test(line.text)) lines.add(line.number);
-  }
-  return lines;
 }
 
 function finding(

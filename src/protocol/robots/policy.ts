@@ -91,8 +91,9 @@ export class RobotsPolicy {
     this.sitemaps = grouping.sitemaps;
     this.extensions = grouping.extensions;
     if (this.dialect === "regp") {
-      const compiled = compile(layOut(text.lines));
-      this.regp = new RegpRules(compiled);
+      const layout = layOut(text.lines);
+      const compiled = compile(layout);
+      this.regp = new RegpRules(layout, compiled);
       this.lastModified = compiled.lastModified?.instant ?? null;
       this.diagnostics = [...text.diagnostics, ...compiled.diagnostics];
     } else {

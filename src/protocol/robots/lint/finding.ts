@@ -11,6 +11,11 @@ export interface LintContext {
   readonly policy: RobotsPolicy;
   readonly dialect: Dialect;
   readonly add: (line: number | null, severity: Severity, code: string, message: string) => void;
+  /**
+   * Drops the parser's diagnostic with this line and code: lint reports that line in its own
+   * words, under another code (a REGP `bad-value` on an Ip line becomes `bad-ip`, say).
+   */
+  readonly replace: (line: number, code: string) => void;
 }
 
 /** Dialect names as people write them. */

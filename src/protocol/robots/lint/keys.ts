@@ -16,13 +16,19 @@ const NONSTANDARD_KEYS: ReadonlyMap<string, string> = new Map([
   ["visit-time", "a few robots read it (it comes from REGP); most ignore it"],
 ]);
 
-/** seeds/003: the keys of robots.txt 3.0 (REGP). */
-const REGP_KEYS: readonly string[] = [
-  "ip-allow",
+/** seeds/003 Table 3: every field of robots.txt 3.0 (REGP), in the table's order. */
+export const REGP_FIELDS: readonly string[] = [
+  "robot-version",
+  "last-modified",
+  "user-agent",
   "ip-disallow",
+  "ip-allow",
+  "disallow",
+  "allow",
+  "crawl-delay",
   "ip-delay",
-  "ip-rate",
   "request-rate",
+  "ip-rate",
   "visit-time",
   "time-forbidden",
   "language",
@@ -30,6 +36,7 @@ const REGP_KEYS: readonly string[] = [
   "charset",
   "cookie",
   "mirror-site",
+  "sitemap",
   "host",
   "index-page",
   "change-always",
@@ -39,15 +46,20 @@ const REGP_KEYS: readonly string[] = [
   "change-monthly",
   "change-yearly",
   "change-never",
-  "last-modified",
-  "robot-version",
 ];
-const REGP_KEY_SET: ReadonlySet<string> = new Set(REGP_KEYS);
+/** The REGP fields the classic tokenizer does not know: extensions outside REGP. */
+const REGP_KEY_SET: ReadonlySet<string> = new Set(
+  REGP_FIELDS.filter((key) => readKey(key).kind === "extension"),
+);
 
 const KNOWN_ANYWHERE: readonly string[] = [...CANONICAL_KEYS, ...NONSTANDARD_KEYS.keys()];
-const KNOWN_REGP: readonly string[] = [...new Set([...KNOWN_ANYWHERE, ...REGP_KEYS])];
+// Canonical keys first, so that they win ties; then the rest of Table 3.
+const KNOWN_REGP: readonly string[] = [...new Set([...CANONICAL_KEYS, ...REGP_FIELDS])];
 
-/** The keys a dialect knows, for suggestions; canonical ones first, so they win ties. */
+/**
+ * The keys a dialect knows, for suggestions: under REGP the fields of seeds/003 Table 3;
+ * elsewhere the canonical keys, then keys many sites write.
+ */
 export function knownKeys(dialect: Dialect): readonly string[] {
   return dialect === "regp" ? KNOWN_REGP : KNOWN_ANYWHERE;
 }
@@ -66,8 +78,7 @@ export function checkMisspelt(line: RobotsLine, ctx: LintContext): void {
 
 /** An extension line: a key no dialect here interprets. */
 export function checkExtensionKey(line: RobotsLine, ctx: LintContext): void {
-  // REGP brace blocks (`{ Allow: /x`) put a brace before the key (seeds/003 §3.2).
-  const written = ctx.dialect === "regp" ? line.key.replace(/^[{}\s]+/, "") : line.key;
+  const written = line.key;
   const key = written.toLowerCase();
   if (key === "" || readKey(key).kind !== "extension") return;
   const regpKey = REGP_KEY_SET.has(key);
@@ -91,13 +102,16 @@ export function checkExtensionKey(line: RobotsLine, ctx: LintContext): void {
     );
     return;
   }
+  const regp = ctx.dialect === "regp";
   const near = nearestKey(key, knownKeys(ctx.dialect));
   if (near !== null) {
     ctx.add(
       line.number,
       "warning",
       "unknown-key",
-      `unknown key ${quote(written)}: did you mean "${displayKey(near)}"? robots ignore this line`,
+      regp
+        ? `unknown field ${quote(written)} (not in seeds/003 Table 3): did you mean "${displayKey(near)}"? robots ignore this line`
+        : `unknown key ${quote(written)}: did you mean "${displayKey(near)}"? robots ignore this line`,
     );
     return;
   }
@@ -105,7 +119,9 @@ export function checkExtensionKey(line: RobotsLine, ctx: LintContext): void {
     line.number,
     "info",
     "extension-key",
-    `unknown key ${quote(written)}, kept as an extension; robots that do not know it ignore the line`,
+    regp
+      ? `unknown field ${quote(written)}, kept as an extension (seeds/003 Appendix); robots that do not know it ignore the line`
+      : `unknown key ${quote(written)}, kept as an extension; robots that do not know it ignore the line`,
   );
 }
 

@@ -3,12 +3,21 @@ import { patternOptions } from "../dialect.js";
 import type { RobotsLine } from "../line-reader.js";
 import { PathPattern } from "../path-pattern.js";
 import { agentValueToken, isRfcProductToken } from "../product-token.js";
+import { readPathValue } from "../regp/values/path-value.js";
 import { displayKey, type LintContext, quote } from "./finding.js";
 import { checkExtensionKey, checkMisspelt } from "./keys.js";
+
+/**
+ * A `#` that a Koster 1996 or RFC 9309 reader would take for the start of a comment: at the
+ * start of a value or after a blank. REGP comments start with `##` only (seeds/003 Table 2),
+ * so under REGP such a `#` and all after it are part of the value.
+ */
+export const SINGLE_HASH_COMMENT = /(?:^|[ \t])#/;
 
 /** Every line-level check, in file order. */
 export function lintLines(ctx: LintContext): void {
   const { text } = ctx.policy;
+  const regp = ctx.dialect === "regp";
   let groupStarted = false;
   for (const line of text.lines) {
     checkMisspelt(line, ctx);
@@ -23,10 +32,12 @@ export function lintLines(ctx: LintContext): void {
         checkPath(line, ctx);
         break;
       case "sitemap":
-        checkSitemap(line, ctx);
+        // REGP Sitemap values are read by their own parser; a bad one is its `bad-value`.
+        if (!regp) checkSitemap(line, ctx);
         break;
       case "robot-version":
-        if (groupStarted) {
+        // REGP: the header's place is checked with the file's layout (lint/regp.ts).
+        if (groupStarted && !regp) {
           ctx.add(
             line.number,
             "warning",
@@ -93,36 +104,9 @@ const SCHEMELESS_URL = /^\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?(?:[/?#]|$)/i;
 function checkPath(line: RobotsLine, ctx: LintContext): void {
   const value = line.value;
   if (value === "") return;
-  const koster = ctx.dialect === "koster1996";
-  const first = value[0];
-  if (FULL_URL.test(value)) {
-    ctx.add(
-      line.number,
-      "warning",
-      "bad-path",
-      `${displayKey(line.kind)} path ${quote(value)} is a full URL and is ignored; did you mean ${quote(suggestPath(value))}?`,
-    );
-    return;
-  }
-  if (first !== "/" && first !== "*") {
-    ctx.add(
-      line.number,
-      "warning",
-      "bad-path",
-      `${displayKey(line.kind)} path ${quote(value)} does not start with "/"${koster ? "" : ' or "*"'} and is ignored; did you mean ${quote(suggestPath(value))}?`,
-    );
-    return;
-  }
-  if (SCHEMELESS_URL.test(value)) {
-    ctx.add(
-      line.number,
-      "warning",
-      "bad-path",
-      `${displayKey(line.kind)} path ${quote(value)} is a URL without its scheme; did you mean ${quote(suggestPath(value))}?`,
-    );
-    return;
-  }
-  if (koster) {
+  const readable = ctx.dialect === "regp" ? regpPathShape(line, ctx) : classicPathShape(line, ctx);
+  if (!readable) return;
+  if (ctx.dialect === "koster1996") {
     if (value.includes("*") || value.endsWith("$")) {
       ctx.add(
         line.number,
@@ -156,9 +140,84 @@ function checkPath(line: RobotsLine, ctx: LintContext): void {
       line.number,
       "info",
       "robots-txt-rule",
-      "/robots.txt is always allowed (seeds/004 §3.2.2; RFC 9309 §2.2.2); this rule has no effect on it",
+      ctx.dialect === "regp"
+        ? "/robots.txt is always allowed and should not appear in a path group (seeds/003 §3.2.5); this rule has no effect on it"
+        : "/robots.txt is always allowed (seeds/004 §3.2.2; RFC 9309 §2.2.2); this rule has no effect on it",
     );
   }
+}
+
+/** Koster 1996 and RFC 9309 paths; returns whether the value is a path to check further. */
+function classicPathShape(line: RobotsLine, ctx: LintContext): boolean {
+  const value = line.value;
+  const koster = ctx.dialect === "koster1996";
+  const first = value[0];
+  if (FULL_URL.test(value)) {
+    ctx.add(
+      line.number,
+      "warning",
+      "bad-path",
+      `${displayKey(line.kind)} path ${quote(value)} is a full URL and is ignored; did you mean ${quote(suggestPath(value))}?`,
+    );
+    return false;
+  }
+  if (first !== "/" && first !== "*") {
+    ctx.add(
+      line.number,
+      "warning",
+      "bad-path",
+      `${displayKey(line.kind)} path ${quote(value)} does not start with "/"${koster ? "" : ' or "*"'} and is ignored; did you mean ${quote(suggestPath(value))}?`,
+    );
+    return false;
+  }
+  return !schemeless(line, ctx);
+}
+
+/**
+ * REGP paths (seeds/003 §3.2.5) as heed's value parser reads them: a full http(s) URL is read
+ * as its path; anything else not starting with "/" or "*" is refused (its `bad-value` is
+ * replaced here by a `bad-path` with a suggestion). A value with a lone `#` is left to the
+ * comment check. Returns whether the value is a path to check further.
+ */
+function regpPathShape(line: RobotsLine, ctx: LintContext): boolean {
+  const value = line.value;
+  if (SINGLE_HASH_COMMENT.test(value)) return false;
+  const read = readPathValue(value);
+  if (read.ok && read.value.fromUrl) {
+    ctx.add(
+      line.number,
+      "info",
+      "url-as-path",
+      `${displayKey(line.kind)} ${quote(value)} is a full URL: heed reads its path ${quote(read.value.path)}, but seeds/003 §3.2.5 writes a path and other robots may ignore the line`,
+    );
+    return false;
+  }
+  const first = value[0];
+  if (FULL_URL.test(value) || (first !== "/" && first !== "*")) {
+    ctx.replace(line.number, "bad-value");
+    ctx.add(
+      line.number,
+      "warning",
+      "bad-path",
+      `${displayKey(line.kind)} path ${quote(value)} does not start with "/" or "*" and is ignored; did you mean ${quote(suggestPath(value))}?`,
+    );
+    return false;
+  }
+  if (!read.ok) return false; // a space or a control character: the parser's `bad-value` says so
+  return !schemeless(line, ctx);
+}
+
+/** `//example.com/x`: reported; true when it is one. */
+function schemeless(line: RobotsLine, ctx: LintContext): boolean {
+  const value = line.value;
+  if (!SCHEMELESS_URL.test(value)) return false;
+  ctx.add(
+    line.number,
+    "warning",
+    "bad-path",
+    `${displayKey(line.kind)} path ${quote(value)} is a URL without its scheme; did you mean ${quote(suggestPath(value))}?`,
+  );
+  return true;
 }
 
 /** What a path that does not start with "/" probably meant: `private/` → `/private/`. */

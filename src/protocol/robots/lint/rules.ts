@@ -14,8 +14,17 @@ import type { Group, Rule } from "../groups.js";
 import { type LintContext, quote } from "./finding.js";
 import type { GroupSpan } from "./groups.js";
 
-interface Shape {
-  readonly rule: Rule;
+/** What the check needs of a rule: classic {@link Rule}s and compiled REGP path lines alike. */
+export interface RuleLike {
+  readonly allow: boolean;
+  readonly line: number;
+  /** The line as written, comment removed. */
+  readonly text: string;
+  readonly pattern: { readonly canonical: string };
+}
+
+interface Shape<R extends RuleLike = RuleLike> {
+  readonly rule: R;
   /** The canonical pattern with `**` collapsed, and a trailing `*` or `*$` dropped. */
   readonly normal: string;
   /** No `*` and no final `$`: the pattern is a plain prefix. */
@@ -24,7 +33,7 @@ interface Shape {
   readonly head: string;
 }
 
-function shape(rule: Rule, wildcards: boolean): Shape {
+function shape<R extends RuleLike>(rule: R, wildcards: boolean): Shape<R> {
   const canonical = rule.pattern.canonical;
   if (!wildcards) return { rule, normal: canonical, plain: true, head: canonical };
   let normal = canonical.replace(/\*{2,}/g, "*");
@@ -42,24 +51,24 @@ function shape(rule: Rule, wildcards: boolean): Shape {
   return { rule, normal, plain, head };
 }
 
-interface TrieNode {
-  rule: Shape | null;
-  readonly next: Map<number, TrieNode>;
+interface TrieNode<R extends RuleLike> {
+  rule: Shape<R> | null;
+  readonly next: Map<number, TrieNode<R>>;
 }
 
 /**
  * For rules in the order they are tried: each rule that never decides, with the first-tried
  * rule that takes every path from it.
  */
-export function deadRules(order: readonly Rule[], wildcards: boolean): Map<Rule, Rule> {
-  const dead = new Map<Rule, Rule>();
-  const root: TrieNode = { rule: null, next: new Map() };
-  const byNormal = new Map<string, Shape>();
+export function deadRules<R extends RuleLike>(order: readonly R[], wildcards: boolean): Map<R, R> {
+  const dead = new Map<R, R>();
+  const root: TrieNode<R> = { rule: null, next: new Map() };
+  const byNormal = new Map<string, Shape<R>>();
   for (const rule of order) {
     const s = shape(rule, wildcards);
     const same = byNormal.get(s.normal);
-    let killer: Shape | null = same ?? null;
-    let node: TrieNode | undefined = root;
+    let killer: Shape<R> | null = same ?? null;
+    let node: TrieNode<R> | undefined = root;
     for (let i = 0; i < s.head.length && killer === null; i++) {
       node = node.next.get(s.head.charCodeAt(i));
       if (node === undefined) break;
@@ -124,13 +133,8 @@ function decisionSets(ctx: LintContext, spans: readonly GroupSpan[]): DecisionSe
       }));
     }
     case "regp":
-      // A brace block's Allow and Disallow lines narrow its target and grant nothing
-      // (DESIGN §4); groups with blocks are left alone until the parser reads blocks.
-      return spans.filter(withoutBraces).map(({ group }) => ({
-        groups: [group],
-        size: group.rules.length,
-        rules: () => [...group.rules].reverse(),
-      }));
+      // REGP path groups are read from the file's layout, blocks and all (lint/regp.ts).
+      return [];
     case "rfc9309": {
       // §2.2.1: a robot gets every group naming its token, merged. Tokens naming the same
       // groups give the same set; each distinct set is checked once.
@@ -159,10 +163,6 @@ function decisionSets(ctx: LintContext, spans: readonly GroupSpan[]): DecisionSe
   }
 }
 
-function withoutBraces(span: GroupSpan): boolean {
-  return !span.lines.some((line) => line.text.startsWith("{") || line.text.endsWith("}"));
-}
-
 export function lintRules(ctx: LintContext, spans: readonly GroupSpan[]): void {
   const wildcards = ctx.dialect !== "koster1996";
   // A rule never decides only if it never decides in any set it is part of.
@@ -189,17 +189,30 @@ export function lintRules(ctx: LintContext, spans: readonly GroupSpan[]): void {
   for (const group of unchecked) for (const rule of group.rules) groupOf.set(rule, group);
   for (const [rule, killer] of killers) {
     if (alive.has(rule) || groupOf.has(rule)) continue;
-    report(ctx, rule, killer, wildcards);
+    reportDeadRule(ctx, rule, killer, wildcards);
   }
 }
 
 const WHY: Readonly<Record<Dialect, string>> = {
   koster1996: "comes first (Koster 1996: the first match wins)",
   rfc9309: "wins (RFC 9309: the longest match wins, and Allow wins a tie)",
-  regp: "comes later (REGP: the last match wins)",
+  regp: "comes later (REGP: the last match wins, seeds/003 §3.2.5)",
 };
 
-function report(ctx: LintContext, rule: Rule, killer: Rule, wildcards: boolean): void {
+/**
+ * Reports a rule that never decides, with the rule that decides in its place; `where`, when
+ * given, ends the message (`in the target of the block at line 9`).
+ */
+export function reportDeadRule(
+  ctx: LintContext,
+  rule: RuleLike,
+  killer: RuleLike,
+  wildcards: boolean,
+  where?: string,
+): void {
+  const tail = where === undefined ? "" : ` (${where})`;
+  const add = (severity: "warning" | "info", code: string, message: string) =>
+    ctx.add(rule.line, severity, code, message + tail);
   const text = quote(rule.text);
   const other = `line ${killer.line} ${quote(killer.text)}`;
   const equal =
@@ -207,10 +220,9 @@ function report(ctx: LintContext, rule: Rule, killer: Rule, wildcards: boolean):
     rule.pattern.canonical === killer.pattern.canonical;
   if (rule.allow === killer.allow) {
     if (rule.pattern.canonical === killer.pattern.canonical) {
-      ctx.add(rule.line, "warning", "duplicate-rule", `${text} repeats ${other}; it never decides`);
+      add("warning", "duplicate-rule", `${text} repeats ${other}; it never decides`);
     } else {
-      ctx.add(
-        rule.line,
+      add(
         "info",
         "redundant-rule",
         `${text} never decides: ${other} matches every path it matches and ${WHY[ctx.dialect]}; both say the same`,
@@ -219,16 +231,14 @@ function report(ctx: LintContext, rule: Rule, killer: Rule, wildcards: boolean):
     return;
   }
   if (equal) {
-    ctx.add(
-      rule.line,
+    add(
       "warning",
       "conflicting-rules",
       `${text} conflicts with ${other}, which matches the same paths and ${WHY[ctx.dialect]}; this line never decides`,
     );
     return;
   }
-  ctx.add(
-    rule.line,
+  add(
     "warning",
     "shadowed-rule",
     `${text} never decides: ${other} matches every path it matches and ${WHY[ctx.dialect]}`,

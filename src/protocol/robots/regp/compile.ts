@@ -5,18 +5,17 @@
 import type { Diagnostic } from "../diagnostic.js";
 import { PathPattern } from "../path-pattern.js";
 import type { ChangeFrequency } from "../plan.js";
+import { readField } from "./fields.js";
 import type { Block, Content, Directive, RegpLayout, Target } from "./layout.js";
 import type { GroupLine } from "./last-match.js";
-import { type AcceptItem, parseAcceptList } from "./values/accept-list.js";
-import { type CookiePair, parseCookie } from "./values/cookie.js";
-import { parseSeconds } from "./values/delay.js";
-import { formatHost, parseHost } from "./values/host.js";
+import type { AcceptItem } from "./values/accept-list.js";
+import type { CookiePair } from "./values/cookie.js";
+import { formatHost } from "./values/host.js";
 import { type IpPattern, parseIpPattern } from "./values/ip.js";
 import { parsePathValue } from "./values/path-value.js";
-import { parseRate, type Rate } from "./values/rate.js";
+import type { Rate } from "./values/rate.js";
 import type { ValueResult } from "./values/result.js";
-import { instantOf, parseDateTime, parseTimeSpan, type TimeSpan } from "./values/rfc822-time.js";
-import { parseSitemapUrl } from "./values/sitemap-url.js";
+import { instantOf, parseDateTime, type TimeSpan } from "./values/rfc822-time.js";
 
 // seeds/003 §3.2.5: paths are case-insensitive, with `*` and `$`.
 const PATTERNS = { wildcards: true, ignoreCase: true } as const;
@@ -76,13 +75,6 @@ export interface CompiledRegp {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-const CHANGE_KEYS: ReadonlyMap<string, ChangeFrequency> = new Map(
-  (["always", "hourly", "daily", "weekly", "monthly", "yearly", "never"] as const).map((f) => [
-    `change-${f}`,
-    f,
-  ]),
-);
-
 export function compile(layout: RegpLayout): CompiledRegp {
   const diagnostics: Diagnostic[] = [...layout.diagnostics];
   const bad = (d: Directive, error: string) => {
@@ -101,6 +93,8 @@ export function compile(layout: RegpLayout): CompiledRegp {
 
   const paths = (lines: readonly Directive[]): PathLine[] =>
     lines.flatMap((d) => {
+      // An empty Allow or Disallow names no path: no rule, as in the classic dialects.
+      if (d.value === "") return [];
       const value = read(d, parsePathValue(d.value));
       if (value === null) return [];
       return [
@@ -134,56 +128,26 @@ export function compile(layout: RegpLayout): CompiledRegp {
   });
 
   const setting = (d: Directive): Setting | null => {
+    const field = readField(d);
+    if (field === null) return null; // an extension: kept in the policy's extensions
+    const value = read(d, field);
+    if (value === null) return null;
     const base = { line: d.line, text: d.text };
-    switch (d.key) {
-      case "crawl-delay":
-      case "ip-delay": {
-        const seconds = read(d, parseSeconds(d.value));
-        return seconds === null ? null : { ...base, kind: d.key, seconds };
-      }
-      case "request-rate":
-      case "ip-rate": {
-        const rate = read(d, parseRate(d.value));
-        return rate === null ? null : { ...base, kind: d.key, rate };
-      }
-      case "visit-time":
-      case "time-forbidden": {
-        const span = read(d, parseTimeSpan(d.value));
-        return span === null ? null : { ...base, kind: d.key, span };
-      }
-      case "language":
-      case "encoding":
-      case "charset": {
-        const items = read(d, parseAcceptList(d.value, d.key));
-        return items === null ? null : { ...base, kind: d.key, items };
-      }
-      case "cookie": {
-        const pairs = read(d, parseCookie(d.value));
-        return pairs === null ? null : { ...base, kind: "cookie", pairs };
-      }
+    switch (value.kind) {
       case "mirror-site":
-      case "host": {
-        const host = read(d, parseHost(d.value));
-        return host === null ? null : { ...base, kind: d.key, host: formatHost(host) };
-      }
-      case "sitemap": {
-        const url = read(d, parseSitemapUrl(d.value));
-        return url === null ? null : { ...base, kind: "sitemap", url };
-      }
-      case "index-page": {
-        const path = read(d, parsePathValue(d.value));
-        return path === null
-          ? null
-          : { ...base, kind: "index-page", pattern: new PathPattern(path, PATTERNS) };
-      }
-      default: {
-        const frequency = CHANGE_KEYS.get(d.key);
-        if (frequency === undefined) return null; // an extension: kept in the policy's extensions
-        const path = read(d, parsePathValue(d.value));
-        return path === null
-          ? null
-          : { ...base, kind: "change", frequency, pattern: new PathPattern(path, PATTERNS) };
-      }
+      case "host":
+        return { ...base, kind: value.kind, host: formatHost(value.host) };
+      case "index-page":
+        return { ...base, kind: "index-page", pattern: new PathPattern(value.path, PATTERNS) };
+      case "change":
+        return {
+          ...base,
+          kind: "change",
+          frequency: value.frequency,
+          pattern: new PathPattern(value.path, PATTERNS),
+        };
+      default:
+        return { ...base, ...value };
     }
   };
 

@@ -9,28 +9,17 @@
  */
 import type { Diagnostic } from "../diagnostic.js";
 import { readRobotsText } from "../line-reader.js";
-import type { ChangeFrequency } from "../plan.js";
+import { type FieldValue, readField } from "./fields.js";
 import {
   type Block as LaidOutBlock,
   type Content as LaidOutContent,
   type Directive,
   layOut,
 } from "./layout.js";
-import { type AcceptItem, parseAcceptList } from "./values/accept-list.js";
-import { type CookiePair, parseCookie } from "./values/cookie.js";
-import { parseSeconds } from "./values/delay.js";
-import { type HostName, parseHost } from "./values/host.js";
 import { type IpPattern, parseIpPattern } from "./values/ip.js";
 import { parsePathValue } from "./values/path-value.js";
-import { parseRate, type Rate } from "./values/rate.js";
 import type { ValueResult } from "./values/result.js";
-import {
-  type DatedTimeExpression,
-  parseDateTime,
-  parseTimeSpan,
-  type TimeSpan,
-} from "./values/rfc822-time.js";
-import { parseSitemapUrl } from "./values/sitemap-url.js";
+import { type DatedTimeExpression, parseDateTime } from "./values/rfc822-time.js";
 
 export interface RegpDocument {
   /** `Robot-version` (§3.2.1): `3.0` for this protocol. */
@@ -95,15 +84,7 @@ export interface Block {
 
 /** Every command of Table 3 that is not part of the header or of a target, with its value. */
 export type Setting =
-  | { readonly kind: "crawl-delay" | "ip-delay"; readonly seconds: number }
-  | { readonly kind: "request-rate" | "ip-rate"; readonly rate: Rate }
-  | { readonly kind: "visit-time" | "time-forbidden"; readonly span: TimeSpan }
-  | { readonly kind: "language" | "encoding" | "charset"; readonly items: readonly AcceptItem[] }
-  | { readonly kind: "cookie"; readonly pairs: readonly CookiePair[] }
-  | { readonly kind: "mirror-site" | "host"; readonly host: HostName }
-  | { readonly kind: "sitemap"; readonly url: string }
-  | { readonly kind: "index-page"; readonly path: string }
-  | { readonly kind: "change"; readonly frequency: ChangeFrequency; readonly path: string }
+  | FieldValue
   /** A line whose key is not in Table 3 (Appendix `extension`): kept, not dropped. */
   | { readonly kind: "extension"; readonly key: string; readonly value: string };
 
@@ -152,16 +133,6 @@ const FIELD_BY_KEY: ReadonlyMap<string, string> = new Map(
   REGP_FIELDS.map((f) => [f.toLowerCase(), f]),
 );
 
-const CHANGE_FREQUENCIES: readonly ChangeFrequency[] = [
-  "always",
-  "hourly",
-  "daily",
-  "weekly",
-  "monthly",
-  "yearly",
-  "never",
-];
-
 /** The field a setting is written under: `Crawl-delay`, `Change-daily`, or an extension's own key. */
 export function settingField(setting: Setting): string {
   if (setting.kind === "extension") return setting.key;
@@ -208,63 +179,17 @@ export function readRegpDocument(text: string | Uint8Array): RegpReading {
     });
   const paths = (lines: readonly Directive[]): PathRule[] =>
     lines.flatMap((d) => {
+      if (d.value === "") return []; // an empty Allow or Disallow is no rule
       const path = valueOf(d, parsePathValue(d.value));
       return path === null ? [] : [{ allow: d.key === "allow", path }];
     });
 
   const setting = (d: Directive): Setting | null => {
-    switch (d.key) {
-      case "crawl-delay":
-      case "ip-delay": {
-        const seconds = valueOf(d, parseSeconds(d.value));
-        return seconds === null ? null : { kind: d.key, seconds };
-      }
-      case "request-rate":
-      case "ip-rate": {
-        const rate = valueOf(d, parseRate(d.value));
-        return rate === null ? null : { kind: d.key, rate };
-      }
-      case "visit-time":
-      case "time-forbidden": {
-        const span = valueOf(d, parseTimeSpan(d.value));
-        return span === null ? null : { kind: d.key, span };
-      }
-      case "language":
-      case "encoding":
-      case "charset": {
-        const items = valueOf(d, parseAcceptList(d.value, d.key));
-        return items === null ? null : { kind: d.key, items };
-      }
-      case "cookie": {
-        const pairs = valueOf(d, parseCookie(d.value));
-        return pairs === null ? null : { kind: "cookie", pairs };
-      }
-      case "mirror-site":
-      case "host": {
-        const host = valueOf(d, parseHost(d.value));
-        return host === null ? null : { kind: d.key, host };
-      }
-      case "sitemap": {
-        const url = valueOf(d, parseSitemapUrl(d.value));
-        return url === null ? null : { kind: "sitemap", url };
-      }
-      case "index-page": {
-        const path = valueOf(d, parsePathValue(d.value));
-        return path === null ? null : { kind: "index-page", path };
-      }
-      // layOut has already said that a header line stands out of place; it is not a command.
-      case "robot-version":
-      case "last-modified":
-        return null;
-      default: {
-        const frequency = CHANGE_FREQUENCIES.find((f) => d.key === `change-${f}`);
-        if (frequency !== undefined) {
-          const path = valueOf(d, parsePathValue(d.value));
-          return path === null ? null : { kind: "change", frequency, path };
-        }
-        return { kind: "extension", key: writtenKey(d), value: d.value };
-      }
-    }
+    // layOut has already said that a header line stands out of place; it is not a command.
+    if (d.key === "robot-version" || d.key === "last-modified") return null;
+    const field = readField(d);
+    if (field === null) return { kind: "extension", key: writtenKey(d), value: d.value };
+    return valueOf(d, field);
   };
 
   const settings = (lines: readonly Directive[]): Setting[] =>

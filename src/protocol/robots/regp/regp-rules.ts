@@ -13,6 +13,7 @@ import {
   type TimeRule,
 } from "../plan.js";
 import type { CompiledRegp, CompiledTarget, PathLine, Scope } from "./compile.js";
+import type { RegpLayout } from "./layout.js";
 import { type LastMatch, lastMatch } from "./last-match.js";
 import { firstSupported } from "./values/accept-list.js";
 import { cookieHeader } from "./values/cookie.js";
@@ -49,7 +50,12 @@ export interface RegpVerdict {
 }
 
 export class RegpRules {
-  constructor(private readonly compiled: CompiledRegp) {}
+  constructor(
+    /** How the lines were arranged: header, sequences, blocks, global section. */
+    readonly layout: RegpLayout,
+    /** The scopes with their typed values. */
+    readonly compiled: CompiledRegp,
+  ) {}
 
   /** The sequence that applies to a robot: the first, top to bottom, whose target names it. */
   sequenceFor(token: string): (Scope & { readonly impliedAgent: boolean }) | null {
