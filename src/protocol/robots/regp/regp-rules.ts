@@ -19,7 +19,7 @@ import { firstSupported } from "./values/accept-list.js";
 import { cookieHeader } from "./values/cookie.js";
 import { type IpAddress, type IpPattern, ipMatches } from "./values/ip.js";
 import type { TimeSpan } from "./values/rfc822-time.js";
-import { combineWindows } from "./values/time-window.js";
+import { combineWindows, windowAt } from "./values/time-window.js";
 
 /** Who asks, as REGP sees it. */
 export interface RegpRobot {
@@ -105,13 +105,17 @@ export class RegpRules {
     if (robot.at !== undefined && windows.length > 0) {
       const state = combineWindows(windows, robot.at);
       if (!state.open) {
-        const line = windows[0]?.line ?? null;
+        // Name the line that refuses: a Time-forbidden the moment falls in, else the Visit-time.
+        const at = robot.at;
+        const deciding =
+          windows.find((w) => w.kind === "forbidden" && !windowAt("forbidden", w.span, at).open) ??
+          windows.find((w) => w.kind === "visit");
         return {
           ...base,
           allowed: false,
           reason: "time",
-          line,
-          rule: null,
+          line: deciding?.line ?? null,
+          rule: deciding?.text ?? null,
           next: state.next,
           detail: timeDetail(plan.times),
         };
