@@ -49,3 +49,13 @@ export {
 } from "./policy.js";
 export { productToken } from "./product-token.js";
 export { type RequestPath, requestPath } from "./request-path.js";
+export {
+  type AccessPlan,
+  type ChangeFrequency,
+  EMPTY_PLAN,
+  type FromLine,
+  type RateWindow,
+  type TimeRule,
+} from "./plan.js";
+export { buildRegp, regp, RegpBuildError } from "./regp/builder.js";
+export { type RegpDocument, readRegpDocument } from "./regp/document.js";
