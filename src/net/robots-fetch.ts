@@ -10,6 +10,7 @@ import {
   MAX_ROBOTS_REDIRECTS,
   robotsFetchVerdict,
 } from "../protocol/robots/index.js";
+import type { HttpClient } from "./http-client.js";
 
 /** Read no more than this of a robots.txt body; parsing stops at 500 KiB anyway. */
 export const MAX_ROBOTS_BODY_BYTES = 4 * 1024 * 1024;
@@ -17,7 +18,13 @@ export const MAX_ROBOTS_BODY_BYTES = 4 * 1024 * 1024;
 export const ROBOTS_TIMEOUT_MS = 15_000;
 
 export interface RobotsFetchOptions {
+  /** Default: the client's User-Agent, else "heed". */
   readonly userAgent?: string;
+  /**
+   * Fetch through this client's connection pools, so that robots.txt gets the same SSRF guard and
+   * local address (`--ip`) as the pages; default: undici's global dispatcher.
+   */
+  readonly client?: Pick<HttpClient, "dispatcher" | "userAgent">;
   readonly timeoutMs?: number;
   readonly maxBytes?: number;
   /** The clock, for cache lifetimes; default `Date.now`. */
@@ -54,13 +61,16 @@ export async function fetchRobots(
   const timeout = options.timeoutMs ?? ROBOTS_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? MAX_ROBOTS_BODY_BYTES;
   const now = options.now ?? Date.now;
+  const userAgent = options.userAgent ?? options.client?.userAgent ?? "heed";
+  const dispatcher = options.client ? { dispatcher: options.client.dispatcher } : {};
   let current = url;
   for (let redirects = 0; ; redirects++) {
     let response: Awaited<ReturnType<typeof request>>;
     try {
       response = await request(current, {
+        ...dispatcher,
         method: "GET",
-        headers: { "user-agent": options.userAgent ?? "heed", accept: "text/plain, */*;q=0.5" },
+        headers: { "user-agent": userAgent, accept: "text/plain, */*;q=0.5" },
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });

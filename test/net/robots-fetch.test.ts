@@ -1,6 +1,7 @@
 // Fetching robots.txt from a real server on 127.0.0.1 (DESIGN §3).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createHttpClient, type HttpClient } from "../../src/net/http-client.js";
 import { fetchRobots, robotsUrlFor } from "../../src/net/robots-fetch.js";
 import { redirect, startServer, type TestServer, text } from "../helpers/http-server.js";
 
@@ -22,9 +23,42 @@ describe("fetchRobots", () => {
       "/gone": text("gone", 410),
       "/broken": text("oops", 503),
       "/big": text("#".repeat(5 * 1024 * 1024)),
+      "/ua/robots.txt": (req, res) => {
+        const known = req.headers["user-agent"] === "heed-shared/1.0";
+        res.writeHead(known ? 200 : 403, { "content-type": "text/plain" });
+        res.end(known ? "User-agent: *\nAllow: /\n" : "who are you?");
+      },
     });
   });
   after(() => server.close());
+
+  describe("through a shared HttpClient", () => {
+    const clients: HttpClient[] = [];
+    after(() => Promise.all(clients.map((client) => client.close())));
+    const make = (allowPrivateAddresses: boolean) => {
+      const client = createHttpClient({ userAgent: "heed-shared/1.0", allowPrivateAddresses });
+      clients.push(client);
+      return client;
+    };
+    it("uses the client's pools and its User-Agent", async () => {
+      const result = await fetchRobots(`${server.origin}/ua/robots.txt`, { client: make(true) });
+      assert.equal(result.status, 200);
+      assert.equal(result.verdict.action, "parse");
+    });
+    it("follows redirects through it as before", async () => {
+      const result = await fetchRobots(`${server.origin}/r1`, { client: make(true) });
+      assert.equal(result.redirects, 2);
+      assert.equal(result.verdict.action, "parse");
+    });
+    it("gets the client's SSRF guard: a blocked robots.txt is unreachable, never allowed", async () => {
+      const before = server.requests.length;
+      const result = await fetchRobots(`${server.origin}/ok/robots.txt`, { client: make(false) });
+      assert.equal(result.status, null);
+      assert.equal(result.verdict.action, "unreachable");
+      assert.match(result.verdict.why, /HEED_BLOCKED_ADDRESS/);
+      assert.equal(server.requests.length, before);
+    });
+  });
 
   it("reads a 2xx body and its cache lifetime", async () => {
     const result = await fetchRobots(`${server.origin}/ok/robots.txt`);
