@@ -1,22 +1,89 @@
 #!/usr/bin/env node
-// Brings a fresh clone to a state where `npm test` and `npm run demo` work: installs the
-// pinned dependencies (`npm ci`) unless node_modules already matches package-lock.json.
+// Brings a fresh clone to a state where `npm test` and `npm run demo` work:
+//  1. system packages (Debian): redis-server, which the Redis store's tests start, and python3,
+//     make and g++, with which npm builds better-sqlite3; installed with apt-get when missing
+//     and this process is root, otherwise named in a message (the Redis tests then fail saying
+//     how to get redis-server);
+//  2. the pinned dependencies (`npm ci`) unless node_modules already matches package-lock.json.
 // Plain JavaScript with no dependencies, so it runs before anything is installed.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { accessSync, constants, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const stamp = join(root, "node_modules", ".heed-setup");
-const lock = readFileSync(join(root, "package-lock.json"));
-const wanted = createHash("sha256").update(lock).digest("hex");
+const say = (text) => process.stderr.write(`heed setup: ${text}\n`);
 
-const current = existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : "";
-if (current !== wanted || process.argv.includes("--force")) {
+/** Whether an executable of that name is on PATH. */
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      // Not in this directory: look in the next.
+    }
+  }
+  return false;
+}
+
+// program → the Debian package that provides it
+const SYSTEM_PACKAGES = [
+  ["redis-server", "redis-server", "the Redis store's tests"],
+  ["python3", "python3", "building better-sqlite3"],
+  ["make", "make", "building better-sqlite3"],
+  ["g++", "g++", "building better-sqlite3"],
+];
+
+function installSystemPackages() {
+  if (process.platform !== "linux") return;
+  const missing = SYSTEM_PACKAGES.filter(([program]) => !onPath(program));
+  if (missing.length === 0) return;
+  const packages = missing.map(([, pkg]) => pkg);
+  const why = missing.map(([program, , use]) => `${program} (${use})`).join(", ");
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot || !onPath("apt-get")) {
+    say(`missing ${why}.`);
+    say(
+      `install ${isRoot ? "them" : "them as root"}: apt-get install -y ${packages.join(" ")}` +
+        " — until then the tests that need them fail.",
+    );
+    return;
+  }
+  say(`missing ${why}: installing with apt-get: ${packages.join(" ")}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  try {
+    execFileSync("apt-get", ["update", "-q"], { stdio: "inherit", env });
+    execFileSync("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...packages], {
+      stdio: "inherit",
+      env,
+    });
+  } catch (error) {
+    say(`apt-get could not install ${packages.join(" ")}: ${error.message}`);
+    say("the tests that need them will fail until they are installed.");
+  }
+}
+
+function installDependencies() {
+  const stamp = join(root, "node_modules", ".heed-setup");
+  const lock = readFileSync(join(root, "package-lock.json"));
+  const wanted = createHash("sha256").update(lock).digest("hex");
+  const current = existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : "";
+  if (current === wanted && !process.argv.includes("--force")) return;
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  process.stderr.write("heed setup: installing the pinned dependencies (npm ci)\n");
-  execFileSync(npm, ["ci", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
+  const env = { ...process.env };
+  // better-sqlite3 is built by node-gyp against the running Node's own headers: there may be
+  // no network to download them from.
+  const prefix = dirname(dirname(process.execPath));
+  if (!env.npm_config_nodedir && existsSync(join(prefix, "include", "node", "node.h"))) {
+    env.npm_config_nodedir = prefix;
+  }
+  say("installing the pinned dependencies (npm ci)");
+  execFileSync(npm, ["ci", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit", env });
   writeFileSync(stamp, `${wanted}\n`);
 }
+
+installSystemPackages();
+installDependencies();

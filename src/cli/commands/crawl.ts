@@ -1,0 +1,154 @@
+/**
+ * `heed crawl`: a polite crawl from seed URLs, resumable from its SQLite store (or shared
+ * through Redis), with a live progress line and a JSON summary.
+ */
+import { isIP } from "node:net";
+import { crawl, type CrawlSummary } from "../../crawler/crawler.js";
+import type { ScopeKind } from "../../crawler/scope.js";
+import { normalizeUrl } from "../../crawler/url-normal.js";
+import { createHttpClient } from "../../net/http-client.js";
+import { productToken } from "../../protocol/robots/index.js";
+import { openStore } from "../../store/index.js";
+import { CliError, EXIT_OK } from "../errors.js";
+import type { Io } from "../io.js";
+import { ProgressLine } from "../progress.js";
+import { VERSION } from "../version.js";
+
+export interface CrawlCommandOptions {
+  readonly agent?: string;
+  readonly infoUrl: string;
+  readonly store: string;
+  readonly out?: string;
+  readonly maxPages: string;
+  readonly maxDepth: string;
+  readonly concurrency: string;
+  readonly perHost: string;
+  readonly scope: ScopeKind;
+  readonly ip?: string;
+  readonly languages?: string;
+  readonly encodings?: string;
+  readonly charsets?: string;
+  readonly allowPrivate?: boolean;
+  readonly quiet?: boolean;
+  readonly json?: boolean;
+}
+
+export async function runCrawl(
+  seeds: readonly string[],
+  options: CrawlCommandOptions,
+  io: Io,
+): Promise<number> {
+  if (options.agent === undefined || options.agent.trim() === "")
+    throw new CliError("--agent NAME is required");
+  const agent = productToken(options.agent);
+  if (!/^[A-Za-z0-9_-]+$/.test(agent)) {
+    throw new CliError(
+      `--agent: expected a name token of letters, digits, "-" and "_", got "${options.agent}"`,
+    );
+  }
+  if (seeds.length === 0) throw new CliError("give at least one URL to start from");
+  const normal = seeds.map((seed) => {
+    const url = normalizeUrl(seed);
+    if (url === null) throw new CliError(`not an http(s) URL: ${seed}`);
+    return url;
+  });
+  if (options.ip !== undefined && isIP(options.ip) === 0) {
+    throw new CliError(`--ip: expected an IPv4 or IPv6 address, got "${options.ip}"`);
+  }
+  const maxPages = count("--max-pages", options.maxPages, 1);
+  const maxDepth = count("--max-depth", options.maxDepth, 0);
+  const concurrency = count("--concurrency", options.concurrency, 1);
+  const perHost = count("--per-host", options.perHost, 1);
+  const userAgent = `${agent}/${VERSION} (+${options.infoUrl})`;
+  // Crawling a loopback or private seed is asking for it; anything else must opt in.
+  const allowPrivate =
+    options.allowPrivate === true || normal.some((url) => isPrivateHost(new URL(url).hostname));
+
+  const store = await openStore(options.store).catch((error: unknown) => {
+    throw new CliError(`cannot open the store ${options.store}: ${(error as Error).message}`, 2, {
+      cause: error,
+    });
+  });
+  const client = createHttpClient({
+    userAgent,
+    allowPrivateAddresses: allowPrivate,
+    connectionsPerOrigin: perHost,
+    ...(options.ip === undefined ? {} : { localAddress: options.ip }),
+  });
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  let queued = 0;
+  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+  const progress =
+    options.quiet === true || !tty ? null : new ProgressLine(io.stderr, () => queued);
+  progress?.start();
+  let summary: CrawlSummary;
+  try {
+    summary = await crawl({
+      seeds: normal,
+      agent,
+      userAgent,
+      store,
+      client,
+      maxPages,
+      maxDepth,
+      concurrency,
+      perHost,
+      scope: options.scope,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "fetched") queued = Math.max(queued - 1, 0);
+        progress?.event(event);
+      },
+      ...(options.ip === undefined ? {} : { ip: options.ip }),
+      ...list(options.languages, "languages"),
+      ...list(options.encodings, "encodings"),
+      ...list(options.charsets, "charsets"),
+    });
+  } finally {
+    progress?.stop();
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    await client.close();
+    await store.close();
+  }
+  if (options.json === true) io.stdout.write(`${JSON.stringify(summary)}\n`);
+  else if (options.quiet !== true) {
+    io.stderr.write(
+      `heed crawl: ${summary.fetched} fetched, ${summary.skipped} skipped, ${summary.failed} failed, ` +
+        `${summary.queued} still queued (${summary.stoppedBy}) in ${(summary.elapsedMs / 1000).toFixed(1)} s\n`,
+    );
+  }
+  return EXIT_OK;
+}
+
+function count(flag: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min)
+    throw new CliError(`${flag}: expected a whole number ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+function list<K extends string>(value: string | undefined, key: K): Partial<Record<K, string[]>> {
+  if (value === undefined) return {};
+  const items = value
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+  return { [key]: items } as Partial<Record<K, string[]>>;
+}
+
+function isPrivateHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\./.test(host) ||
+    /^10\./.test(host) ||
+    /^192\.168\./.test(host) ||
+    /^172\.(?:1[6-9]|2\d|3[01])\./.test(host) ||
+    host === "::1"
+  );
+}

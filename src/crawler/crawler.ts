@@ -1,0 +1,495 @@
+/**
+ * The polite crawler's coordinator: it asks the frontier for sites whose next request is
+ * due, reads each site's robots.txt first, checks every URL against it, keeps each site's
+ * gaps and rate windows, fetches, and files what it found. Politeness, storage, fetching and
+ * link reading live in their own parts; this file only puts them in order.
+ */
+import type { HttpClient, PageResult } from "../net/http-client.js";
+import { fetchRobots } from "../net/robots-fetch.js";
+import type { AccessPlan, DialectChoice, Robot } from "../protocol/robots/index.js";
+import { EMPTY_PLAN } from "../protocol/robots/plan.js";
+import type { CrawlStore, Lease, NewUrl } from "../store/types.js";
+import { extractLinks, robotsTag } from "./links.js";
+import { afterStart, earliestStart, FRESH_PACE, type Pace } from "./pace.js";
+import { makeScope, type ScopeKind } from "./scope.js";
+import { SiteRules, type SiteView } from "./site-rules.js";
+import { normalizeUrl, originOf } from "./url-normal.js";
+
+export interface CrawlerOptions {
+  readonly seeds: readonly string[];
+  /** The robot's name token, matched against robots.txt. */
+  readonly agent: string;
+  /** The User-Agent header sent (`NAME/<version> (+<url>)`). */
+  readonly userAgent: string;
+  readonly store: CrawlStore;
+  readonly client: HttpClient;
+  /** Stop once this many pages are fetched in the crawl (resumed runs count what came before). */
+  readonly maxPages: number;
+  readonly maxDepth: number;
+  /** Requests in flight at once, over all sites. */
+  readonly concurrency: number;
+  /** Requests in flight at once to one site, when its robots.txt sets no delay. */
+  readonly perHost: number;
+  readonly scope: ScopeKind;
+  /** The IP address the crawler sends from: what REGP Ip-* rules see. */
+  readonly ip?: string;
+  readonly languages?: readonly string[];
+  readonly encodings?: readonly string[];
+  readonly charsets?: readonly string[];
+  readonly dialect?: DialectChoice;
+  /** Tries of a URL that meets 5xx or network errors, default 3. */
+  readonly maxAttempts?: number;
+  readonly now?: () => number;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: CrawlEvent) => void;
+  /** Receives each fetched page (content output); optional. */
+  readonly onPage?: (page: FetchedPage) => Promise<void>;
+}
+
+export interface FetchedPage {
+  readonly url: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array | null;
+  readonly at: number;
+  /** The robots.txt line that allowed it, and the gap kept. */
+  readonly rule: string | null;
+  readonly delaySeconds: number;
+}
+
+export type CrawlEvent =
+  | { readonly type: "fetched"; readonly url: string; readonly status: number }
+  | { readonly type: "skipped"; readonly url: string; readonly reason: string }
+  | { readonly type: "failed"; readonly url: string; readonly reason: string }
+  | { readonly type: "retry"; readonly url: string; readonly reason: string }
+  | {
+      readonly type: "waiting";
+      readonly origin: string;
+      readonly until: number;
+      readonly why: string;
+    };
+
+export interface CrawlSummary {
+  readonly fetched: number;
+  readonly skipped: number;
+  readonly failed: number;
+  readonly retried: number;
+  readonly queued: number;
+  readonly done: number;
+  readonly elapsedMs: number;
+  readonly pagesPerSecond: number;
+  readonly stoppedBy: "finished" | "max-pages" | "aborted";
+}
+
+/**
+ * How long a fetcher holds a URL before its lease counts as lost: longer than the HTTP
+ * client's whole-exchange limit (120 s) plus a path's own gap.
+ */
+const LEASE_MS = 3 * 60_000;
+/** Longest single sleep, so that aborts and new work are noticed. */
+const MAX_SLEEP_MS = 1000;
+const RETRY_BASE_MS = 2_000;
+
+interface SitePace {
+  agent: Pace;
+  ip: Pace;
+}
+
+export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const { store, client } = options;
+  const inScope = makeScope(options.scope, options.seeds);
+  const token = options.agent.toLowerCase();
+  const maxAttempts = options.maxAttempts ?? 3;
+  const emit = options.onEvent ?? (() => {});
+  const sites = new SiteRules({
+    cache: store.robots,
+    now,
+    fetch: (url) => fetchRobots(url, { userAgent: options.userAgent, client }),
+    ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+  });
+  const paces = new Map<string, SitePace>();
+  const active = new Map<string, number>();
+  const tasks = new Set<Promise<void>>();
+  const tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
+
+  // A local store's leases at start belong to a run that died; a shared store's may be alive.
+  await store.frontier.recover(store.shared ? now() : Number.MAX_SAFE_INTEGER);
+  await store.frontier.add(
+    options.seeds.flatMap((seed) => {
+      const url = normalizeUrl(seed);
+      return url === null ? [] : [newUrl(url, 0, 1, null)];
+    }),
+  );
+  const before = await store.frontier.counts();
+  let done = before.done;
+  let stoppedBy: CrawlSummary["stoppedBy"] = "finished";
+
+  const robot = (at: number): Robot => ({
+    agent: options.agent,
+    at,
+    ...(options.ip === undefined ? {} : { ip: options.ip }),
+    ...(options.languages === undefined ? {} : { languages: options.languages }),
+    ...(options.encodings === undefined ? {} : { encodings: options.encodings }),
+    ...(options.charsets === undefined ? {} : { charsets: options.charsets }),
+  });
+
+  const paceOf = async (origin: string): Promise<SitePace> => {
+    let pace = paces.get(origin);
+    if (pace === undefined) {
+      const agent = await store.hosts.get(origin);
+      const ip = await store.hosts.get(ipKey(origin, options.ip));
+      pace = { agent: toPace(agent), ip: toPace(ip) };
+      paces.set(origin, pace);
+    }
+    return pace;
+  };
+
+  const visit = async (origin: string): Promise<void> => {
+    const view = await sites.view(origin);
+    if (view.kind === "closed" && !view.forbidden) {
+      await store.frontier.setNextAt(origin, view.retryAt);
+      emit({ type: "waiting", origin, until: view.retryAt, why: view.detail });
+      return;
+    }
+    // The site as a whole first: a closed time window or a gap still running keeps it waiting
+    // without taking a URL out of the queue.
+    const base = decide(view, `${origin}/`, robot(now()));
+    if (!base.allowed && base.retryAt !== null) {
+      await store.frontier.setNextAt(origin, base.retryAt);
+      emit({ type: "waiting", origin, until: base.retryAt, why: base.why });
+      return;
+    }
+    const pace = await paceOf(origin);
+    const due = startAt(base.plan, pace, now());
+    if (due > now()) {
+      await store.frontier.setNextAt(origin, due);
+      return;
+    }
+    const nextAt = now() + base.plan.delaySeconds * 1000;
+    const lease = await store.frontier.lease(origin, now(), LEASE_MS, nextAt);
+    if (lease === null) return;
+    await fetchOne(origin, view, lease);
+  };
+
+  const fetchOne = async (origin: string, view: SiteView, lease: Lease): Promise<void> => {
+    const { url } = lease.entry;
+    const decision = decide(view, url, robot(now()));
+    if (!decision.allowed) {
+      if (decision.retryAt !== null) {
+        await store.frontier.settle(lease, {
+          kind: "defer",
+          reason: decision.why,
+          notBefore: decision.retryAt,
+        });
+        await store.frontier.setNextAt(origin, decision.retryAt);
+        emit({ type: "waiting", origin, until: decision.retryAt, why: decision.why });
+        return;
+      }
+      await store.frontier.settle(lease, { kind: "skipped", reason: decision.why, at: now() });
+      await logOutcome(url, origin, now(), 0, null, 0, "disallowed", decision.why);
+      tally.skipped++;
+      emit({ type: "skipped", url, reason: decision.why });
+      return;
+    }
+    const { plan } = decision;
+    const mirror = plan.mirror === null ? null : mirrored(url, plan.mirror.value);
+    if (mirror !== null && mirror !== url) {
+      // seeds/003 §3.2.11: crawl the mirror instead; its own robots.txt governs it there.
+      await store.frontier.add([newUrl(mirror, lease.entry.depth, lease.entry.priority, url)]);
+      await store.frontier.settle(lease, {
+        kind: "skipped",
+        reason: `Mirror-site ${plan.mirror?.value}`,
+        at: now(),
+      });
+      tally.skipped++;
+      return;
+    }
+
+    // This URL's own gap (a brace block may ask more than the site's) is waited out here.
+    const pace = await paceOf(origin);
+    while (startAt(plan, pace, now()) > now() && !options.signal?.aborted) {
+      await sleep(Math.min(startAt(plan, pace, now()) - now(), MAX_SLEEP_MS));
+    }
+    if (options.signal?.aborted) return; // the lease runs out and a later run takes the URL
+    const at = now();
+    pace.agent = afterStart(plan, "agent", pace.agent, at);
+    pace.ip = afterStart(plan, "ip", pace.ip, at);
+    await store.hosts.put(fromPace(origin, pace.agent));
+    await store.hosts.put(fromPace(ipKey(origin, options.ip), pace.ip));
+    await store.frontier.setNextAt(origin, at + plan.delaySeconds * 1000);
+
+    const validators = await store.pages.get(url);
+    const headers = {
+      ...(plan.cookie === null ? {} : { cookie: plan.cookie.value }),
+      ...(validators?.etag ? { ifNoneMatch: validators.etag } : {}),
+      ...(validators?.lastModified ? { ifModifiedSince: validators.lastModified } : {}),
+    };
+    const result = await client.fetchPage(url, { headers });
+    await settleFetch(origin, lease, result, at, decision);
+  };
+
+  const settleFetch = async (
+    origin: string,
+    lease: Lease,
+    result: PageResult,
+    at: number,
+    decision: Allowed,
+  ): Promise<void> => {
+    const { url, depth, attempts } = lease.entry;
+    if (result.kind === "error") {
+      await retryOrFail(origin, lease, `${result.code}: ${result.message}`, null);
+      await logOutcome(url, origin, at, result.ms, null, 0, "error", result.message);
+      return;
+    }
+    const { status } = result;
+    if (status >= 500 || status === 429) {
+      await retryOrFail(origin, lease, `HTTP ${status}`, result.retryAfterMs);
+      await logOutcome(
+        url,
+        origin,
+        at,
+        result.ms,
+        status,
+        result.wireBytes,
+        "error",
+        `HTTP ${status}`,
+      );
+      return;
+    }
+    if (status >= 300 && status < 400 && status !== 304) {
+      // The target is queued like any link, so robots.txt is checked for it before it is fetched.
+      const target = result.location === null ? null : normalizeUrl(result.location);
+      if (target !== null && inScope(target))
+        await store.frontier.add([newUrl(target, depth, lease.entry.priority, url)]);
+      await store.frontier.settle(lease, { kind: "done", status, at: now() });
+      await logOutcome(url, origin, at, result.ms, status, result.wireBytes, "redirect", target);
+      done++;
+      return;
+    }
+    if (result.etag !== null || result.lastModified !== null) {
+      await store.pages.put({
+        url,
+        etag: result.etag,
+        lastModified: result.lastModified,
+        fetchedAt: at,
+        status,
+      });
+    }
+    if (status === 200 && result.body !== null && isHtml(result.contentType)) {
+      const header = robotsTag(result.headers["x-robots-tag"] ?? null, token);
+      const page = extractLinks(new TextDecoder().decode(result.body), url, token);
+      if (depth < options.maxDepth && !header.nofollow && !page.nofollowAll) {
+        const found = page.links.filter(inScope).map((link) => newUrl(link, depth + 1, 0, url));
+        if (found.length > 0) await store.frontier.add(found);
+      }
+    }
+    await options.onPage?.({
+      url,
+      status,
+      headers: result.headers,
+      body: result.body,
+      at,
+      rule: decision.rule,
+      delaySeconds: decision.plan.delaySeconds,
+    });
+    await store.frontier.settle(lease, { kind: "done", status, at: now() });
+    await logOutcome(
+      url,
+      origin,
+      at,
+      result.ms,
+      status,
+      result.wireBytes,
+      status === 304 ? "not-modified" : "fetched",
+      decision.rule,
+    );
+    tally.fetched++;
+    done++;
+    emit({ type: "fetched", url, status });
+    void attempts;
+  };
+
+  const retryOrFail = async (
+    origin: string,
+    lease: Lease,
+    reason: string,
+    retryAfterMs: number | null,
+  ) => {
+    const { url, attempts } = lease.entry;
+    if (attempts + 1 >= maxAttempts) {
+      await store.frontier.settle(lease, { kind: "failed", reason, at: now() });
+      tally.failed++;
+      emit({ type: "failed", url, reason });
+      return;
+    }
+    const wait = Math.max(retryAfterMs ?? 0, RETRY_BASE_MS * 2 ** attempts);
+    const notBefore = now() + wait;
+    await store.frontier.settle(lease, { kind: "retry", reason, notBefore });
+    // Retry-After speaks for the whole site (RFC 9110 §10.2.3): the site waits too.
+    if (retryAfterMs !== null) await store.frontier.setNextAt(origin, notBefore);
+    tally.retried++;
+    emit({ type: "retry", url, reason });
+  };
+
+  const logOutcome = (
+    url: string,
+    origin: string,
+    at: number,
+    ms: number,
+    status: number | null,
+    bytes: number,
+    outcome: string,
+    detail: string | null,
+  ) => store.log.append({ url, origin, at, ms, status, bytes, outcome, detail });
+
+  const launch = (origin: string) => {
+    active.set(origin, (active.get(origin) ?? 0) + 1);
+    const task: Promise<void> = visit(origin)
+      .catch((error: unknown) => {
+        emit({
+          type: "failed",
+          url: origin,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      })
+      .finally(() => {
+        const n = (active.get(origin) ?? 1) - 1;
+        if (n === 0) active.delete(origin);
+        else active.set(origin, n);
+        tasks.delete(task);
+      });
+    tasks.add(task);
+  };
+
+  for (;;) {
+    if (options.signal?.aborted) {
+      stoppedBy = "aborted";
+      break;
+    }
+    if (done >= options.maxPages) {
+      stoppedBy = "max-pages";
+      break;
+    }
+    const room = Math.min(options.concurrency - tasks.size, options.maxPages - done - tasks.size);
+    if (room > 0) {
+      const busy = new Set(
+        [...active].filter(([, n]) => n >= options.perHost).map(([origin]) => origin),
+      );
+      const ready = await store.frontier.readyOrigins(now(), room, busy);
+      for (const origin of ready) launch(origin);
+      if (ready.length > 0) continue;
+      if (tasks.size === 0) {
+        const next = await store.frontier.nextReadyAt(busy);
+        if (next === null) {
+          // Nothing queued: finished, unless URLs are still leased (by another process).
+          if ((await store.frontier.counts()).leased === 0) break;
+          await sleep(MAX_SLEEP_MS);
+          await store.frontier.recover(now());
+          continue;
+        }
+        await sleep(Math.min(Math.max(next - now(), 1), MAX_SLEEP_MS));
+        continue;
+      }
+    }
+    await Promise.race([...tasks, sleep(MAX_SLEEP_MS)]);
+  }
+  await Promise.allSettled([...tasks]);
+  const counts = await store.frontier.counts();
+  const elapsedMs = now() - started;
+  return {
+    ...tally,
+    queued: counts.queued,
+    done: counts.done,
+    elapsedMs,
+    pagesPerSecond: elapsedMs > 0 ? (tally.fetched * 1000) / elapsedMs : 0,
+    stoppedBy,
+  };
+}
+
+interface Allowed {
+  readonly allowed: true;
+  readonly plan: AccessPlan;
+  readonly rule: string | null;
+}
+
+type Verdict =
+  | Allowed
+  | {
+      readonly allowed: false;
+      readonly why: string;
+      readonly retryAt: number | null;
+      readonly plan: AccessPlan;
+    };
+
+/** What the site's rules say about one URL, and when to come back if the answer is "not now". */
+function decide(view: SiteView, url: string, robot: Robot): Verdict {
+  switch (view.kind) {
+    case "open":
+      return { allowed: true, plan: EMPTY_PLAN, rule: view.detail };
+    case "closed":
+      return {
+        allowed: false,
+        why: view.detail,
+        retryAt: view.forbidden ? null : view.retryAt,
+        plan: EMPTY_PLAN,
+      };
+    case "rules": {
+      const d = view.policy.check(url, robot);
+      const plan = d.plan ?? EMPTY_PLAN;
+      const why = d.rule === null ? (d.detail ?? d.basis ?? d.reason) : `line ${d.line}: ${d.rule}`;
+      if (d.allowed) return { allowed: true, plan, rule: why };
+      // A closed time window is "not now"; every other refusal is "never, in this crawl".
+      const retryAt = d.reason === "time" ? (d.next ?? null) : null;
+      return { allowed: false, why: `${d.reason}: ${why}`, retryAt, plan };
+    }
+  }
+}
+
+/** When a request may start under both bindings (name token and IP). */
+function startAt(plan: AccessPlan, pace: SitePace, now: number): number {
+  return Math.max(
+    earliestStart(plan, "agent", pace.agent, now),
+    earliestStart(plan, "ip", pace.ip, now),
+  );
+}
+
+function newUrl(url: string, depth: number, priority: number, referrer: string | null): NewUrl {
+  return { url, origin: originOf(url), depth, priority, notBefore: 0, referrer, meta: null };
+}
+
+function mirrored(url: string, host: string): string | null {
+  const target = new URL(url);
+  const mirror = /^https?:\/\//i.test(host)
+    ? new URL(host)
+    : new URL(`${target.protocol}//${host}`);
+  target.host = mirror.host;
+  return normalizeUrl(target.href);
+}
+
+function isHtml(contentType: string | null): boolean {
+  return contentType !== null && /^(?:text\/html|application\/xhtml\+xml)\b/i.test(contentType);
+}
+
+function ipKey(origin: string, ip: string | undefined): string {
+  return `${origin} ip=${ip ?? "default"}`;
+}
+
+function toPace(
+  state: {
+    lastRequestAt: number | null;
+    windows: readonly { scope: "agent" | "ip"; start: number; count: number }[];
+  } | null,
+): Pace {
+  if (state === null) return FRESH_PACE;
+  return { lastAt: state.lastRequestAt, window: state.windows[0] ?? null };
+}
+
+function fromPace(origin: string, pace: Pace) {
+  return { origin, lastRequestAt: pace.lastAt, windows: pace.window === null ? [] : [pace.window] };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

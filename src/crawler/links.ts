@@ -1,0 +1,100 @@
+/**
+ * What an HTML page links to, read with htmlparser2's streaming parser: `a` and `area`
+ * hrefs, `frame`/`iframe` sources, `link rel=alternate|next`, resolved against `<base href>`;
+ * the canonical link; `rel=nofollow`; and `<meta name=robots>` (or one naming the robot).
+ */
+import { Parser } from "htmlparser2";
+import { normalizeUrl } from "./url-normal.js";
+
+export interface PageLinks {
+  /** Normalised absolute URLs, in document order, without repeats. */
+  readonly links: readonly string[];
+  /** Links marked `rel=nofollow`, kept apart: a polite robot does not follow them. */
+  readonly nofollow: readonly string[];
+  readonly canonical: string | null;
+  /** From `<meta name=robots>` and `<meta name=AGENT>`: `noindex`, `nofollow`, `none`. */
+  readonly noindex: boolean;
+  readonly nofollowAll: boolean;
+}
+
+/** Reads the links of an HTML document at `pageUrl`, as the robot `agent` (lower-case token). */
+export function extractLinks(html: string, pageUrl: string, agent: string): PageLinks {
+  let base = pageUrl;
+  const links: string[] = [];
+  const nofollow: string[] = [];
+  const seen = new Set<string>();
+  let canonical: string | null = null;
+  let noindex = false;
+  let nofollowAll = false;
+
+  const add = (href: string | undefined, rel: string | undefined) => {
+    if (href === undefined) return;
+    const url = normalizeUrl(href.trim(), base);
+    if (url === null || seen.has(url)) return;
+    seen.add(url);
+    if (rel !== undefined && /(?:^|\s)nofollow(?:\s|$)/i.test(rel)) nofollow.push(url);
+    else links.push(url);
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        switch (name) {
+          case "base":
+            if (attributes.href !== undefined)
+              base = normalizeUrl(attributes.href, pageUrl) ?? base;
+            break;
+          case "a":
+          case "area":
+            add(attributes.href, attributes.rel);
+            break;
+          case "frame":
+          case "iframe":
+            add(attributes.src, undefined);
+            break;
+          case "link": {
+            const rel = (attributes.rel ?? "").toLowerCase().split(/\s+/);
+            if (rel.includes("canonical") && attributes.href !== undefined) {
+              canonical = normalizeUrl(attributes.href, base);
+            } else if (rel.includes("alternate") || rel.includes("next")) {
+              add(attributes.href, undefined);
+            }
+            break;
+          }
+          case "meta": {
+            const name = (attributes.name ?? "").toLowerCase();
+            if (name !== "robots" && name !== agent) break;
+            const content = (attributes.content ?? "").toLowerCase();
+            if (/\b(?:noindex|none)\b/.test(content)) noindex = true;
+            if (/\b(?:nofollow|none)\b/.test(content)) nofollowAll = true;
+            break;
+          }
+          default:
+            break;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  return { links, nofollow, canonical, noindex, nofollowAll };
+}
+
+/** `X-Robots-Tag` header values (`noindex`, `nofollow`, `none`, and `agent: …` forms). */
+export function robotsTag(
+  header: string | null,
+  agent: string,
+): { noindex: boolean; nofollow: boolean } {
+  let noindex = false;
+  let nofollow = false;
+  if (header === null) return { noindex, nofollow };
+  for (const part of header.split(/,(?=\s*[A-Za-z-]+\s*:)|\n/)) {
+    const named = /^\s*([A-Za-z0-9_-]+)\s*:\s*(.*)$/.exec(part);
+    const directives = named && !/^(?:unavailable_after)$/i.test(named[1] ?? "") ? named : null;
+    if (directives && (directives[1] ?? "").toLowerCase() !== agent) continue;
+    const text = (directives ? (directives[2] ?? "") : part).toLowerCase();
+    if (/\b(?:noindex|none)\b/.test(text)) noindex = true;
+    if (/\b(?:nofollow|none)\b/.test(text)) nofollow = true;
+  }
+  return { noindex, nofollow };
+}

@@ -1,0 +1,202 @@
+/**
+ * The robots.txt of every site a crawl visits: fetched before any other URL of the site,
+ * kept in the store with its lifetime (DESIGN §3), fetched again when it expires, and read
+ * for what the answer means: rules, a site open to all, or a site closed (for now).
+ */
+import type { RobotsFetchResult } from "../net/robots-fetch.js";
+import {
+  type DialectChoice,
+  parseRobots,
+  type RobotsPolicy,
+  unreachableRule,
+} from "../protocol/robots/index.js";
+import type { CachedRobots, RobotsCache } from "../store/types.js";
+
+/** What a site's robots.txt means right now. */
+export type SiteView =
+  | { readonly kind: "rules"; readonly policy: RobotsPolicy; readonly detail: string }
+  /** No robots.txt (other 4xx): no restrictions (RFC 9309 §2.3.1.3). */
+  | { readonly kind: "open"; readonly detail: string }
+  /**
+   * 401/403: the whole site is disallowed until the answer expires (`retryAt`); 5xx or
+   * unreachable: closed for now, asked again at `retryAt` (RFC 9309 §2.3.1.4).
+   */
+  | {
+      readonly kind: "closed";
+      readonly detail: string;
+      readonly retryAt: number;
+      readonly forbidden: boolean;
+    };
+
+export interface SiteRulesOptions {
+  readonly cache: RobotsCache;
+  readonly fetch: (robotsUrl: string) => Promise<RobotsFetchResult>;
+  readonly now: () => number;
+  readonly dialect?: DialectChoice;
+  /** Parsed policies kept in memory; the store keeps them all. */
+  readonly memory?: number;
+}
+
+interface Known {
+  readonly entry: CachedRobots;
+  readonly view: SiteView;
+}
+
+export class SiteRules {
+  private readonly known = new Map<string, Known>();
+  private readonly pending = new Map<string, Promise<SiteView>>();
+  private readonly memory: number;
+
+  constructor(private readonly options: SiteRulesOptions) {
+    this.memory = options.memory ?? 1024;
+  }
+
+  /** The site's rules, fetching robots.txt first when there is no fresh copy. */
+  view(origin: string): Promise<SiteView> {
+    const now = this.options.now();
+    const known = this.known.get(origin);
+    if (known !== undefined && isFresh(known.entry, now)) return Promise.resolve(known.view);
+    // One fetch per site at a time, however many tasks ask.
+    let pending = this.pending.get(origin);
+    if (pending === undefined) {
+      pending = this.load(origin).finally(() => this.pending.delete(origin));
+      this.pending.set(origin, pending);
+    }
+    return pending;
+  }
+
+  private async load(origin: string): Promise<SiteView> {
+    const now = this.options.now();
+    const stored = await this.options.cache.get(origin);
+    const entry =
+      stored !== null && isFresh(stored, now) ? stored : await this.refresh(origin, stored, now);
+    const view = this.read(entry, now);
+    if (this.known.size >= this.memory) this.known.delete(this.known.keys().next().value as string);
+    this.known.set(origin, { entry, view });
+    return view;
+  }
+
+  private async refresh(
+    origin: string,
+    previous: CachedRobots | null,
+    now: number,
+  ): Promise<CachedRobots> {
+    const result = await this.options.fetch(`${origin}/robots.txt`);
+    const action = result.verdict.action === "follow" ? "unreachable" : result.verdict.action;
+    const lastGood = previous?.body ?? previous?.lastGoodBody ?? null;
+    if (action === "unreachable") {
+      const firstFailureAt = previous?.firstFailureAt ?? now;
+      const attempts =
+        (previous !== null && previous.firstFailureAt !== null ? previous.attempts : 0) + 1;
+      const rule = unreachableRule({
+        firstFailureAt,
+        now,
+        attempts,
+        hasGoodCopy: lastGood !== null,
+      });
+      const expiresAt = rule.use === "disallow-all" ? now + rule.retryInMs : now + 24 * 3600_000;
+      const entry: CachedRobots = {
+        origin,
+        fetchedAt: now,
+        expiresAt,
+        status: result.status,
+        action,
+        body: null,
+        lastGoodBody: lastGood,
+        firstFailureAt,
+        attempts,
+      };
+      await this.options.cache.put(entry);
+      return entry;
+    }
+    let body = action === "parse" ? result.body : null;
+    // DESIGN §3: a REGP Last-modified older than the copy we hold means a stale answer.
+    if (
+      body !== null &&
+      previous !== null &&
+      previous.body !== null &&
+      olderRegp(body, previous.body, this.options.dialect)
+    ) {
+      body = previous.body;
+    }
+    const entry: CachedRobots = {
+      origin,
+      fetchedAt: now,
+      expiresAt: now + result.lifetimeMs,
+      status: result.status,
+      action,
+      body,
+      lastGoodBody: body ?? lastGood,
+      firstFailureAt: null,
+      attempts: 0,
+    };
+    await this.options.cache.put(entry);
+    return entry;
+  }
+
+  private read(entry: CachedRobots, now: number): SiteView {
+    const status = entry.status === null ? "no answer" : `HTTP ${entry.status}`;
+    switch (entry.action) {
+      case "parse":
+        return {
+          kind: "rules",
+          policy: parseRobots(entry.body ?? new Uint8Array(), this.parseOptions(entry.origin)),
+          detail: `robots.txt ${status}`,
+        };
+      case "allow-all":
+        return { kind: "open", detail: `robots.txt ${status}: no restrictions` };
+      case "disallow-all":
+        return {
+          kind: "closed",
+          detail: `robots.txt ${status}: the whole site is disallowed`,
+          retryAt: entry.expiresAt,
+          forbidden: true,
+        };
+      default: {
+        const rule = unreachableRule({
+          firstFailureAt: entry.firstFailureAt ?? now,
+          now,
+          attempts: entry.attempts,
+          hasGoodCopy: entry.lastGoodBody !== null,
+        });
+        if (rule.use === "last-good-copy" && entry.lastGoodBody !== null) {
+          return {
+            kind: "rules",
+            policy: parseRobots(entry.lastGoodBody, this.parseOptions(entry.origin)),
+            detail: `robots.txt unreachable for 30 days: the last good copy`,
+          };
+        }
+        if (rule.use === "allow-all")
+          return { kind: "open", detail: "robots.txt unreachable for 30 days" };
+        return {
+          kind: "closed",
+          detail: `robots.txt ${status}: the site is closed for now`,
+          retryAt: entry.expiresAt,
+          forbidden: false,
+        };
+      }
+    }
+  }
+
+  private parseOptions(origin: string) {
+    return {
+      origin,
+      ...(this.options.dialect === undefined ? {} : { dialect: this.options.dialect }),
+    };
+  }
+}
+
+function isFresh(entry: CachedRobots, now: number): boolean {
+  return now < entry.expiresAt;
+}
+
+function olderRegp(
+  next: Uint8Array,
+  held: Uint8Array,
+  dialect: DialectChoice | undefined,
+): boolean {
+  const options = dialect === undefined ? {} : { dialect };
+  const a = parseRobots(next, options).lastModified;
+  const b = parseRobots(held, options).lastModified;
+  return a !== null && b !== null && a < b;
+}

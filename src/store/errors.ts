@@ -1,0 +1,68 @@
+/** Stable codes of the errors a store throws; the message is for a person, the code for code. */
+export type StoreErrorCode =
+  /** A method was called with a value it cannot take (a negative limit, a NaN moment). */
+  | "HEED_STORE_BAD_ARGUMENT"
+  /** The SQLite file was written by a newer heed, with a schema this one does not know. */
+  | "HEED_STORE_SCHEMA_TOO_NEW"
+  /** The back end could not be reached or opened. */
+  | "HEED_STORE_UNAVAILABLE"
+  /** The back end answered something a store of this version never writes. */
+  | "HEED_STORE_CORRUPT";
+
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StoreError";
+    this.code = code;
+  }
+}
+
+/** A moment or count argument: a finite number, "expected X, got Y" otherwise. */
+export function checkNumber(name: string, value: number): void {
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new StoreError(
+      "HEED_STORE_BAD_ARGUMENT",
+      `${name}: expected a finite number, got ${String(value)}`,
+    );
+  }
+}
+
+/** A count (`limit`, `offset`): a whole number, zero or more. */
+export function checkCount(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new StoreError(
+      "HEED_STORE_BAD_ARGUMENT",
+      `${name}: expected a whole number >= 0, got ${String(value)}`,
+    );
+  }
+}
+
+/** Checks the numbers of URLs about to be added, before anything is written. */
+export function checkNewUrls(
+  urls: readonly {
+    url: string;
+    origin: string;
+    depth: number;
+    priority: number;
+    notBefore: number;
+  }[],
+): void {
+  for (const entry of urls) {
+    if (typeof entry.url !== "string" || entry.url === "") {
+      throw new StoreError(
+        "HEED_STORE_BAD_ARGUMENT",
+        `url: expected a non-empty string, got ${JSON.stringify(entry.url)}`,
+      );
+    }
+    if (typeof entry.origin !== "string" || entry.origin === "") {
+      throw new StoreError(
+        "HEED_STORE_BAD_ARGUMENT",
+        `origin of ${entry.url}: expected a non-empty string, got ${JSON.stringify(entry.origin)}`,
+      );
+    }
+    checkNumber(`depth of ${entry.url}`, entry.depth);
+    checkNumber(`priority of ${entry.url}`, entry.priority);
+    checkNumber(`notBefore of ${entry.url}`, entry.notBefore);
+  }
+}

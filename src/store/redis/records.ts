@@ -1,0 +1,119 @@
+/** The robots cache, host state, crawl log and page validators in Redis (layout: ./keys.ts). */
+import type { Redis } from "ioredis";
+import { StoreError, checkCount } from "../errors.js";
+import type {
+  CachedRobots,
+  CrawlLog,
+  CrawlRecord,
+  HostState,
+  HostStore,
+  PageStore,
+  PageValidators,
+  RobotsCache,
+} from "../types.js";
+import type { RedisKeys } from "./keys.js";
+
+const ACTIONS: ReadonlySet<string> = new Set(["parse", "allow-all", "disallow-all", "unreachable"]);
+
+function isAction(value: string): value is CachedRobots["action"] {
+  return ACTIONS.has(value);
+}
+
+export function redisRobotsCache(client: Redis, keys: RedisKeys): RobotsCache {
+  return {
+    async get(origin) {
+      const fields = await client.hgetallBuffer(keys.robots(origin));
+      const text = (name: string) => fields[name]?.toString("utf8") ?? null;
+      const number = (name: string) => {
+        const value = text(name);
+        return value === null ? null : Number(value);
+      };
+      const bytes = (name: string) => {
+        const value = fields[name];
+        return value === undefined ? null : new Uint8Array(value);
+      };
+      const action = text("action");
+      if (action === null) return null;
+      if (!isAction(action)) {
+        throw new StoreError("HEED_STORE_CORRUPT", `robots cache of ${origin}: action ${action}`);
+      }
+      return {
+        origin,
+        fetchedAt: number("fetchedAt") ?? 0,
+        expiresAt: number("expiresAt") ?? 0,
+        status: number("status"),
+        action,
+        body: bytes("body"),
+        lastGoodBody: bytes("lastGoodBody"),
+        firstFailureAt: number("firstFailureAt"),
+        attempts: number("attempts") ?? 0,
+      };
+    },
+    async put(entry) {
+      const fields: Record<string, string | Buffer> = {
+        fetchedAt: String(entry.fetchedAt),
+        expiresAt: String(entry.expiresAt),
+        action: entry.action,
+        attempts: String(entry.attempts),
+      };
+      // A null is an absent field.
+      if (entry.status !== null) fields["status"] = String(entry.status);
+      if (entry.firstFailureAt !== null) fields["firstFailureAt"] = String(entry.firstFailureAt);
+      if (entry.body !== null) fields["body"] = Buffer.from(entry.body);
+      if (entry.lastGoodBody !== null) fields["lastGoodBody"] = Buffer.from(entry.lastGoodBody);
+      const key = keys.robots(entry.origin);
+      await client.multi().del(key).hset(key, fields).exec();
+    },
+  };
+}
+
+export function redisHostStore(client: Redis, keys: RedisKeys): HostStore {
+  return {
+    async get(origin) {
+      const json = await client.get(keys.host(origin));
+      if (json === null) return null;
+      const { lastRequestAt, windows } = JSON.parse(json) as Omit<HostState, "origin">;
+      return { origin, lastRequestAt, windows };
+    },
+    async put(state) {
+      const { lastRequestAt } = state;
+      const windows = state.windows.map(({ scope, start, count }) => ({ scope, start, count }));
+      await client.set(keys.host(state.origin), JSON.stringify({ lastRequestAt, windows }));
+    },
+  };
+}
+
+export function redisCrawlLog(client: Redis, keys: RedisKeys): CrawlLog {
+  return {
+    async append(record) {
+      const { url, origin, at, ms, status, bytes, outcome, detail } = record;
+      const json = JSON.stringify({ url, origin, at, ms, status, bytes, outcome, detail });
+      await client.rpush(keys.log, json);
+    },
+    async list(limit, offset) {
+      checkCount("limit", limit);
+      checkCount("offset", offset);
+      if (limit === 0) return [];
+      const rows = await client.lrange(keys.log, offset, offset + limit - 1);
+      return rows.map((json) => JSON.parse(json) as CrawlRecord);
+    },
+    async count() {
+      return client.llen(keys.log);
+    },
+  };
+}
+
+export function redisPageStore(client: Redis, keys: RedisKeys): PageStore {
+  return {
+    async get(url) {
+      const json = await client.hget(keys.pages, url);
+      if (json === null) return null;
+      const page = JSON.parse(json) as Omit<PageValidators, "url">;
+      return { url, ...page };
+    },
+    async put(page) {
+      const { url, etag, lastModified, fetchedAt, status } = page;
+      await client.hset(keys.pages, url, JSON.stringify({ etag, lastModified, fetchedAt, status }));
+    },
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * The frontier's Lua scripts: each runs atomically inside Redis, so crawler processes on many
+ * machines sharing one Redis never lease the same URL, and a lease sets the origin's next
+ * request moment in the same step.
+ *
+ * Every key is `prefix .. name`, the prefix being ARGV[1] (see ./keys.ts for the layout). The
+ * keys are computed inside the scripts, so they run on one Redis server, or on one cluster slot
+ * when the prefix holds a hash tag (`{crawl-1}:`).
+ *
+ * Moments and scores travel as the strings JavaScript wrote (String(n) round-trips a double);
+ * the scripts compare them with tonumber but store the strings as given, so Lua's 14-digit
+ * number formatting never touches a stored value.
+ */
+
+/** Fixed width of the arrival number that starts a queue member: ties of score sort by it. */
+export const SEQ_WIDTH = 15;
+
+const PRELUDE = `
+local P = ARGV[1]
+local COUNTS = P .. 'counts'
+
+-- Keeps the origin's entry in the ready set: due when both a queued URL and the next request
+-- are due; absent when nothing is queued. A URL in q: was due at an earlier lease, so the
+-- origin waits only for its next request moment.
+local function refresh(origin)
+  local due
+  if redis.call('ZCARD', P .. 'q:' .. origin) > 0 then
+    due = '0'
+  else
+    local first = redis.call('ZRANGE', P .. 'w:' .. origin, 0, 0, 'WITHSCORES')
+    if #first == 0 then
+      redis.call('ZREM', P .. 'ready', origin)
+      return
+    end
+    due = first[2]
+  end
+  local nxt = redis.call('HGET', P .. 'next', origin)
+  if nxt and tonumber(nxt) > tonumber(due) then due = nxt end
+  redis.call('ZADD', P .. 'ready', due, origin)
+end
+
+-- Queues a member: in q: (by priority, then arrival) when due at 'now', else in w: by time.
+local function enqueue(origin, member, nb, qs, now)
+  if tonumber(nb) <= now then
+    redis.call('ZADD', P .. 'q:' .. origin, qs, member)
+  else
+    redis.call('ZADD', P .. 'w:' .. origin, nb, member)
+  end
+end
+
+-- Nullable text arrives as '0' (null) or '1' followed by the text.
+local function setNullable(key, field, value)
+  if string.sub(value, 1, 1) == '1' then
+    redis.call('HSET', key, field, string.sub(value, 2))
+  end
+end
+`;
+
+/**
+ * add and revisit. ARGV: prefix, 'add' | 'revisit', then 8 strings a URL: url, origin, depth,
+ * priority, queue score (-priority), notBefore, referrer and meta (nullable). Returns how many
+ * were queued.
+ */
+export const ADD = `${PRELUDE}
+local revisit = ARGV[2] == 'revisit'
+local touched = {}
+local added, requeued = 0, 0
+for i = 3, #ARGV, 8 do
+  local url = ARGV[i]
+  local key = P .. 'u:' .. url
+  local state = redis.call('HGET', key, 's')
+  local origin, seq
+  if not state then
+    origin = ARGV[i + 1]
+    seq = string.format('%0${SEQ_WIDTH}d', redis.call('INCR', P .. 'seq'))
+    redis.call('HSET', key, 'o', origin, 'n', seq)
+    added = added + 1
+  elseif revisit and state == 'd' then
+    local v = redis.call('HMGET', key, 'o', 'n')
+    origin, seq = v[1], v[2]
+    redis.call('HDEL', key, 'r', 'm', 'st', 'why', 'at')
+    requeued = requeued + 1
+  end
+  if origin then
+    redis.call('HSET', key, 's', 'q', 'a', '0', 'd', ARGV[i + 2], 'p', ARGV[i + 3],
+      'qs', ARGV[i + 4], 'nb', ARGV[i + 5])
+    setNullable(key, 'r', ARGV[i + 6])
+    setNullable(key, 'm', ARGV[i + 7])
+    enqueue(origin, seq .. url, ARGV[i + 5], ARGV[i + 4], 0)
+    touched[origin] = true
+  end
+end
+if added + requeued > 0 then redis.call('HINCRBY', COUNTS, 'queued', added + requeued) end
+if requeued > 0 then redis.call('HINCRBY', COUNTS, 'done', -requeued) end
+for origin in pairs(touched) do refresh(origin) end
+return added + requeued
+`;
+
+/**
+ * lease. ARGV: prefix, origin, now, until, nextAt, lease id. Returns null, or url, depth,
+ * priority, notBefore, referrer, meta, attempts.
+ */
+export const LEASE = `${PRELUDE}
+local origin, now = ARGV[2], tonumber(ARGV[3])
+local nxt = redis.call('HGET', P .. 'next', origin)
+-- The origin's next request is not due: another fetcher (or machine) just asked it.
+if nxt and tonumber(nxt) > now then return false end
+local qkey, wkey = P .. 'q:' .. origin, P .. 'w:' .. origin
+-- URLs whose time has come move to q:, where priority orders them. Each URL moves once.
+local due = redis.call('ZRANGEBYSCORE', wkey, '-inf', ARGV[3])
+for _, member in ipairs(due) do
+  local qs = redis.call('HGET', P .. 'u:' .. string.sub(member, ${SEQ_WIDTH + 1}), 'qs')
+  redis.call('ZADD', qkey, qs, member)
+end
+if #due > 0 then redis.call('ZREMRANGEBYSCORE', wkey, '-inf', ARGV[3]) end
+local best = redis.call('ZRANGE', qkey, 0, 0)[1]
+if not best then return false end
+redis.call('ZREM', qkey, best)
+local url = string.sub(best, ${SEQ_WIDTH + 1})
+local key = P .. 'u:' .. url
+redis.call('HSET', key, 's', 'l', 'lid', ARGV[6], 'until', ARGV[4])
+redis.call('ZADD', P .. 'leases', ARGV[4], url)
+redis.call('HINCRBY', COUNTS, 'queued', -1)
+redis.call('HINCRBY', COUNTS, 'leased', 1)
+redis.call('HSET', P .. 'next', origin, ARGV[5])
+refresh(origin)
+local entry = redis.call('HMGET', key, 'd', 'p', 'nb', 'r', 'm', 'a')
+table.insert(entry, 1, url)
+return entry
+`;
+
+/**
+ * settle. ARGV: prefix, url, lease id, kind, then for done: at, status; skipped and failed:
+ * at, reason; retry and defer: notBefore, reason. Returns 1, or 0 when the lease was no longer
+ * held (recovered since).
+ */
+export const SETTLE = `${PRELUDE}
+local url, kind = ARGV[2], ARGV[4]
+local key = P .. 'u:' .. url
+local v = redis.call('HMGET', key, 's', 'lid', 'o', 'n')
+if v[1] ~= 'l' or v[2] ~= ARGV[3] then return 0 end
+redis.call('ZREM', P .. 'leases', url)
+redis.call('HDEL', key, 'lid', 'until')
+redis.call('HINCRBY', COUNTS, 'leased', -1)
+if kind == 'retry' or kind == 'defer' then
+  redis.call('HSET', key, 's', 'q', 'nb', ARGV[5], 'why', ARGV[6])
+  if kind == 'retry' then redis.call('HINCRBY', key, 'a', 1) end
+  redis.call('ZADD', P .. 'w:' .. v[3], ARGV[5], v[4] .. url)
+  redis.call('HINCRBY', COUNTS, 'queued', 1)
+  refresh(v[3])
+  return 1
+end
+local states = { done = 'd', skipped = 'k', failed = 'f' }
+redis.call('HSET', key, 's', states[kind], 'at', ARGV[5])
+if kind == 'done' then
+  redis.call('HSET', key, 'st', ARGV[6])
+else
+  redis.call('HSET', key, 'why', ARGV[6])
+end
+redis.call('HINCRBY', COUNTS, kind, 1)
+return 1
+`;
+
+/** recover. ARGV: prefix, now. Returns how many leases went back to the queue. */
+export const RECOVER = `${PRELUDE}
+local now = tonumber(ARGV[2])
+local ended = redis.call('ZRANGEBYSCORE', P .. 'leases', '-inf', '(' .. ARGV[2])
+local touched = {}
+local count = 0
+for _, url in ipairs(ended) do
+  local key = P .. 'u:' .. url
+  local v = redis.call('HMGET', key, 's', 'o', 'n', 'nb', 'qs')
+  if v[1] == 'l' then
+    redis.call('HSET', key, 's', 'q')
+    redis.call('HDEL', key, 'lid', 'until')
+    enqueue(v[2], v[3] .. url, v[4], v[5], now)
+    touched[v[2]] = true
+    count = count + 1
+  end
+end
+if #ended > 0 then redis.call('ZREMRANGEBYSCORE', P .. 'leases', '-inf', '(' .. ARGV[2]) end
+if count > 0 then
+  redis.call('HINCRBY', COUNTS, 'leased', -count)
+  redis.call('HINCRBY', COUNTS, 'queued', count)
+end
+for origin in pairs(touched) do refresh(origin) end
+return count
+`;
+
+/** setNextAt. ARGV: prefix, origin, at. */
+export const SET_NEXT = `${PRELUDE}
+redis.call('HSET', P .. 'next', ARGV[2], ARGV[3])
+refresh(ARGV[2])
+return 1
+`;

@@ -1,0 +1,164 @@
+/**
+ * The SQLite layout, as numbered migrations. A file records in `schema_version` every migration
+ * applied to it; opening applies the missing ones in order, each in its own transaction, and
+ * refuses a file that has a version this code does not know (written by a newer heed).
+ * A later change is a new entry at the end of {@link MIGRATIONS}, never an edit of an old one.
+ */
+import type Database from "better-sqlite3";
+import { StoreError } from "../errors.js";
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** URL states, as stored in `urls.state`. */
+export const QUEUED = 0;
+export const LEASED = 1;
+export const DONE = 2;
+export const SKIPPED = 3;
+export const FAILED = 4;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "frontier, robots cache, host state, crawl log, page validators",
+    sql: `
+      -- One row per origin ever seen: the unit of politeness.
+      CREATE TABLE origins (
+        id INTEGER PRIMARY KEY,
+        origin TEXT NOT NULL UNIQUE,
+        -- When the next request to the origin is due (ms); 0 when never set.
+        next_at INTEGER NOT NULL DEFAULT 0,
+        -- The earliest not_before over the origin's queued URLs; NULL when none is queued.
+        -- Kept in the same transaction as every change of a queued URL.
+        min_not_before INTEGER,
+        -- When the origin is ready: both a queued URL and the next request are due.
+        due_at INTEGER GENERATED ALWAYS AS (
+          CASE WHEN min_not_before IS NULL THEN NULL ELSE max(next_at, min_not_before) END
+        ) VIRTUAL
+      );
+      -- readyOrigins and nextReadyAt: the origins with queued URLs, soonest first.
+      CREATE INDEX origins_due ON origins (due_at) WHERE due_at IS NOT NULL;
+
+      -- Every URL ever added, in any state; the text of a URL is stored here once.
+      CREATE TABLE urls (
+        -- Also the order of arrival: "oldest first" within a priority.
+        id INTEGER PRIMARY KEY,
+        -- The dedup key (frontier.ts urlHash: the site's hash, then the URL's): the index
+        -- holds this, not the text, and keeps a site's URLs together.
+        hash INTEGER NOT NULL,
+        url TEXT NOT NULL,
+        origin_id INTEGER NOT NULL REFERENCES origins (id),
+        -- 0 queued, 1 leased, 2 done, 3 skipped, 4 failed.
+        state INTEGER NOT NULL,
+        priority REAL NOT NULL,
+        depth INTEGER NOT NULL,
+        not_before INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        -- The referrer when it is itself a URL of this table (the usual case), else its text.
+        referrer_id INTEGER,
+        referrer TEXT,
+        meta TEXT,
+        lease_id TEXT,
+        lease_until INTEGER,
+        -- How it ended: the HTTP status (done), the reason (skipped, failed, retry), when.
+        status INTEGER,
+        reason TEXT,
+        settled_at INTEGER
+      );
+      CREATE INDEX urls_hash ON urls (hash);
+      -- lease: the best queued URL of an origin, highest priority then oldest; not_before is in
+      -- the index so that URLs not yet due are passed over without reading their rows.
+      CREATE INDEX urls_queue ON urls (origin_id, priority DESC, id, not_before) WHERE state = 0;
+      -- origins.min_not_before after a URL leaves the queue.
+      CREATE INDEX urls_waiting ON urls (origin_id, not_before) WHERE state = 0;
+      -- recover: leases that ended.
+      CREATE INDEX urls_leases ON urls (lease_until) WHERE state = 1;
+
+      -- How many URLs are in each state, kept with every change so that counts() reads 5 rows.
+      CREATE TABLE totals (state INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+      INSERT INTO totals (state, n) VALUES (0, 0), (1, 0), (2, 0), (3, 0), (4, 0);
+
+      CREATE TABLE robots (
+        origin TEXT PRIMARY KEY,
+        fetched_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        status INTEGER,
+        action TEXT NOT NULL,
+        body BLOB,
+        last_good_body BLOB,
+        first_failure_at INTEGER,
+        attempts INTEGER NOT NULL
+      );
+
+      CREATE TABLE hosts (
+        origin TEXT PRIMARY KEY,
+        last_request_at INTEGER,
+        -- JSON: [{ "scope": "agent" | "ip", "start": ms, "count": n }, …]
+        windows TEXT NOT NULL
+      );
+
+      CREATE TABLE crawl_log (
+        -- The order of appending.
+        id INTEGER PRIMARY KEY,
+        url TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        ms INTEGER NOT NULL,
+        status INTEGER,
+        bytes INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        detail TEXT
+      );
+
+      CREATE TABLE pages (
+        url TEXT PRIMARY KEY,
+        etag TEXT,
+        last_modified TEXT,
+        fetched_at INTEGER NOT NULL,
+        status INTEGER NOT NULL
+      );
+    `,
+  },
+];
+
+/** Brings the file to the newest schema; returns the version it is at. */
+export function migrate(
+  db: Database.Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): number {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)",
+  );
+  const newest = migrations.reduce((top, m) => Math.max(top, m.version), 0);
+  const apply = db.transaction((migration: Migration) => {
+    // Read again inside the write lock: another process may have migrated meanwhile.
+    const applied = db
+      .prepare<[number], { version: number }>(
+        "SELECT version FROM schema_version WHERE version = ?",
+      )
+      .get(migration.version);
+    if (applied) return;
+    db.exec(migration.sql);
+    db.prepare("INSERT INTO schema_version (version, name) VALUES (?, ?)").run(
+      migration.version,
+      migration.name,
+    );
+  });
+  const current = (): number =>
+    db.prepare<[], { v: number | null }>("SELECT max(version) AS v FROM schema_version").get()?.v ??
+    0;
+  const found = current();
+  if (found > newest) {
+    throw new StoreError(
+      "HEED_STORE_SCHEMA_TOO_NEW",
+      `the store has schema version ${found}; this heed knows up to ${newest}: use a newer heed`,
+    );
+  }
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (migration.version > found) apply.immediate(migration);
+  }
+  return current();
+}

@@ -1,0 +1,92 @@
+// A real redis-server for the Redis store's tests: started on a free loopback port with no
+// persistence, stopped at the end. No redis-server is a failure with a message saying how to
+// get one, never a skip: CI installs it (.ci/run, scripts/setup.mjs).
+import { spawn, type ChildProcess } from "node:child_process";
+import { connect, createServer, type AddressInfo } from "node:net";
+
+export interface RedisServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export const REDIS_MISSING =
+  "redis-server is not installed, and the Redis store's tests need a real one: " +
+  "run `npm run setup` as root (it installs Debian's redis-server), " +
+  "or `apt-get install -y redis-server`";
+
+/** How long redis-server may take to answer PING. */
+const START_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_MS = 5_000;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** One PING on a fresh connection: true when the answer is +PONG. */
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    let answer = "";
+    const finish = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => finish(false));
+    socket.on("error", () => finish(false));
+    socket.on("connect", () => socket.write("PING\r\n"));
+    socket.on("data", (chunk) => {
+      answer += chunk.toString("latin1");
+      if (answer.includes("\r\n")) finish(answer.startsWith("+PONG"));
+    });
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort();
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const spawned = await new Promise<Error | null>((resolve) => {
+    child.once("spawn", () => resolve(null));
+    child.once("error", resolve);
+  });
+  if (spawned !== null) {
+    const missing = (spawned as NodeJS.ErrnoException).code === "ENOENT";
+    throw new Error(missing ? REDIS_MISSING : `cannot start redis-server: ${spawned.message}`, {
+      cause: spawned,
+    });
+  }
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!(await ping(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`redis-server on port ${port} did not answer PING: ${stderr.trim()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+      await exitOf(child);
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,714 @@
+// The contract of src/store/types.ts, run against every back end (DESIGN §2: one shared test
+// suite, SQLite and Redis). Each test states the doc comment it checks. Moments are plain
+// numbers: no test sleeps.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { StoreError } from "../../src/store/errors.js";
+import type {
+  CachedRobots,
+  CrawlRecord,
+  CrawlStore,
+  Frontier,
+  Lease,
+  NewUrl,
+} from "../../src/store/types.js";
+
+/** Where one test keeps its store: a new SQLite file, a new Redis key prefix. */
+export interface StorePlace {
+  /** Opens a connection to this place; call again for a second connection (another process). */
+  open(): Promise<CrawlStore>;
+}
+
+export interface StoreHarness {
+  /** A fresh, empty place. */
+  fresh(): Promise<StorePlace>;
+}
+
+const T0 = 1_700_000_000_000;
+const A = "https://a.example";
+const B = "https://b.example";
+const C = "https://c.example";
+const LEASE_MS = 60_000;
+
+function entry(origin: string, path: string, extra: Partial<NewUrl> = {}): NewUrl {
+  return {
+    url: `${origin}${path}`,
+    origin,
+    depth: 0,
+    priority: 0,
+    notBefore: 0,
+    referrer: null,
+    meta: null,
+    ...extra,
+  };
+}
+
+/** Leases from `origin` until none is due, with no politeness gap; returns the URLs in order. */
+async function drain(
+  frontier: Frontier,
+  origin: string,
+  now: number,
+  max = 100,
+): Promise<string[]> {
+  const urls: string[] = [];
+  for (let i = 0; i < max; i++) {
+    const lease = await frontier.lease(origin, now, LEASE_MS, now);
+    if (lease === null) return urls;
+    urls.push(lease.entry.url);
+    await frontier.settle(lease, { kind: "done", status: 200, at: now });
+  }
+  assert.fail(`more than ${max} URLs in ${origin}`);
+}
+
+async function mustLease(frontier: Frontier, origin: string, now: number, nextAt = now) {
+  const lease = await frontier.lease(origin, now, LEASE_MS, nextAt);
+  assert.ok(lease, `expected a lease from ${origin} at ${now}`);
+  return lease;
+}
+
+export function storeContract(name: string, harness: StoreHarness): void {
+  /** Runs `test` on a store in a fresh place, closing every connection it opened. */
+  const withStore =
+    (test: (store: CrawlStore, place: StorePlace & { opened: CrawlStore[] }) => Promise<void>) =>
+    async () => {
+      const place = await harness.fresh();
+      const opened: CrawlStore[] = [];
+      const tracked = {
+        opened,
+        open: async () => {
+          const store = await place.open();
+          opened.push(store);
+          return store;
+        },
+      };
+      try {
+        await test(await tracked.open(), tracked);
+      } finally {
+        for (const store of opened) await store.close();
+      }
+    };
+
+  describe(`${name}: Frontier.add — "the URLs never seen before (in any state)"`, () => {
+    it(
+      "counts only new URLs, within a batch and across batches",
+      withStore(async ({ frontier }) => {
+        assert.equal(await frontier.add([]), 0);
+        const added = await frontier.add([entry(A, "/1"), entry(A, "/2"), entry(A, "/1")]);
+        assert.equal(added, 2);
+        assert.equal(await frontier.add([entry(A, "/2"), entry(A, "/3")]), 1);
+        assert.deepEqual(await frontier.counts(), {
+          queued: 3,
+          leased: 0,
+          done: 0,
+          skipped: 0,
+          failed: 0,
+          origins: 1,
+        });
+      }),
+    );
+
+    it(
+      "ignores a URL again whatever its state: queued, leased, done, skipped, failed, retried",
+      withStore(async ({ frontier }) => {
+        const states = ["queued", "leased", "done", "skipped", "failed", "retried"];
+        await frontier.add(states.map((state) => entry(A, `/${state}`)));
+        // Leased in arrival order: queued first, then the rest.
+        const leases = new Map<string, Lease>();
+        for (let i = 0; i < states.length; i++) {
+          const lease = await mustLease(frontier, A, T0);
+          leases.set(lease.entry.url.slice(A.length + 1), lease);
+        }
+        await frontier.settle(leases.get("done")!, { kind: "done", status: 200, at: T0 });
+        await frontier.settle(leases.get("skipped")!, {
+          kind: "skipped",
+          reason: "robots",
+          at: T0,
+        });
+        await frontier.settle(leases.get("failed")!, { kind: "failed", reason: "gone", at: T0 });
+        await frontier.settle(leases.get("retried")!, {
+          kind: "retry",
+          reason: "503",
+          notBefore: T0 + 1000,
+        });
+        await frontier.settle(leases.get("queued")!, {
+          kind: "defer",
+          reason: "closed",
+          notBefore: T0,
+        });
+        const before = await frontier.counts();
+        assert.deepEqual(before, {
+          queued: 2,
+          leased: 1,
+          done: 1,
+          skipped: 1,
+          failed: 1,
+          origins: 1,
+        });
+        const again = states.map((state) =>
+          entry(A, `/${state}`, { priority: 9, notBefore: T0 - 5 }),
+        );
+        assert.equal(await frontier.add(again), 0);
+        assert.deepEqual(await frontier.counts(), before);
+      }),
+    );
+
+    it(
+      "rejects a batch with a bad number before writing any of it (StoreError, HEED_STORE_BAD_ARGUMENT)",
+      withStore(async ({ frontier }) => {
+        await assert.rejects(
+          frontier.add([entry(A, "/ok"), entry(A, "/bad", { priority: Number.NaN })]),
+          (error: unknown) =>
+            error instanceof StoreError && error.code === "HEED_STORE_BAD_ARGUMENT",
+        );
+        assert.equal((await frontier.counts()).queued, 0);
+        await assert.rejects(frontier.readyOrigins(T0, -1, new Set()), StoreError);
+      }),
+    );
+  });
+
+  describe(`${name}: Frontier.lease — "highest priority, then oldest"`, () => {
+    it(
+      "hands out URLs by priority, and in arrival order within a priority, across batches",
+      withStore(async ({ frontier }) => {
+        await frontier.add([
+          entry(A, "/p1", { priority: 1 }),
+          entry(A, "/p5-first", { priority: 5 }),
+          entry(A, "/p3", { priority: 3 }),
+        ]);
+        await frontier.add([
+          entry(A, "/p5-second", { priority: 5 }),
+          entry(A, "/p-neg", { priority: -2 }),
+          entry(A, "/p3.5", { priority: 3.5 }),
+          entry(A, "/p5-third", { priority: 5 }),
+        ]);
+        assert.deepEqual(await drain(frontier, A, T0), [
+          `${A}/p5-first`,
+          `${A}/p5-second`,
+          `${A}/p5-third`,
+          `${A}/p3.5`,
+          `${A}/p3`,
+          `${A}/p1`,
+          `${A}/p-neg`,
+        ]);
+      }),
+    );
+
+    it(
+      "passes over a URL not yet due (notBefore), whatever its priority",
+      withStore(async ({ frontier }) => {
+        await frontier.add([
+          entry(A, "/later", { priority: 10, notBefore: T0 + 500 }),
+          entry(A, "/now", { priority: 1 }),
+        ]);
+        assert.deepEqual(await drain(frontier, A, T0), [`${A}/now`]);
+        assert.equal(await frontier.lease(A, T0 + 499, LEASE_MS, T0), null);
+        assert.deepEqual(await drain(frontier, A, T0 + 500), [`${A}/later`]);
+      }),
+    );
+
+    it(
+      "returns the entry as added, with attempts 0 and the lease's end",
+      withStore(async ({ frontier }) => {
+        const page = entry(A, "/page", { depth: 2 });
+        const link = entry(A, "/link?q=1#x", {
+          depth: 3,
+          priority: 2.25,
+          notBefore: T0 - 10,
+          referrer: page.url,
+          meta: '{"type":"data","srcloc":"https://a.example/src"}',
+        });
+        const outside = entry(B, "/from-outside", { referrer: "https://elsewhere.example/x" });
+        await frontier.add([page, link, outside]);
+        const lease = await mustLease(frontier, A, T0);
+        assert.equal(lease.until, T0 + LEASE_MS);
+        assert.equal(typeof lease.id, "string");
+        assert.deepEqual(lease.entry, { ...link, attempts: 0 });
+        const first = await mustLease(frontier, A, T0);
+        assert.deepEqual(first.entry, { ...page, attempts: 0 });
+        const third = await mustLease(frontier, B, T0);
+        assert.deepEqual(third.entry, { ...outside, attempts: 0 });
+        assert.notEqual(first.id, lease.id);
+      }),
+    );
+
+    it(
+      "is null for an unknown origin, an empty queue, or a queue of leased URLs",
+      withStore(async ({ frontier }) => {
+        assert.equal(await frontier.lease(A, T0, LEASE_MS, T0), null);
+        await frontier.add([entry(A, "/only")]);
+        await mustLease(frontier, A, T0);
+        assert.equal(await frontier.lease(A, T0, LEASE_MS, T0), null);
+        assert.equal((await frontier.counts()).origins, 0);
+      }),
+    );
+
+    it(
+      "sets the origin's next request moment in the same step, and refuses until then",
+      withStore(async ({ frontier }) => {
+        await frontier.add([entry(A, "/1"), entry(A, "/2")]);
+        assert.equal(await frontier.nextAt(A), 0);
+        await mustLease(frontier, A, T0, T0 + 2000);
+        assert.equal(await frontier.nextAt(A), T0 + 2000);
+        // Another fetcher that saw A ready a moment ago does not get in before the gap.
+        assert.equal(await frontier.lease(A, T0 + 1999, LEASE_MS, T0 + 5000), null);
+        assert.equal(await frontier.nextAt(A), T0 + 2000);
+        const second = await mustLease(frontier, A, T0 + 2000, T0 + 4000);
+        assert.equal(second.entry.url, `${A}/2`);
+      }),
+    );
+
+    it(
+      "never gives one URL to two fetchers: a second connection sees the lease",
+      withStore(async ({ frontier }, place) => {
+        const other = (await place.open()).frontier;
+        await frontier.add([entry(A, "/1"), entry(A, "/2")]);
+        const mine = await mustLease(frontier, A, T0);
+        assert.equal((await other.counts()).leased, 1);
+        const theirs = await mustLease(other, A, T0);
+        assert.notEqual(theirs.entry.url, mine.entry.url);
+        assert.equal(await other.lease(A, T0, LEASE_MS, T0), null);
+        assert.equal(await frontier.lease(A, T0, LEASE_MS, T0), null);
+      }),
+    );
+
+    it(
+      "never gives one URL to two fetchers: 60 leases at once over two connections, 40 URLs",
+      withStore(async ({ frontier }, place) => {
+        const other = (await place.open()).frontier;
+        const urls = Array.from({ length: 40 }, (_, i) => entry(A, `/${i}`));
+        await frontier.add(urls);
+        const attempts = Array.from({ length: 60 }, (_, i) =>
+          (i % 2 === 0 ? frontier : other).lease(A, T0, LEASE_MS, T0),
+        );
+        const leases = (await Promise.all(attempts)).filter((lease) => lease !== null);
+        const leased = leases.map((lease) => lease.entry.url);
+        assert.equal(leased.length, 40);
+        assert.equal(new Set(leased).size, 40);
+        assert.equal(new Set(leases.map((lease) => lease.id)).size, 40);
+        assert.deepEqual(await other.counts(), {
+          queued: 0,
+          leased: 40,
+          done: 0,
+          skipped: 0,
+          failed: 0,
+          origins: 0,
+        });
+      }),
+    );
+  });
+
+  describe(`${name}: Frontier.readyOrigins, nextReadyAt, setNextAt, nextAt`, () => {
+    it(
+      "lists origins with a due URL and a due next request, soonest first, at most limit",
+      withStore(async ({ frontier }) => {
+        await frontier.add([
+          entry(A, "/1", { notBefore: T0 - 100 }),
+          entry(B, "/1", { notBefore: T0 - 300 }),
+          entry(C, "/1", { notBefore: T0 + 100 }),
+        ]);
+        await frontier.setNextAt(A, T0 - 200);
+        await frontier.setNextAt(B, T0 - 50);
+        // Due: A at max(-200, -100) = -100; B at max(-50, -300) = -50; C at +100.
+        assert.deepEqual(await frontier.readyOrigins(T0, 10, new Set()), [A, B]);
+        assert.deepEqual(await frontier.readyOrigins(T0, 1, new Set()), [A]);
+        assert.deepEqual(await frontier.readyOrigins(T0, 0, new Set()), []);
+        assert.deepEqual(await frontier.readyOrigins(T0 + 100, 10, new Set()), [A, B, C]);
+        assert.deepEqual(await frontier.readyOrigins(T0 - 101, 10, new Set()), []);
+      }),
+    );
+
+    it(
+      "leaves out the excluded origins and still fills the limit",
+      withStore(async ({ frontier }) => {
+        await frontier.add([entry(A, "/1"), entry(B, "/1"), entry(C, "/1")]);
+        await frontier.setNextAt(A, T0 - 3);
+        await frontier.setNextAt(B, T0 - 2);
+        await frontier.setNextAt(C, T0 - 1);
+        assert.deepEqual(await frontier.readyOrigins(T0, 2, new Set([A])), [B, C]);
+        assert.deepEqual(await frontier.readyOrigins(T0, 2, new Set([A, B, C])), []);
+        assert.equal(await frontier.nextReadyAt(new Set([A])), T0 - 2);
+        assert.equal(await frontier.nextReadyAt(new Set([A, B, C])), null);
+      }),
+    );
+
+    it(
+      "leaves out an origin whose queued URLs are all leased or settled",
+      withStore(async ({ frontier }) => {
+        await frontier.add([entry(A, "/1"), entry(B, "/1")]);
+        await mustLease(frontier, A, T0);
+        assert.deepEqual(await frontier.readyOrigins(T0, 10, new Set()), [B]);
+        await drain(frontier, B, T0);
+        assert.deepEqual(await frontier.readyOrigins(T0 + 1e9, 10, new Set()), []);
+        assert.equal(await frontier.nextReadyAt(new Set()), null);
+      }),
+    );
+
+    it(
+      "nextReadyAt: the smallest due time, max(next request, earliest notBefore); null when nothing is queued",
+      withStore(async ({ frontier }) => {
+        assert.equal(await frontier.nextReadyAt(new Set()), null);
+        await frontier.setNextAt(C, T0 + 1);
+        assert.equal(await frontier.nextReadyAt(new Set()), null, "no URL queued for C");
+        await frontier.add([
+          entry(A, "/1", { notBefore: T0 + 700 }),
+          entry(A, "/2", { notBefore: T0 + 900 }),
+          entry(B, "/1", { notBefore: T0 + 100 }),
+        ]);
+        await frontier.setNextAt(B, T0 + 800);
+        assert.equal(await frontier.nextReadyAt(new Set()), T0 + 700);
+        assert.equal(await frontier.nextReadyAt(new Set([A])), T0 + 800);
+        await frontier.setNextAt(A, T0 + 1000);
+        assert.equal(await frontier.nextReadyAt(new Set()), T0 + 800);
+        await frontier.setNextAt(A, 0);
+        assert.equal(await frontier.nextReadyAt(new Set()), T0 + 700);
+      }),
+    );
+
+    it(
+      "setNextAt and nextAt: 0 when never set; the last value set, earlier or later",
+      withStore(async ({ frontier }) => {
+        assert.equal(await frontier.nextAt(A), 0);
+        await frontier.setNextAt(A, T0 + 5000);
+        assert.equal(await frontier.nextAt(A), T0 + 5000);
+        await frontier.setNextAt(A, T0 + 10);
+        assert.equal(await frontier.nextAt(A), T0 + 10);
+        await frontier.add([entry(A, "/1")]);
+        assert.deepEqual(await frontier.readyOrigins(T0 + 9, 5, new Set()), []);
+        assert.deepEqual(await frontier.readyOrigins(T0 + 10, 5, new Set()), [A]);
+        assert.equal(await frontier.lease(A, T0 + 9, LEASE_MS, T0 + 9), null);
+        await mustLease(frontier, A, T0 + 10);
+      }),
+    );
+  });
+
+  describe(`${name}: Frontier.settle`, () => {
+    it(
+      "done, skipped and failed end the URL and are counted",
+      withStore(async ({ frontier }) => {
+        await frontier.add([entry(A, "/1"), entry(A, "/2"), entry(A, "/3"), entry(A, "/4")]);
+        const [l1, l2, l3] = [
+          await mustLease(frontier, A, T0),
+          await mustLease(frontier, A, T0),
+          await mustLease(frontier, A, T0),
+        ];
+        await frontier.settle(l1, { kind: "done", status: 304, at: T0 + 1 });
+        await frontier.settle(l2, { kind: "skipped", reason: "Disallow: /2", at: T0 + 1 });
+        await frontier.settle(l3, { kind: "failed", reason: "404", at: T0 + 1 });
+        assert.deepEqual(await frontier.counts(), {
+          queued: 1,
+          leased: 0,
+          done: 1,
+          skipped: 1,
+          failed: 1,
+          origins: 1,
+        });
+        // Settling again is a no-op: the lease has ended.
+        await frontier.settle(l1, { kind: "failed", reason: "again", at: T0 + 2 });
+        await frontier.settle(l2, { kind: "retry", reason: "again", notBefore: T0 });
+        assert.equal((await frontier.counts()).done, 1);
+        assert.equal((await frontier.counts()).queued, 1);
+        assert.deepEqual(await drain(frontier, A, T0 + 3), [`${A}/4`]);
+      }),
+    );
+
+    it(
+      "retry: back to the queue not before notBefore, one more attempt each time",
+      withStore(async ({ frontier }) => {
+        await frontier.add([entry(A, "/flaky", { priority: 3 }), entry(A, "/other")]);
+        let lease = await mustLease(frontier, A, T0);
+        assert.equal(lease.entry.url, `${A}/flaky`);
+        await frontier.settle(lease, { kind: "retry", reason: "503", notBefore: T0 + 1000 });
+        assert.deepEqual(await frontier.counts(), {
+          queued: 2,
+          leased: 0,
+          done: 0,
+          skipped: 0,
+          failed: 0,
+          origins: 1,
+        });
+        // Not due yet: the other URL goes first even with a lower priority.
+        assert.deepEqual(await drain(frontier, A, T0 + 999), [`${A}/other`]);
+        assert.equal(await frontier.nextReadyAt(new Set()), T0 + 1000);
+        assert.deepEqual(await frontier.readyOrigins(T0 + 999, 5, new Set()), []);
+        assert.deepEqual(await frontier.readyOrigins(T0 + 1000, 5, new Set()), [A]);
+        lease = await mustLease(frontier, A, T0 + 1000);
+        assert.equal(lease.entry.attempts, 1);
+        assert.equal(lease.entry.notBefore, T0 + 1000);
+        await frontier.settle(lease, { kind: "retry", reason: "503", notBefore: T0 + 3000 });
+        lease = await mustLease(frontier, A, T0 + 3000);
+        assert.equal(lease.entry.attempts, 2);
+        await frontier.settle(lease, { kind: "failed", reason: "gave up after 3", at: T0 + 3001 });
+        assert.equal((await frontier.counts()).failed, 1);
+      }),
+    );
+
+    it(
+      "defer: back to the queue not before notBefore, attempts unchanged",
+      withStore(async ({ frontier }) => {
+        await frontier.add([entry(A, "/1")]);
+        let lease = await mustLease(frontier, A, T0);
+        await frontier.settle(lease, { kind: "retry", reason: "503", notBefore: T0 + 10 });
+        lease = await mustLease(frontier, A, T0 + 10);
+        await frontier.settle(lease, { kind: "defer", reason: "Visit-time", notBefore: T0 + 500 });
+        assert.equal(await frontier.lease(A, T0 + 499, LEASE_MS, T0), null);
+        lease = await mustLease(frontier, A, T0 + 500);
+        assert.equal(lease.entry.attempts, 1);
+      }),
+    );
+  });
+
+  describe(`${name}: Frontier.revisit — "queues again URLs that were done"`, () => {
+    it(
+      "queues done URLs again not before notBefore, adds unseen ones, leaves the rest",
+      withStore(async ({ frontier }) => {
+        await frontier.add([
+          entry(A, "/done"),
+          entry(A, "/skipped"),
+          entry(A, "/failed"),
+          entry(A, "/retried"),
+          entry(A, "/queued"),
+        ]);
+        const outcomes = [
+          { kind: "done", status: 200, at: T0 },
+          { kind: "skipped", reason: "robots", at: T0 },
+          { kind: "failed", reason: "gone", at: T0 },
+          { kind: "retry", reason: "503", notBefore: T0 + 50 },
+        ] as const;
+        for (const outcome of outcomes) {
+          await frontier.settle(await mustLease(frontier, A, T0), outcome);
+        }
+        const inFlight = await mustLease(frontier, A, T0);
+        assert.equal(inFlight.entry.url, `${A}/queued`);
+        const queued = await frontier.revisit([
+          entry(A, "/done", { notBefore: T0 + 100, priority: 4, meta: '{"why":"changed"}' }),
+          entry(A, "/skipped", { notBefore: T0 + 100 }),
+          entry(A, "/failed", { notBefore: T0 + 100 }),
+          entry(A, "/retried", { notBefore: T0 + 100 }),
+          entry(A, "/queued", { notBefore: T0 + 100 }),
+          entry(B, "/new", { notBefore: T0 + 100 }),
+        ]);
+        assert.equal(queued, 2);
+        assert.deepEqual(await frontier.counts(), {
+          queued: 3,
+          leased: 1,
+          done: 0,
+          skipped: 1,
+          failed: 1,
+          origins: 2,
+        });
+        // The retried URL was due already; the revisited one waits for its notBefore.
+        assert.deepEqual(await drain(frontier, A, T0 + 99), [`${A}/retried`]);
+        const again = await mustLease(frontier, A, T0 + 100);
+        assert.deepEqual(again.entry, {
+          ...entry(A, "/done", { notBefore: T0 + 100, priority: 4, meta: '{"why":"changed"}' }),
+          attempts: 0,
+        });
+        assert.equal(await frontier.revisit([]), 0);
+      }),
+    );
+
+    it(
+      "a revisited URL is done again after its new lease, and can be revisited again",
+      withStore(async ({ frontier }) => {
+        await frontier.add([entry(A, "/1")]);
+        await drain(frontier, A, T0);
+        assert.equal(await frontier.revisit([entry(A, "/1")]), 1);
+        assert.equal(await frontier.revisit([entry(A, "/1")]), 0, "queued already");
+        assert.deepEqual(await drain(frontier, A, T0 + 1), [`${A}/1`]);
+        assert.equal(await frontier.revisit([entry(A, "/1")]), 1);
+        assert.equal(await frontier.add([entry(A, "/1")]), 0);
+      }),
+    );
+  });
+
+  describe(`${name}: Frontier.recover — "every lease that ended before now"`, () => {
+    it(
+      "puts ended leases back, keeps running ones, and makes settling a recovered lease a no-op",
+      withStore(async ({ frontier }) => {
+        await frontier.add([entry(A, "/1", { priority: 2 }), entry(A, "/2"), entry(B, "/1")]);
+        const old = await mustLease(frontier, A, T0); // until T0 + 60000
+        const young = await mustLease(frontier, B, T0 + 30_000); // until T0 + 90000
+        assert.equal(
+          await frontier.recover(T0 + LEASE_MS),
+          0,
+          "a lease ends at `until`, not before",
+        );
+        assert.equal(await frontier.recover(T0 + LEASE_MS + 1), 1);
+        assert.deepEqual(await frontier.counts(), {
+          queued: 2,
+          leased: 1,
+          done: 0,
+          skipped: 0,
+          failed: 0,
+          origins: 1,
+        });
+        // The recovered URL is the best of its origin again, with no extra attempt.
+        const again = await mustLease(frontier, A, T0 + LEASE_MS + 2);
+        assert.equal(again.entry.url, old.entry.url);
+        assert.equal(again.entry.attempts, 0);
+        assert.notEqual(again.id, old.id);
+        // The crashed fetcher comes back late: its settle changes nothing.
+        await frontier.settle(old, { kind: "done", status: 200, at: T0 + LEASE_MS + 3 });
+        assert.equal((await frontier.counts()).done, 0);
+        await frontier.settle(again, { kind: "done", status: 200, at: T0 + LEASE_MS + 3 });
+        await frontier.settle(young, { kind: "done", status: 200, at: T0 + LEASE_MS + 3 });
+        assert.equal((await frontier.counts()).done, 2);
+        assert.equal(await frontier.recover(T0 + 1e9), 0);
+      }),
+    );
+
+    it(
+      "a recovered URL keeps its notBefore and attempts, and its origin is ready again",
+      withStore(async ({ frontier }) => {
+        await frontier.add([entry(A, "/1", { notBefore: T0 })]);
+        await mustLease(frontier, A, T0);
+        assert.equal(await frontier.recover(T0 + LEASE_MS + 1), 1);
+        assert.deepEqual(await frontier.readyOrigins(T0 + LEASE_MS + 1, 5, new Set()), [A]);
+        assert.equal((await mustLease(frontier, A, T0 + LEASE_MS + 1)).entry.notBefore, T0);
+      }),
+    );
+  });
+
+  describe(`${name}: a store reopened`, () => {
+    it(
+      "keeps the queue, the leases, the counts and the politeness state",
+      withStore(async (store, place) => {
+        await store.frontier.add([entry(A, "/1"), entry(A, "/2"), entry(B, "/1")]);
+        const lease = await mustLease(store.frontier, A, T0, T0 + 4000);
+        await store.frontier.settle(await mustLease(store.frontier, B, T0, T0 + 9000), {
+          kind: "done",
+          status: 200,
+          at: T0,
+        });
+        const counts = await store.frontier.counts();
+        await store.close();
+        const reopened = await place.open();
+        assert.deepEqual(await reopened.frontier.counts(), counts);
+        assert.equal(await reopened.frontier.nextAt(A), T0 + 4000);
+        assert.equal(await reopened.frontier.nextAt(B), T0 + 9000);
+        assert.equal(await reopened.frontier.lease(A, T0 + 3999, LEASE_MS, T0), null);
+        assert.equal(await reopened.frontier.recover(lease.until + 1), 1);
+        assert.deepEqual(await drain(reopened.frontier, A, lease.until + 1), [`${A}/1`, `${A}/2`]);
+      }),
+    );
+  });
+
+  describe(`${name}: RobotsCache`, () => {
+    const robots: CachedRobots = {
+      origin: A,
+      fetchedAt: T0,
+      expiresAt: T0 + 86_400_000,
+      status: 200,
+      action: "parse",
+      // Not UTF-8, with a NUL and a BOM: bytes in, the same bytes out.
+      body: new Uint8Array([0xef, 0xbb, 0xbf, 0x55, 0x00, 0xff, 0xfe, 0x0a]),
+      lastGoodBody: new Uint8Array([0x41, 0x0d, 0x0a]),
+      firstFailureAt: null,
+      attempts: 0,
+    };
+
+    it(
+      "gives back what was put, bytes and nulls included; null for an unknown origin",
+      withStore(async (store) => {
+        assert.equal(await store.robots.get(A), null);
+        await store.robots.put(robots);
+        const got = await store.robots.get(A);
+        assert.deepEqual(got, robots);
+        assert.ok(got?.body instanceof Uint8Array);
+        const empty: CachedRobots = { ...robots, origin: B, body: new Uint8Array(0) };
+        await store.robots.put(empty);
+        assert.deepEqual(await store.robots.get(B), empty);
+      }),
+    );
+
+    it(
+      "a later put replaces the whole entry (an outage: no body, the last good one kept)",
+      withStore(async (store) => {
+        await store.robots.put(robots);
+        const outage: CachedRobots = {
+          ...robots,
+          fetchedAt: T0 + 1,
+          expiresAt: T0 + 60_000,
+          status: null,
+          action: "unreachable",
+          body: null,
+          firstFailureAt: T0 + 1,
+          attempts: 3,
+        };
+        await store.robots.put(outage);
+        assert.deepEqual(await store.robots.get(A), outage);
+      }),
+    );
+  });
+
+  describe(`${name}: HostStore`, () => {
+    it(
+      "gives back the rate windows and the last request; a put replaces; null when unknown",
+      withStore(async (store) => {
+        assert.equal(await store.hosts.get(A), null);
+        const state = {
+          origin: A,
+          lastRequestAt: T0,
+          windows: [
+            { scope: "agent", start: T0 - 1000, count: 3 },
+            { scope: "ip", start: T0 - 10, count: 1 },
+          ],
+        } as const;
+        await store.hosts.put(state);
+        assert.deepEqual(await store.hosts.get(A), state);
+        await store.hosts.put({ origin: A, lastRequestAt: null, windows: [] });
+        assert.deepEqual(await store.hosts.get(A), { origin: A, lastRequestAt: null, windows: [] });
+        assert.equal(await store.hosts.get(B), null);
+      }),
+    );
+  });
+
+  describe(`${name}: CrawlLog — "in the order they were appended"`, () => {
+    it(
+      "lists records in order, by pages of limit from offset, and counts them",
+      withStore(async (store) => {
+        assert.equal(await store.log.count(), 0);
+        assert.deepEqual(await store.log.list(10, 0), []);
+        const records: CrawlRecord[] = Array.from({ length: 25 }, (_, i) => ({
+          url: `${A}/${i}`,
+          origin: A,
+          at: T0 + i,
+          ms: i * 3,
+          status: i % 5 === 0 ? null : 200,
+          bytes: i * 100,
+          outcome: i % 5 === 0 ? "error" : "fetched",
+          detail: i % 5 === 0 ? "ECONNRESET" : null,
+        }));
+        for (const record of records) await store.log.append(record);
+        assert.equal(await store.log.count(), 25);
+        assert.deepEqual(await store.log.list(10, 0), records.slice(0, 10));
+        assert.deepEqual(await store.log.list(10, 10), records.slice(10, 20));
+        assert.deepEqual(await store.log.list(10, 20), records.slice(20));
+        assert.deepEqual(await store.log.list(10, 25), []);
+        assert.deepEqual(await store.log.list(0, 0), []);
+        assert.deepEqual(await store.log.list(100, 0), records);
+      }),
+    );
+  });
+
+  describe(`${name}: PageStore`, () => {
+    it(
+      "gives back the validators; a put replaces; null when unknown",
+      withStore(async (store) => {
+        assert.equal(await store.pages.get(`${A}/x`), null);
+        const page = {
+          url: `${A}/x`,
+          etag: 'W/"abc"',
+          lastModified: "Wed, 21 Oct 2015 07:28:00 GMT",
+          fetchedAt: T0,
+          status: 200,
+        };
+        await store.pages.put(page);
+        assert.deepEqual(await store.pages.get(`${A}/x`), page);
+        const bare = { ...page, etag: null, lastModified: null, status: 304, fetchedAt: T0 + 1 };
+        await store.pages.put(bare);
+        assert.deepEqual(await store.pages.get(`${A}/x`), bare);
+      }),
+    );
+  });
+}
