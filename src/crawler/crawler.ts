@@ -106,10 +106,15 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const sites = new SiteRules({
     cache: store.robots,
     now,
-    fetch: (url) => fetchRobots(url, { userAgent: options.userAgent, client }),
+    fetch: async (url) => {
+      robotsAsked.set(originOf(url), now());
+      return fetchRobots(url, { userAgent: options.userAgent, client });
+    },
     ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
   });
   const paces = new Map<string, SitePace>();
+  // When each site's robots.txt was last asked for: that request counts towards the gap too.
+  const robotsAsked = new Map<string, number>();
   const active = new Map<string, number>();
   const tasks = new Set<Promise<void>>();
   const tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
@@ -162,6 +167,14 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       return;
     }
     const pace = await paceOf(origin);
+    const asked = robotsAsked.get(origin);
+    if (asked !== undefined) {
+      robotsAsked.delete(origin);
+      if (pace.agent.lastAt === null || pace.agent.lastAt < asked)
+        pace.agent = { ...pace.agent, lastAt: asked };
+      if (pace.ip.lastAt === null || pace.ip.lastAt < asked)
+        pace.ip = { ...pace.ip, lastAt: asked };
+    }
     const due = startAt(base.plan, pace, now());
     if (due > now()) {
       await store.frontier.setNextAt(origin, due);

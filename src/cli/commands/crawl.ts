@@ -84,6 +84,18 @@ export async function runCrawl(
   const progress =
     options.quiet === true || !tty ? null : new ProgressLine(io.stderr, () => queued);
   progress?.start();
+  const poll =
+    progress === null
+      ? null
+      : setInterval(() => {
+          store.frontier.counts().then(
+            (c) => {
+              queued = c.queued;
+            },
+            () => {},
+          );
+        }, 1000);
+  poll?.unref();
   let summary: CrawlSummary;
   try {
     summary = await crawl({
@@ -98,16 +110,14 @@ export async function runCrawl(
       perHost,
       scope: options.scope,
       signal: controller.signal,
-      onEvent: (event) => {
-        if (event.type === "fetched") queued = Math.max(queued - 1, 0);
-        progress?.event(event);
-      },
+      onEvent: (event) => progress?.event(event),
       ...(options.ip === undefined ? {} : { ip: options.ip }),
       ...list(options.languages, "languages"),
       ...list(options.encodings, "encodings"),
       ...list(options.charsets, "charsets"),
     });
   } finally {
+    if (poll !== null) clearInterval(poll);
     progress?.stop();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
