@@ -5,8 +5,10 @@
 import { Command, CommanderError, Option } from "commander";
 import { DIALECTS, type DialectChoice } from "../protocol/robots/index.js";
 import { runCheck } from "./commands/check.js";
+import { runCrawl } from "./commands/crawl.js";
 import { runDemo } from "./commands/demo.js";
 import { runLint } from "./commands/lint.js";
+import { runSitemapBuild, runSitemapList, runSitemapUpdate } from "./commands/sitemap.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
 import type { Io } from "./io.js";
 import { VERSION } from "./version.js";
@@ -37,7 +39,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .showHelpAfterError("(run with --help for usage)");
+    .showHelpAfterError("(run with --help for usage)")
+    // Options belong to the command they follow, so that `heed sitemap build --max-urls 2`
+    // reaches build and not `heed sitemap` (which has a --max-urls of its own).
+    .enablePositionalOptions();
 
   program
     .command("check")
@@ -82,6 +87,134 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--json", "one JSON object with every finding", false)
     .action(async (robots: string, options) => {
       setExit(await runLint(robots, options, io));
+    });
+
+  const sitemap = program
+    .command("sitemap")
+    .description(
+      "list a sitemap's entries (urlset, index, text, RSS, Atom; gzip or not). Exit 0: read; 1: errors (a limit, a DOCTYPE, broken XML, an unreadable listed sitemap); 2: cannot read it at all",
+    )
+    .argument(
+      "<sitemap>",
+      "sitemap file, http(s) URL, or - for standard input (--discover: a site URL)",
+    )
+    .option(
+      "--json",
+      "one JSON object a line: kind, loc, lastmod, changefreq, priority, type, srcloc, sitemap, line",
+      false,
+    )
+    .option("--count", "print only the number of entries", false)
+    .option(
+      "--follow",
+      "read the sitemaps an index lists (and theirs, to --max-depth), not the index's list",
+      false,
+    )
+    .option(
+      "--discover",
+      "the argument is a site: read the sitemaps its robots.txt names (else /sitemap.xml)",
+      false,
+    )
+    .option(
+      "--url <url>",
+      "the URL a local file is served at: checks that entries are in its scope, finds an index's sitemaps beside it",
+    )
+    .option("--max-urls <n>", "entries one file may hold before reading stops (default 50000)")
+    .option(
+      "--max-depth <n>",
+      "deepest index level followed (default 2: an index, its sitemaps, theirs)",
+    )
+    .option("--agent <name>", "User-Agent header for fetching")
+    .enablePositionalOptions()
+    .action(async (source: string, options) => {
+      setExit(await runSitemapList(source, options, io));
+    });
+
+  sitemap
+    .command("build")
+    .description(
+      "write sitemaps from a list of URLs (one a line) or JSON lines {loc, lastmod, changefreq, priority, type, srcloc}; split at the limits, with an index. Exit 1: some lines skipped",
+    )
+    .argument("[list]", "the list; standard input when absent or -")
+    .option("--out <dir>", "directory to write into", ".")
+    .option(
+      "--base <url>",
+      "URL the directory is served at, for the index's locs (default: the first URL's origin)",
+    )
+    .option("--gzip", "write .xml.gz files", false)
+    .option("--max-urls <n>", "URLs a file may hold (default 50000)")
+    .option("--max-bytes <n>", "uncompressed bytes a file may hold (default 52428800)")
+    .option(
+      "--name <stem>",
+      "file name stem: STEM.xml, or STEM-1.xml … and the index STEM.xml",
+      "sitemap",
+    )
+    .action(async (list: string | undefined, options) => {
+      setExit(await runSitemapBuild(list, options, io));
+    });
+
+  sitemap
+    .command("update")
+    .description(
+      "add an entry to a sitemap, or change the entry with the same loc, in place (a full file is split and indexed)",
+    )
+    .argument("<file>", "the sitemap (urlset or index) to change; made if missing")
+    .requiredOption("--loc <url>", "the entry's URL")
+    .option("--lastmod <w3c>", 'W3C datetime, e.g. 2015-03-19 or 2015-03-19T10:00:00Z, or "now"')
+    .option("--changefreq <word>", "always, hourly, daily, weekly, monthly, yearly or never")
+    .option("--priority <n>", "0.0 to 1.0")
+    .option("--type <type>", "REGP page type: data, list or other")
+    .option("--srcloc <url>", "REGP: the original page this crawler page stands for")
+    .option(
+      "--base <url>",
+      "URL the file's directory is served at (used when a full file becomes an index)",
+    )
+    .option("--max-urls <n>", "URLs a file may hold (default 50000)")
+    .action(async (file: string, options) => {
+      setExit(await runSitemapUpdate(file, options, io));
+    });
+
+  program
+    .command("crawl")
+    .description(
+      "crawl politely from seed URLs, obeying every robots.txt dialect; run again to resume",
+    )
+    .argument("<url...>", "seed URLs")
+    .option(
+      "--agent <name>",
+      "the robot's name token, matched in robots.txt and sent in User-Agent",
+    )
+    .option(
+      "--info-url <url>",
+      "the URL in the User-Agent header: NAME/<version> (+<url>)",
+      "https://www.npmjs.com/package/heed",
+    )
+    .option(
+      "--store <path>",
+      "the crawl's SQLite file, or redis://host:port[#prefix] to share it",
+      "./heed-crawl.db",
+    )
+    .option("--out <dir>", "where fetched content goes")
+    .option("--max-pages <n>", "stop after this many pages in all", "1000")
+    .option("--max-depth <n>", "follow links this many steps from the seeds", "5")
+    .option("--concurrency <n>", "requests in flight at once, over all sites", "16")
+    .option("--per-host <n>", "requests in flight at once to one site", "1")
+    .addOption(
+      new Option("--scope <scope>", "which links to follow")
+        .choices(["host", "domain", "prefix"])
+        .default("host"),
+    )
+    .option("--ip <addr>", "send from this local address; REGP Ip-* rules see it")
+    .option("--languages <list>", "languages the crawler supports (REGP Language)")
+    .option("--encodings <list>", "content codings the crawler supports (REGP Encoding)")
+    .option("--charsets <list>", "charsets the crawler supports (REGP Charset)")
+    .option(
+      "--allow-private",
+      "crawl private and loopback addresses (on by itself when a seed is one)",
+    )
+    .option("--quiet", "no progress line", false)
+    .option("--json", "print a summary object at the end", false)
+    .action(async (urls: string[], options) => {
+      setExit(await runCrawl(urls, options, io));
     });
 
   program

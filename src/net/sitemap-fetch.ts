@@ -7,8 +7,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, resolve as resolvePath } from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { createGunzip } from "node:zlib";
 import { request } from "undici";
@@ -241,7 +240,9 @@ export async function* readSitemaps(
   const seen = new Set<string>();
   const stack: Job[] = [];
   for (let i = roots.length - 1; i >= 0; i--) {
-    const location = roots[i] as string;
+    const root = roots[i] as string;
+    // A file: URL is read as the path it names, so that an index finds its sitemaps beside it.
+    const location = /^file:/i.test(root) ? fileURLToPath(root) : root;
     stack.push({ location, depth: 0, servedAt: options.servedAt ?? null });
   }
   for (const job of stack) seen.add(keyOf(job.location));

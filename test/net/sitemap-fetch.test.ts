@@ -75,7 +75,9 @@ describe("readSitemap over HTTP", SUITE, () => {
       "/truncated.xml.gz": text(gzipSync(urlset([`${o}/a`, `${o}/b`, `${o}/c`])).subarray(0, 150)),
       "/big.xml.gz": text(gzipSync(urlset(Array.from({ length: 2000 }, (_, i) => `${o}/p${i}`)))),
       "/sub/sitemap.xml": text(urlset([`${o}/sub/in`, `${o}/out`])),
-      "/robots.txt": text(`User-agent: *\nDisallow: /private/\nSitemap: ${o}/sitemap.xml\nSitemap: ${o}/compressed.xml\n`),
+      "/robots.txt": text(
+        `User-agent: *\nDisallow: /private/\nSitemap: ${o}/sitemap.xml\nSitemap: ${o}/compressed.xml\n`,
+      ),
     });
   });
   after(() => server.close());
@@ -208,7 +210,9 @@ describe("readSitemaps: following indexes", SUITE, () => {
     other = await startServer({ "/s.xml": text(urlset(["http://x/"])) });
     o = server.origin;
     Object.assign(routes, {
-      "/index.xml": text(index([`${o}/s1.xml`, `${o}/s2.xml.gz`, `${o}/missing.xml`, `${other.origin}/s.xml`])),
+      "/index.xml": text(
+        index([`${o}/s1.xml`, `${o}/s2.xml.gz`, `${o}/missing.xml`, `${other.origin}/s.xml`]),
+      ),
       "/s1.xml": text(urlset([`${o}/1a`, `${o}/1b`])),
       "/s2.xml.gz": text(gzipSync(urlset([`${o}/2a`]))),
       // A cycle: the index lists a nested index that lists the first index again.
@@ -216,7 +220,9 @@ describe("readSitemaps: following indexes", SUITE, () => {
       "/nested.xml": text(index([`${o}/loop.xml`, `${o}/deep.xml`])),
       "/deep.xml": text(index([`${o}/s1.xml`])),
       "/wide.xml": text(index(Array.from({ length: 5 }, (_, i) => `${o}/w${i}.xml`))),
-      ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`/w${i}.xml`, text(urlset([`${o}/w${i}`]))])),
+      ...Object.fromEntries(
+        Array.from({ length: 5 }, (_, i) => [`/w${i}.xml`, text(urlset([`${o}/w${i}`]))]),
+      ),
     });
   });
   after(async () => {
@@ -266,7 +272,9 @@ describe("readSitemaps: following indexes", SUITE, () => {
 
   it("stops at the depth limit with index-depth", async () => {
     const events = await all(readSitemaps(`${o}/loop.xml`, { maxDepth: 1 }));
-    const depth = events.find((e) => e.kind === "diagnostic" && e.diagnostic.code === "index-depth");
+    const depth = events.find(
+      (e) => e.kind === "diagnostic" && e.diagnostic.code === "index-depth",
+    );
     assert.ok(depth);
     assert.equal(depth.source, `${o}/nested.xml`);
     assert.equal(depth.kind === "diagnostic" ? depth.diagnostic.severity : null, "error");
@@ -318,16 +326,28 @@ describe("readSitemaps: local files", SUITE, () => {
     dir = await mkdtemp(join(tmpdir(), "heed-sitemap-fetch-"));
     await writeFile(
       join(dir, "sitemap.xml"),
-      index(["https://www.example.com/maps/part-1.xml", "https://www.example.com/maps/part-2.xml.gz"]),
+      index([
+        "https://www.example.com/maps/part-1.xml",
+        "https://www.example.com/maps/part-2.xml.gz",
+      ]),
     );
-    await writeFile(join(dir, "part-1.xml"), urlset(["https://www.example.com/maps/a", "https://www.example.com/b"]));
-    await writeFile(join(dir, "part-2.xml.gz"), gzipSync(urlset(["https://www.example.com/maps/c"])));
+    await writeFile(
+      join(dir, "part-1.xml"),
+      urlset(["https://www.example.com/maps/a", "https://www.example.com/b"]),
+    );
+    await writeFile(
+      join(dir, "part-2.xml.gz"),
+      gzipSync(urlset(["https://www.example.com/maps/c"])),
+    );
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
   it("finds an index's sitemaps beside it, by name, and judges each by the URL the index gives it", async () => {
     const events = await all(readSitemaps(join(dir, "sitemap.xml")));
-    assert.deepEqual(locs(events), ["https://www.example.com/maps/a", "https://www.example.com/maps/c"]);
+    assert.deepEqual(locs(events), [
+      "https://www.example.com/maps/a",
+      "https://www.example.com/maps/c",
+    ]);
     assert.deepEqual(codes(events), ["loc-out-of-scope"]);
     assert.deepEqual(
       [...new Set(events.map((e) => e.source))],
@@ -337,9 +357,14 @@ describe("readSitemaps: local files", SUITE, () => {
 
   it("with servedAt, maps the index's URLs under it to paths beside the file", async () => {
     const events = await all(
-      readSitemaps(join(dir, "sitemap.xml"), { servedAt: "https://www.example.com/maps/sitemap.xml" }),
+      readSitemaps(join(dir, "sitemap.xml"), {
+        servedAt: "https://www.example.com/maps/sitemap.xml",
+      }),
     );
-    assert.deepEqual(locs(events), ["https://www.example.com/maps/a", "https://www.example.com/maps/c"]);
+    assert.deepEqual(locs(events), [
+      "https://www.example.com/maps/a",
+      "https://www.example.com/maps/c",
+    ]);
     assert.deepEqual(codes(events), ["loc-out-of-scope"]);
   });
 

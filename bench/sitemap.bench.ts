@@ -1,0 +1,475 @@
+/**
+ * heed's sitemap reader against the npm `sitemap` package's (`XMLToSitemapItemStream`, sax
+ * inside) on one 50,000-URL sitemap, plain and gzip-compressed, in the same run; the two
+ * tokenizers heed chose between (htmlparser2, saxes); and peak memory reading an index of
+ * 20 x 50,000 URLs over HTTP from 127.0.0.1, against one file alone, in child processes.
+ *
+ *   npm run bench                              # both benchmarks
+ *   node dist/bench/sitemap.bench.js --quick   # fewer runs
+ *
+ * Every loop is bounded by a run count and a time budget. Times are medians of timed runs after
+ * warm-up runs; the contenders alternate, so that load on the machine falls on both.
+ */
+import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { createGunzip, gzipSync } from "node:zlib";
+import { Parser } from "htmlparser2";
+import { SaxesParser } from "saxes";
+import { XMLToSitemapItemStream } from "sitemap";
+import { gunzipChunks, readSitemaps } from "../src/net/sitemap-fetch.js";
+import {
+  parseSitemap,
+  parseSitemapText,
+  SITEMAP_NAMESPACE,
+  sitemapElement,
+  sitemapIndexOpen,
+  SITEMAPINDEX_CLOSE,
+} from "../src/protocol/sitemap/index.js";
+
+const QUICK = process.argv.includes("--quick");
+const URLS = 50_000;
+const CHUNK = 64 * 1024;
+const now = (): number => performance.now();
+
+// ---------------------------------------------------------------------------------------------
+// Corpus: a sitemap as sites write them, every optional tag, some URLs with an escaped `&`.
+
+const FREQS = ["daily", "weekly", "monthly"] as const;
+const HEADER = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${SITEMAP_NAMESPACE}">\n`;
+const FOOTER = "</urlset>\n";
+
+function urlText(i: number, origin: string, file: number): string {
+  const day = String(1 + (i % 28)).padStart(2, "0");
+  const query = i % 3 === 0 ? `?color=red&amp;size=${i % 7}` : "";
+  return (
+    `  <url>\n    <loc>${origin}/catalog/${file}/item-${i}.html${query}</loc>\n` +
+    `    <lastmod>2024-05-${day}T10:${String(i % 60).padStart(2, "0")}:00+02:00</lastmod>\n` +
+    `    <changefreq>${FREQS[i % 3]}</changefreq>\n    <priority>0.${i % 10}</priority>\n  </url>\n`
+  );
+}
+
+function sitemapText(count: number, origin: string, file = 0): string {
+  let out = HEADER;
+  for (let i = 0; i < count; i++) out += urlText(i, origin, file);
+  return out + FOOTER;
+}
+
+function chunksOf(bytes: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.byteLength; i += CHUNK) out.push(bytes.subarray(i, i + CHUNK));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function fmt(value: number, digits = 1): string {
+  if (!Number.isFinite(value)) return "n/a";
+  return value.toLocaleString("en-US", {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+
+const fmtInt = (value: number): string => Math.round(value).toLocaleString("en-US");
+const mib = (bytes: number): string => `${fmt(bytes / 1024 / 1024, 1)} MiB`;
+
+function printTable(title: string, head: readonly string[], rows: readonly string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join("  ");
+  console.log(`\n${title}`);
+  console.log(line(head));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+}
+
+type Contender = () => Promise<number>;
+
+/**
+ * Warm-up runs, then timed runs alternating between contenders until each has `maxRuns` or the
+ * budget is spent (never fewer than `minRuns`). Each run returns the entries it read, which must
+ * be `expected`.
+ */
+async function race(
+  contenders: readonly Contender[],
+  expected: number,
+  options: { warmup: number; minRuns: number; maxRuns: number; budgetMs: number },
+): Promise<number[][]> {
+  for (let w = 0; w < options.warmup; w++) for (const run of contenders) await run();
+  const times: number[][] = contenders.map(() => []);
+  const start = now();
+  for (let r = 0; r < options.maxRuns; r++) {
+    if (r >= options.minRuns && now() - start > options.budgetMs) break;
+    for (const [i, run] of contenders.entries()) {
+      const t = now();
+      const n = await run();
+      times[i]?.push(now() - t);
+      if (n !== expected) throw new Error(`contender ${i} read ${n} entries, not ${expected}`);
+    }
+  }
+  return times;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contenders
+
+async function heedEntries(chunks: readonly Uint8Array[], gzip: boolean): Promise<number> {
+  let n = 0;
+  for await (const e of parseSitemap(chunks, gzip ? { gunzip: gunzipChunks } : {}))
+    if (e.kind === "url") n++;
+  return n;
+}
+
+async function peerEntries(chunks: readonly Uint8Array[], gzip: boolean): Promise<number> {
+  const source = Readable.from(chunks, { objectMode: false });
+  const xml = gzip ? source.pipe(createGunzip()) : source;
+  let n = 0;
+  // `logger: false`: the peer would otherwise print each oddity; heed only collects them.
+  for await (const _item of xml.pipe(new XMLToSitemapItemStream({ logger: false }))) n++;
+  return n;
+}
+
+/** Tokenizing alone, counting </loc>: what heed measured to choose its tokenizer. */
+function htmlparser2Locs(chunks: readonly Uint8Array[]): number {
+  let n = 0;
+  const parser = new Parser(
+    {
+      onclosetag(name) {
+        if (name === "loc") n++;
+      },
+    },
+    { xmlMode: true, decodeEntities: false },
+  );
+  const decoder = new TextDecoder();
+  for (const c of chunks) parser.write(decoder.decode(c, { stream: true }));
+  parser.end();
+  return n;
+}
+
+function saxesLocs(chunks: readonly Uint8Array[]): number {
+  let n = 0;
+  const parser = new SaxesParser({ position: true });
+  parser.on("closetag", (tag) => {
+    if (tag.name === "loc") n++;
+  });
+  const decoder = new TextDecoder();
+  for (const c of chunks) parser.write(decoder.decode(c, { stream: true }));
+  parser.close();
+  return n;
+}
+
+/** seeds/003 §3.2.12's example, with its bare `&`, then a second entry: what each tokenizer keeps. */
+function bareAmpersand(): { htmlparser2: number; saxes: number; heed: number } {
+  const text = `<urlset xmlns="${SITEMAP_NAMESPACE}"><url><loc>http://www.example.com/crawler/news/20141030008.html</loc><srcloc>http://www.example.com/news/hot.asp?date=1030&id=8</srcloc><type>data</type></url><url><loc>http://www.example.com/second.html</loc></url></urlset>`;
+  const bytes = [new TextEncoder().encode(text)];
+  let saxes = 0;
+  const parser = new SaxesParser();
+  parser.on("error", () => undefined);
+  parser.on("closetag", (tag) => {
+    if (tag.name === "loc") saxes++;
+  });
+  parser.write(text);
+  parser.close();
+  return {
+    htmlparser2: htmlparser2Locs(bytes),
+    saxes,
+    heed: parseSitemapText(text).urls.length,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory: a child process reads sitemaps over HTTP; it reports its peak RSS and heap.
+
+interface MemoryReport {
+  readonly entries: number;
+  readonly files: number;
+  readonly ms: number;
+  readonly maxRssBytes: number;
+  readonly peakHeapBytes: number;
+  /** Largest heap still in use right after a full collection: what reading keeps alive. */
+  readonly peakLiveHeapBytes: number;
+  readonly baseRssBytes: number;
+}
+
+async function childMain(url: string): Promise<void> {
+  const baseRssBytes = process.memoryUsage().rss;
+  let peakHeapBytes = 0;
+  let peakLiveHeapBytes = 0;
+  const sample = () => {
+    peakHeapBytes = Math.max(peakHeapBytes, process.memoryUsage().heapUsed);
+  };
+  // The child runs with --expose-gc: every 25,000 entries, what survives a full collection.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const live = () => {
+    if (gc === undefined) return;
+    gc();
+    peakLiveHeapBytes = Math.max(peakLiveHeapBytes, process.memoryUsage().heapUsed);
+  };
+  const timer = setInterval(sample, 20);
+  const started = now();
+  let entries = 0;
+  const files = new Set<string>();
+  for await (const e of readSitemaps(url, { follow: true })) {
+    if (e.kind === "url") {
+      entries++;
+      if (entries % 5_000 === 0) sample();
+      if (entries % 25_000 === 0) live();
+    } else if (e.kind === "diagnostic") {
+      throw new Error(`${e.source}: ${e.diagnostic.message}`);
+    } else if (e.kind === "format") files.add(e.source);
+  }
+  clearInterval(timer);
+  sample();
+  const report: MemoryReport = {
+    entries,
+    files: files.size,
+    ms: now() - started,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    peakHeapBytes,
+    peakLiveHeapBytes,
+    baseRssBytes,
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+function runChild(url: string): Promise<MemoryReport> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", fileURLToPath(import.meta.url), "--child", url],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code !== 0) reject(new Error(`child exited with ${code}`));
+      else resolve(JSON.parse(out) as MemoryReport);
+    });
+  });
+}
+
+/** Serves `/index.xml` (20 sitemaps), `/one.xml` and `/s{i}.xml`, generated as they are sent. */
+async function startSitemapServer(files: number): Promise<{ origin: string; server: Server }> {
+  let origin = "";
+  const server = createServer((req, res) => {
+    const path = req.url ?? "/";
+    if (path === "/index.xml") {
+      res.writeHead(200, { "content-type": "application/xml" });
+      let body = sitemapIndexOpen();
+      for (let i = 0; i < files; i++) body += sitemapElement({ loc: `${origin}/s${i}.xml` });
+      res.end(body + SITEMAPINDEX_CLOSE);
+      return;
+    }
+    const m = /^\/s(\d+)\.xml$/.exec(path) ?? (path === "/one.xml" ? ["", "0"] : null);
+    if (m === null) {
+      res.writeHead(404).end();
+      return;
+    }
+    // Written in pieces, with back-pressure, so that the server does not hold a whole file.
+    res.writeHead(200, { "content-type": "application/xml" });
+    const file = Number(m[1]);
+    let i = 0;
+    res.write(HEADER);
+    const write = (): void => {
+      while (i < URLS) {
+        let piece = "";
+        for (const end = Math.min(URLS, i + 2_000); i < end; i++) piece += urlText(i, origin, file);
+        if (!res.write(piece)) {
+          res.once("drain", write);
+          return;
+        }
+      }
+      res.end(FOOTER);
+    };
+    write();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, server };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const started = now();
+  const startLoad = loadavg()
+    .map((l) => fmt(l, 2))
+    .join(" ");
+  const plainBytes = new TextEncoder().encode(sitemapText(URLS, "https://www.example.com"));
+  const gzipBytes = gzipSync(plainBytes);
+  const plain = chunksOf(plainBytes);
+  const gz = chunksOf(gzipBytes);
+  console.log(
+    `heed sitemap benchmark  (node ${process.version}, ${QUICK ? "quick" : "full"} run)\n` +
+      `corpus: one sitemap of ${fmtInt(URLS)} URLs with lastmod, changefreq, priority: ` +
+      `${mib(plainBytes.byteLength)} plain, ${mib(gzipBytes.byteLength)} gzip; fed in ${CHUNK / 1024} KiB chunks`,
+  );
+
+  const runs = QUICK
+    ? { warmup: 1, minRuns: 3, maxRuns: 3, budgetMs: 10_000 }
+    : { warmup: 2, minRuns: 5, maxRuns: 9, budgetMs: 30_000 };
+  const rows: string[][] = [];
+  const ratios: number[] = [];
+  for (const [label, chunks, gzip] of [
+    ["plain", plain, false],
+    ["gzip", gz, true],
+  ] as const) {
+    const [heed, peer] = await race(
+      [() => heedEntries(chunks, gzip), () => peerEntries(chunks, gzip)],
+      URLS,
+      runs,
+    );
+    const h = median(heed ?? []);
+    const p = median(peer ?? []);
+    ratios.push(p / h);
+    rows.push([
+      label,
+      fmtInt((URLS / h) * 1000),
+      fmtInt((URLS / p) * 1000),
+      `${fmt(p / h, 2)}x`,
+      fmt(h),
+      fmt(p),
+      String(heed?.length ?? 0),
+    ]);
+  }
+  printTable(
+    `entries/s, one ${fmtInt(URLS)}-URL sitemap (median of timed runs)`,
+    ["input", "heed", "sitemap@9.0.1", "heed/peer", "heed ms", "peer ms", "runs"],
+    rows,
+  );
+
+  const tokenRuns = await race(
+    [async () => htmlparser2Locs(plain), async () => saxesLocs(plain)],
+    URLS,
+    runs,
+  );
+  const amp = bareAmpersand();
+  printTable(
+    "tokenizers heed chose between (tokenizing alone; entries/s)",
+    ["tokenizer", "entries/s", "ms", "entries kept from seeds/003's bare-& example (of 2)"],
+    [
+      [
+        "htmlparser2 (xmlMode)",
+        fmtInt((URLS / median(tokenRuns[0] ?? [])) * 1000),
+        fmt(median(tokenRuns[0] ?? [])),
+        String(amp.htmlparser2),
+      ],
+      [
+        "saxes",
+        fmtInt((URLS / median(tokenRuns[1] ?? [])) * 1000),
+        fmt(median(tokenRuns[1] ?? [])),
+        String(amp.saxes),
+      ],
+    ],
+  );
+  console.log(`heed on that example: ${amp.heed} entries (and an unescaped-ampersand warning)`);
+
+  const files = QUICK ? 5 : 20;
+  const { origin, server } = await startSitemapServer(files);
+  try {
+    const one = await runChild(`${origin}/one.xml`);
+    const all = await runChild(`${origin}/index.xml`);
+    printTable(
+      `peak memory reading over HTTP from 127.0.0.1, in a child process (index: ${files} x ${fmtInt(URLS)} URLs, followed)`,
+      [
+        "read",
+        "files",
+        "entries",
+        "seconds",
+        "entries/s",
+        "max RSS",
+        "peak heap",
+        "live heap*",
+        "RSS at start",
+      ],
+      [one, all].map((r, i) => [
+        i === 0 ? "one sitemap" : "the index",
+        String(r.files),
+        fmtInt(r.entries),
+        fmt(r.ms / 1000, 2),
+        fmtInt((r.entries / r.ms) * 1000),
+        mib(r.maxRssBytes),
+        mib(r.peakHeapBytes),
+        mib(r.peakLiveHeapBytes),
+        mib(r.baseRssBytes),
+      ]),
+    );
+    console.log(
+      "* the largest heap left after a full collection, taken every 25,000 entries: what reading keeps alive",
+    );
+    const growth = all.maxRssBytes / one.maxRssBytes;
+    const liveGrowth = all.peakLiveHeapBytes / one.peakLiveHeapBytes;
+    printTable(
+      "summary",
+      ["measure", "value", "target", "met"],
+      [
+        [
+          "entries/s heed/peer, plain",
+          `${fmt(ratios[0] ?? 0, 2)}x`,
+          ">= 3x",
+          (ratios[0] ?? 0) >= 3 ? "yes" : "NO",
+        ],
+        [
+          "entries/s heed/peer, gzip",
+          `${fmt(ratios[1] ?? 0, 2)}x`,
+          ">= 3x",
+          (ratios[1] ?? 0) >= 3 ? "yes" : "NO",
+        ],
+        [
+          `max RSS, ${(files * URLS) / 1000}k entries / 50k`,
+          `${fmt(growth, 2)}x`,
+          "flat (< 1.5x)",
+          growth < 1.5 ? "yes" : "NO",
+        ],
+        [
+          `live heap, ${(files * URLS) / 1000}k entries / 50k`,
+          `${fmt(liveGrowth, 2)}x`,
+          "flat (< 1.2x)",
+          liveGrowth < 1.2 ? "yes" : "NO",
+        ],
+      ],
+    );
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+  const load = loadavg()
+    .map((l) => fmt(l, 2))
+    .join(" ");
+  console.log(
+    `\ndone in ${fmt((now() - started) / 1000, 1)} s; load average ${load} (started at ${startLoad}; ` +
+      "other work on the machine skews absolute figures more than ratios)",
+  );
+}
+
+const childAt = process.argv.indexOf("--child");
+if (childAt >= 0) {
+  const url = process.argv[childAt + 1];
+  if (url === undefined) throw new Error("--child needs a URL");
+  await childMain(url);
+} else {
+  await main();
+}

@@ -1,0 +1,65 @@
+/**
+ * Limits on what a sitemap may cost to read and what one file may hold. Each is a named constant
+ * with its reason; readers and writers take them as defaults that options may change.
+ */
+
+/** sitemaps.org: "Each Sitemap file … must have no more than 50,000 URLs" (an index: sitemaps). */
+export const MAX_SITEMAP_URLS = 50_000;
+
+/** sitemaps.org: "… and must be no larger than 50MB (52,428,800 bytes)", uncompressed. */
+export const MAX_SITEMAP_BYTES = 52_428_800;
+
+/**
+ * Gzip bombs: reading stops when the uncompressed size exceeds this many times the compressed
+ * size read so far. Real sitemaps compress 5 to 40 times (repetitive markup, similar URLs); a
+ * bomb compresses about a thousand times.
+ */
+export const MAX_COMPRESSION_RATIO = 100;
+
+/** The ratio is judged only past this many uncompressed bytes: a small file costs little whatever its ratio. */
+export const COMPRESSION_RATIO_FLOOR_BYTES = 4 * 1024 * 1024;
+
+/** sitemaps.org `<loc>`: "This value must be less than 2,048 characters." */
+export const MAX_LOC_LENGTH = 2047;
+
+/**
+ * Text kept of one field (`<loc>`, `<lastmod>`, …) or one line of a text sitemap; the rest is
+ * dropped and reported, so that one unclosed element cannot fill memory.
+ */
+export const MAX_FIELD_CHARS = 16 * 1024;
+
+/** Diagnostics reported per file; past it one `too-many-diagnostics` says the rest were dropped. */
+export const MAX_DIAGNOSTICS = 1000;
+
+/**
+ * How deep indexes are followed: a robots.txt may name an index (depth 0) whose sitemaps are at
+ * depth 1. sitemaps.org has no nested indexes; one more level is followed, with a warning.
+ */
+export const MAX_INDEX_DEPTH = 2;
+
+/** Sitemap files read in one run when following indexes: one full index, and the file that named it. */
+export const MAX_SITEMAPS_FOLLOWED = MAX_SITEMAP_URLS + 1;
+
+/** The sitemaps.org 0.9 namespace, and the older Google one still seen in the wild. */
+export const SITEMAP_NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9";
+export const LEGACY_SITEMAP_NAMESPACES: readonly string[] = [
+  "http://www.google.com/schemas/sitemap/0.9",
+  "http://www.google.com/schemas/sitemap/0.84",
+  "https://www.sitemaps.org/schemas/sitemap/0.9",
+];
+
+/**
+ * heed's namespace for REGP's `<type>` and `<srcloc>` (seeds/003 §3.2.12). sitemaps.org
+ * "Extending the Sitemaps protocol": extensions go in a namespace of their own, so that readers
+ * that do not know them skip them (the sitemaps.org schema allows any element of another
+ * namespace). `.invalid` is reserved (RFC 6761 §6.4), so no one else can ever own this URI, and
+ * it never resolves; it names, it does not locate. heed reads the two elements both in this
+ * namespace and unprefixed, as the paper writes them.
+ */
+export const REGP_NAMESPACE = "https://heed.invalid/ns/regp/1.0";
+
+/** The prefix heed writes for {@link REGP_NAMESPACE}. */
+export const REGP_PREFIX = "regp";
+
+export const ATOM_NAMESPACE = "http://www.w3.org/2005/Atom";
+export const ATOM_03_NAMESPACE = "http://purl.org/atom/ns#";
