@@ -193,7 +193,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "the crawl's SQLite file, or redis://host:port[#prefix] to share it",
       "./heed-crawl.db",
     )
-    .option("--out <dir>", "where fetched content goes")
+    .option("--out <dir>", "write what is fetched as WARC 1.1 files (.warc.gz) in this directory")
     .option("--max-pages <n>", "stop after this many pages in all", "1000")
     .option("--max-depth <n>", "follow links this many steps from the seeds", "5")
     .option("--concurrency <n>", "requests in flight at once, over all sites", "16")

@@ -4,7 +4,12 @@
  * gaps and rate windows, fetches, and files what it found. Politeness, storage, fetching and
  * link reading live in their own parts; this file only puts them in order.
  */
-import type { HttpClient, PageResult } from "../net/http-client.js";
+import {
+  ACCEPT_ENCODING,
+  type CutReason,
+  type HttpClient,
+  type PageResult,
+} from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";
 import type { AccessPlan, DialectChoice, Robot } from "../protocol/robots/index.js";
 import { EMPTY_PLAN } from "../protocol/robots/plan.js";
@@ -55,6 +60,13 @@ export interface FetchedPage {
   /** The robots.txt line that allowed it, and the gap kept. */
   readonly rule: string | null;
   readonly delaySeconds: number;
+  /**
+   * What heed sent besides Host (names lower-cased): User-Agent, Accept-Encoding and the
+   * conditional and cookie headers; the client's default Accept is not among them.
+   */
+  readonly requestHeaders?: Readonly<Record<string, string>>;
+  /** Present when the body was cut at the client's size or ratio limit. */
+  readonly truncated?: CutReason;
 }
 
 export type CrawlEvent =
@@ -107,13 +119,17 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     cache: store.robots,
     now,
     fetch: async (url) => {
-      robotsAsked.set(originOf(url), now());
-      return fetchRobots(url, { userAgent: options.userAgent, client });
+      // Stamped when the answer is in (after every redirect hop), as a page's exchange is.
+      try {
+        return await fetchRobots(url, { userAgent: options.userAgent, client });
+      } finally {
+        robotsAsked.set(originOf(url), now());
+      }
     },
     ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
   });
   const paces = new Map<string, SitePace>();
-  // When each site's robots.txt was last asked for: that request counts towards the gap too.
+  // When each site's robots.txt last answered: that request counts towards the gap too.
   const robotsAsked = new Map<string, number>();
   const active = new Map<string, number>();
   const tasks = new Set<Promise<void>>();
@@ -240,7 +256,34 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       ...(validators?.lastModified ? { ifModifiedSince: validators.lastModified } : {}),
     };
     const result = await client.fetchPage(url, { headers });
-    await settleFetch(origin, lease, result, at, decision);
+    await exchangeEnded(origin, plan, pace, now());
+    const sent = {
+      "user-agent": options.userAgent,
+      "accept-encoding": ACCEPT_ENCODING,
+      ...(headers.cookie === undefined ? {} : { cookie: headers.cookie }),
+      ...(headers.ifNoneMatch === undefined ? {} : { "if-none-match": headers.ifNoneMatch }),
+      ...(headers.ifModifiedSince === undefined
+        ? {}
+        : { "if-modified-since": headers.ifModifiedSince }),
+    };
+    await settleFetch(origin, lease, result, at, decision, sent);
+  };
+
+  /**
+   * The next gap counts from the end of this exchange, not only from its start. The start is
+   * stamped before the request leaves (store writes, the client's own path), and a cold first
+   * request was seen taking 20 ms to reach the site while the next went out at once: gaps counted
+   * from stamped starts came out shorter at the site than Crawl-delay. The answer ends after the
+   * site saw the request, so a gap counted from it holds at the site (Yandex's reading of
+   * Crawl-delay too: from the end of one download to the start of the next).
+   */
+  const exchangeEnded = async (origin: string, plan: AccessPlan, pace: SitePace, end: number) => {
+    pace.agent = { ...pace.agent, lastAt: Math.max(pace.agent.lastAt ?? end, end) };
+    pace.ip = { ...pace.ip, lastAt: Math.max(pace.ip.lastAt ?? end, end) };
+    await store.hosts.put(fromPace(origin, pace.agent));
+    await store.hosts.put(fromPace(ipKey(origin, options.ip), pace.ip));
+    const next = end + plan.delaySeconds * 1000;
+    if (next > (await store.frontier.nextAt(origin))) await store.frontier.setNextAt(origin, next);
   };
 
   const settleFetch = async (
@@ -249,8 +292,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     result: PageResult,
     at: number,
     decision: Allowed,
+    sent: Readonly<Record<string, string>>,
   ): Promise<void> => {
     const { url, depth, attempts } = lease.entry;
+    // A page outside the crawl's scope is here only because a Mirror-site line sent the crawl
+    // to it: crawling the mirror instead (seeds/003 §3.2.11) means following its links to itself.
+    const mirrorPage = !inScope(url);
+    const follow = (link: string) => inScope(link) || (mirrorPage && originOf(link) === origin);
     if (result.kind === "error") {
       await retryOrFail(origin, lease, `${result.code}: ${result.message}`, null);
       await logOutcome(url, origin, at, result.ms, null, 0, "error", result.message);
@@ -274,7 +322,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     if (status >= 300 && status < 400 && status !== 304) {
       // The target is queued like any link, so robots.txt is checked for it before it is fetched.
       const target = result.location === null ? null : normalizeUrl(result.location);
-      if (target !== null && inScope(target))
+      if (target !== null && follow(target))
         await store.frontier.add([newUrl(target, depth, lease.entry.priority, url)]);
       await store.frontier.settle(lease, { kind: "done", status, at: now() });
       await logOutcome(url, origin, at, result.ms, status, result.wireBytes, "redirect", target);
@@ -294,7 +342,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       const header = robotsTag(result.headers["x-robots-tag"] ?? null, token);
       const page = extractLinks(new TextDecoder().decode(result.body), url, token);
       if (depth < options.maxDepth && !header.nofollow && !page.nofollowAll) {
-        const found = page.links.filter(inScope).map((link) => newUrl(link, depth + 1, 0, url));
+        const found = page.links.filter(follow).map((link) => newUrl(link, depth + 1, 0, url));
         if (found.length > 0) await store.frontier.add(found);
       }
     }
@@ -306,6 +354,8 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       at,
       rule: decision.rule,
       delaySeconds: decision.plan.delaySeconds,
+      requestHeaders: sent,
+      ...(result.cutReason === undefined ? {} : { truncated: result.cutReason }),
     });
     await store.frontier.settle(lease, { kind: "done", status, at: now() });
     await logOutcome(
@@ -406,7 +456,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         continue;
       }
     }
-    await Promise.race([...tasks, sleep(MAX_SLEEP_MS)]);
+    const nap = cancellableSleep(MAX_SLEEP_MS);
+    await Promise.race([...tasks, nap.done]);
+    nap.cancel();
   }
   await Promise.allSettled([...tasks]);
   const counts = await store.frontier.counts();
@@ -505,4 +557,13 @@ function fromPace(origin: string, pace: Pace) {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A sleep that can be called off, so that a finished crawl does not linger on its timer. */
+function cancellableSleep(ms: number): { done: Promise<void>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return { done, cancel: () => clearTimeout(timer) };
 }

@@ -12,6 +12,12 @@ import {
 } from "../protocol/robots/index.js";
 import type { CachedRobots, RobotsCache } from "../store/types.js";
 
+/**
+ * A robots.txt served with `no-cache` or `max-age=0` would be asked for again before every
+ * page, doubling the load on the site: a crawl keeps any copy at least this long.
+ */
+export const MIN_ROBOTS_LIFETIME_MS = 5 * 60_000;
+
 /** What a site's robots.txt means right now. */
 export type SiteView =
   | { readonly kind: "rules"; readonly policy: RobotsPolicy; readonly detail: string }
@@ -122,7 +128,7 @@ export class SiteRules {
     const entry: CachedRobots = {
       origin,
       fetchedAt: now,
-      expiresAt: now + result.lifetimeMs,
+      expiresAt: now + Math.max(result.lifetimeMs, MIN_ROBOTS_LIFETIME_MS),
       status: result.status,
       action,
       body,

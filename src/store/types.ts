@@ -126,7 +126,7 @@ export interface RobotsCache {
 /** Rate-window and delay bookkeeping of one origin, kept so a restarted crawl keeps its gaps. */
 export interface HostState {
   readonly origin: string;
-  /** When the last request to the origin was sent. */
+  /** When the last exchange with the origin ended: gaps count from the answer, as Yandex reads Crawl-delay. */
   readonly lastRequestAt: number | null;
   /** Request-rate / Ip-rate windows: start of the current window and requests in it (seeds/003 §3.2.7). */
   readonly windows: readonly RateWindowState[];

@@ -1,5 +1,5 @@
 /** Runs the built `heed` binary as a user would, with a time limit. */
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../../src/cli/bin.js", import.meta.url));
@@ -47,4 +47,43 @@ export function jsonLines(stdout: string): Record<string, unknown>[] {
     .split("\n")
     .filter((l) => l !== "")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+export interface RunningCli {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Settles when the process is gone: its exit code, or the signal that ended it. */
+  readonly done: Promise<CliResult & { readonly signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts the built `heed` binary and hands back the process, for tests that signal or kill it;
+ * the process is killed with SIGKILL if it is still running after `timeoutMs`.
+ */
+export function spawnCli(
+  args: readonly string[],
+  options: { cwd?: string; timeoutMs?: number } = {},
+): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (c: Buffer) => out.push(c));
+  child.stderr.on("data", (c: Buffer) => err.push(c));
+  child.stdin.end();
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+  const done = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      });
+    });
+  });
+  return { child, done };
 }

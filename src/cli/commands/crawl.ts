@@ -3,9 +3,10 @@
  * through Redis), with a live progress line and a JSON summary.
  */
 import { isIP } from "node:net";
-import { crawl, type CrawlSummary } from "../../crawler/crawler.js";
+import { crawl, type CrawlSummary, type FetchedPage } from "../../crawler/crawler.js";
 import type { ScopeKind } from "../../crawler/scope.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
+import { WarcWriter } from "../../crawler/warc-writer.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { productToken } from "../../protocol/robots/index.js";
 import { openStore } from "../../store/index.js";
@@ -69,6 +70,22 @@ export async function runCrawl(
       cause: error,
     });
   });
+  // --out: WARC 1.1 files (see crawler/warc-writer.ts); each run starts a new file.
+  const warc =
+    options.out === undefined
+      ? null
+      : await WarcWriter.open(options.out, {
+          prefix: "heed",
+          software: `heed/${VERSION}`,
+          info: { "http-header-user-agent": userAgent, robots: "obey" },
+        }).catch(async (error: unknown) => {
+          await store.close();
+          throw new CliError(
+            `--out: cannot write WARC files in ${options.out}: ${(error as Error).message}`,
+            2,
+            { cause: error },
+          );
+        });
   const client = createHttpClient({
     userAgent,
     allowPrivateAddresses: allowPrivate,
@@ -96,6 +113,19 @@ export async function runCrawl(
           );
         }, 1000);
   poll?.unref();
+  // A page that cannot be archived stops the crawl: going on would fetch pages and lose them.
+  let warcError: unknown = null;
+  const onPage =
+    warc === null
+      ? {}
+      : {
+          onPage: (page: FetchedPage) =>
+            warc.write(page).catch((error: unknown) => {
+              warcError ??= error;
+              controller.abort();
+              throw error;
+            }),
+        };
   let summary: CrawlSummary;
   try {
     summary = await crawl({
@@ -111,6 +141,7 @@ export async function runCrawl(
       scope: options.scope,
       signal: controller.signal,
       onEvent: (event) => progress?.event(event),
+      ...onPage,
       ...(options.ip === undefined ? {} : { ip: options.ip }),
       ...list(options.languages, "languages"),
       ...list(options.encodings, "encodings"),
@@ -123,6 +154,10 @@ export async function runCrawl(
     process.off("SIGTERM", stop);
     await client.close();
     await store.close();
+    await warc?.close();
+  }
+  if (warcError !== null) {
+    throw new CliError(`--out: ${(warcError as Error).message}`, 2, { cause: warcError });
   }
   if (options.json === true) io.stdout.write(`${JSON.stringify(summary)}\n`);
   else if (options.quiet !== true) {

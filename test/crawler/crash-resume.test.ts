@@ -1,0 +1,129 @@
+// A crawl killed with SIGKILL and started again finishes with each page fetched once, and keeps
+// the site's gap across the restart. `heed crawl` runs as a user runs it (the built CLI in a
+// child process, its SQLite store in a temporary directory); the server kills it from inside a
+// request, so that at least one URL is in flight at the kill. The server's log is the evidence.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { gaps, pageRequests, tempDir, TOLERANCE_MS } from "../helpers/crawl-harness.js";
+import { type RunningCli, spawnCli } from "../helpers/run-cli.js";
+import { pagePath, startSite } from "../helpers/synthetic-site.js";
+
+function crawlArgs(origin: string, store: string, extra: readonly string[] = []): string[] {
+  return ["crawl", `${origin}/`, "--agent", "HeedTest", "--store", store, "--json", ...extra];
+}
+
+describe("crash and resume, from the server's log", { concurrency: true, timeout: 90_000 }, () => {
+  it("killed with SIGKILL after 60 of 200 pages, run again: every page once, but for those in flight", async () => {
+    const concurrency = 4;
+    const perHost = 2;
+    const temp = await tempDir();
+    let first: RunningCli | null = null;
+    let killedAt = 0;
+    const site = await startSite({
+      pages: 200,
+      links: 5,
+      robots: "User-agent: *\nCrawl-delay: 0.02\n",
+      route: () => {
+        // Killed as the 60th page request arrives, before it is answered: it is in flight.
+        if (killedAt === 0 && pageRequests(site.log).length === 60 && first !== null) {
+          killedAt = Date.now();
+          first.child.kill("SIGKILL");
+        }
+        return false;
+      },
+    });
+    try {
+      const args = crawlArgs(site.origin, join(temp.dir, "crawl.db"), [
+        "--concurrency",
+        String(concurrency),
+        "--per-host",
+        String(perHost),
+      ]);
+      first = spawnCli(args, { timeoutMs: 30_000 });
+      const killed = await first.done;
+      assert.equal(killed.signal, "SIGKILL", `the first run was not killed: ${killed.stderr}`);
+      const before = site.log.length;
+
+      const second = await spawnCli(args, { timeoutMs: 40_000 }).done;
+      assert.equal(second.code, 0, second.stderr);
+      const summary = JSON.parse(second.stdout) as { stoppedBy: string; done: number };
+      assert.equal(summary.stoppedBy, "finished");
+      assert.ok(site.log.length > before, "the second run fetched the rest");
+
+      const pages = pageRequests(site.log);
+      const times = new Map<string, number[]>();
+      for (const r of pages) times.set(r.path, [...(times.get(r.path) ?? []), r.at]);
+      for (let n = 0; n < 200; n++)
+        assert.ok(times.has(pagePath(n)), `${pagePath(n)} never fetched`);
+      assert.equal(times.size, 200, "nothing but the site's pages");
+      const twice = [...times].filter(([, at]) => at.length > 1);
+      // Only URLs leased at the kill can be fetched again: at most --per-host of one site's
+      // (and never more than --concurrency × --per-host in all).
+      assert.ok(twice.length >= 1, "the page in flight at the kill is fetched again");
+      assert.ok(
+        twice.length <= Math.min(perHost, concurrency * perHost),
+        `fetched twice: ${twice.map(([p]) => p).join(" ")}`,
+      );
+      for (const [path, at] of twice) {
+        assert.equal(at.length, 2, `${path} fetched ${at.length} times`);
+        assert.ok((at[0] ?? 0) <= killedAt && (at[1] ?? 0) > killedAt, `${path}: once per run`);
+      }
+      // The robots.txt read by the first run is kept in the store: the second run does not ask.
+      assert.equal(site.log.filter((r) => r.path === "/robots.txt").length, 1);
+      for (const { gap, before: path } of gaps(site.log)) {
+        assert.ok(gap >= 20 - TOLERANCE_MS, `${gap} ms before ${path}`);
+      }
+    } finally {
+      first?.child.kill("SIGKILL");
+      await site.close();
+      await temp.cleanup();
+    }
+  });
+
+  it("the gap holds across the restart: Crawl-delay 2 s, killed and restarted at once", async () => {
+    const delayMs = 2000;
+    const temp = await tempDir();
+    let first: RunningCli | null = null;
+    let killedAt = 0;
+    const site = await startSite({
+      pages: 2,
+      robots: `User-agent: *\nCrawl-delay: ${delayMs / 1000}\n`,
+      route: (req) => {
+        if (killedAt === 0 && req.url === "/" && first !== null) {
+          killedAt = Date.now();
+          first.child.kill("SIGKILL");
+        }
+        return false;
+      },
+    });
+    try {
+      const args = crawlArgs(site.origin, join(temp.dir, "crawl.db"));
+      first = spawnCli(args, { timeoutMs: 20_000 });
+      assert.equal((await first.done).signal, "SIGKILL");
+      const lastOfFirst = pageRequests(site.log).at(-1)?.at ?? 0;
+      const restartedAt = Date.now();
+      const second = await spawnCli(args, { timeoutMs: 20_000 }).done;
+      assert.equal(second.code, 0, second.stderr);
+      // Not vacuous: the second run was up well before the gap ended, so it had to wait.
+      assert.ok(
+        restartedAt - lastOfFirst < delayMs / 2,
+        `restarted ${restartedAt - lastOfFirst} ms later`,
+      );
+
+      const pages = pageRequests(site.log);
+      assert.deepEqual(
+        pages.map((r) => r.path),
+        ["/", "/", "/page/1.html"],
+        "/ was in flight at the kill and is fetched again, then the page it links to",
+      );
+      for (const { gap, before } of gaps(site.log)) {
+        assert.ok(gap >= delayMs - TOLERANCE_MS, `${gap} ms before ${before}, across the restart`);
+      }
+    } finally {
+      first?.child.kill("SIGKILL");
+      await site.close();
+      await temp.cleanup();
+    }
+  });
+});
