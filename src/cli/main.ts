@@ -211,6 +211,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--allow-private",
       "crawl private and loopback addresses (on by itself when a seed is one)",
     )
+    .option("--recrawl", "fetch again what earlier runs fetched, with conditional requests", false)
     .option("--quiet", "no progress line", false)
     .option("--json", "print a summary object at the end", false)
     .action(async (urls: string[], options) => {

@@ -44,6 +44,11 @@ export interface CrawlerOptions {
   readonly dialect?: DialectChoice;
   /** Tries of a URL that meets 5xx or network errors, default 3. */
   readonly maxAttempts?: number;
+  /**
+   * Fetch again every page an earlier run fetched, with conditional requests (ETag,
+   * If-Modified-Since): a re-crawl. `maxPages` then counts this run's pages.
+   */
+  readonly recrawl?: boolean;
   readonly now?: () => number;
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: CrawlEvent) => void;
@@ -134,6 +139,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const active = new Map<string, number>();
   const tasks = new Set<Promise<void>>();
   const tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
+  const hostsNoted = new Set<string>();
 
   // A local store's leases at start belong to a run that died; a shared store's may be alive.
   await store.frontier.recover(store.shared ? now() : Number.MAX_SAFE_INTEGER);
@@ -143,8 +149,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       return url === null ? [] : [newUrl(url, 0, 1, null)];
     }),
   );
+  if (options.recrawl === true) await requeueFetched(store);
   const before = await store.frontier.counts();
-  let done = before.done;
+  let done = options.recrawl === true ? 0 : before.done;
   let stoppedBy: CrawlSummary["stoppedBy"] = "finished";
 
   const robot = (at: number): Robot => ({
@@ -223,6 +230,11 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       return;
     }
     const { plan } = decision;
+    if (plan.host !== null && !hostsNoted.has(origin)) {
+      // seeds/003 §3.2.13: the site names its canonical host; the crawl log keeps it.
+      hostsNoted.add(origin);
+      await logOutcome(origin, origin, now(), 0, null, 0, "canonical-host", plan.host.value);
+    }
     const mirror = plan.mirror === null ? null : mirrored(url, plan.mirror.value);
     if (mirror !== null && mirror !== url) {
       // seeds/003 §3.2.11: crawl the mirror instead; its own robots.txt governs it there.
@@ -509,6 +521,19 @@ function decide(view: SiteView, url: string, robot: Robot): Verdict {
       const retryAt = d.reason === "time" ? (d.next ?? null) : null;
       return { allowed: false, why: `${d.reason}: ${why}`, retryAt, plan };
     }
+  }
+}
+
+/** Queues again, page by page, every URL the crawl log says was fetched. */
+async function requeueFetched(store: CrawlStore): Promise<void> {
+  const page = 1000;
+  const total = await store.log.count();
+  for (let offset = 0; offset < total; offset += page) {
+    const records = await store.log.list(page, offset);
+    const urls = records
+      .filter((r) => r.outcome === "fetched" || r.outcome === "not-modified")
+      .map((r) => newUrl(r.url, 0, 0, null));
+    if (urls.length > 0) await store.frontier.revisit(urls);
   }
 }
 

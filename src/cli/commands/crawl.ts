@@ -31,6 +31,7 @@ export interface CrawlCommandOptions {
   readonly charsets?: string;
   readonly allowPrivate?: boolean;
   readonly quiet?: boolean;
+  readonly recrawl?: boolean;
   readonly json?: boolean;
 }
 
@@ -139,6 +140,7 @@ export async function runCrawl(
       concurrency,
       perHost,
       scope: options.scope,
+      recrawl: options.recrawl === true,
       signal: controller.signal,
       onEvent: (event) => progress?.event(event),
       ...onPage,
