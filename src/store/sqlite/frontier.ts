@@ -117,10 +117,12 @@ export function sqliteFrontier(db: Database.Database): Frontier {
        WHERE id = @id`,
     ),
     addTotal: db.prepare<[number, number]>("UPDATE totals SET n = n + ? WHERE state = ?"),
+    // The planner would pick urls_waiting and sort a whole site's queue on every lease
+    // (about 100 µs, growing with the queue); urls_queue is already in this order (about 5 µs).
     best: db.prepare<[number, number], QueueRow>(
       `SELECT id, url, priority, depth, not_before, attempts, meta,
          coalesce(referrer, (SELECT r.url FROM urls r WHERE r.id = u.referrer_id)) AS referrer
-       FROM urls u
+       FROM urls u INDEXED BY urls_queue
        WHERE origin_id = ? AND state = ${QUEUED} AND not_before <= ?
        ORDER BY priority DESC, id LIMIT 1`,
     ),
