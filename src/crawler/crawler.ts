@@ -257,9 +257,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     const at = now();
     pace.agent = afterStart(plan, "agent", pace.agent, at);
     pace.ip = afterStart(plan, "ip", pace.ip, at);
-    await store.hosts.put(fromPace(origin, pace.agent));
-    await store.hosts.put(fromPace(ipKey(origin, options.ip), pace.ip));
-    await store.frontier.setNextAt(origin, at + plan.delaySeconds * 1000);
+    await keepPace(origin, plan, pace);
+    if (plan.delaySeconds > 0)
+      await store.frontier.setNextAt(origin, at + plan.delaySeconds * 1000);
 
     const validators = await store.pages.get(url);
     const headers = {
@@ -292,10 +292,27 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const exchangeEnded = async (origin: string, plan: AccessPlan, pace: SitePace, end: number) => {
     pace.agent = { ...pace.agent, lastAt: Math.max(pace.agent.lastAt ?? end, end) };
     pace.ip = { ...pace.ip, lastAt: Math.max(pace.ip.lastAt ?? end, end) };
-    await store.hosts.put(fromPace(origin, pace.agent));
-    await store.hosts.put(fromPace(ipKey(origin, options.ip), pace.ip));
+    await keepPace(origin, plan, pace);
+    if (plan.delaySeconds === 0) return;
     const next = end + plan.delaySeconds * 1000;
     if (next > (await store.frontier.nextAt(origin))) await store.frontier.setNextAt(origin, next);
+  };
+
+  /** Stores a site's pace, so that a restarted crawl keeps its gaps; a site without rules has none to keep. */
+  /**
+   * A link its site's rules (already in memory) refuse for the whole crawl is not queued: it
+   * would only be leased to be skipped. Links of sites not read yet are queued and checked then.
+   */
+  const refusedForGood = (link: string): boolean => {
+    const view = sites.peek(originOf(link));
+    if (view === null || view.kind !== "rules") return false;
+    const d = view.policy.check(link, robot(now()));
+    return !d.allowed && (d.reason === "rule" || d.reason === "default");
+  };
+
+  const keepPace = async (origin: string, plan: AccessPlan, pace: SitePace) => {
+    if (paced(plan, "agent")) await store.hosts.put(fromPace(origin, pace.agent));
+    if (paced(plan, "ip")) await store.hosts.put(fromPace(ipKey(origin, options.ip), pace.ip));
   };
 
   const settleFetch = async (
@@ -354,7 +371,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       const header = robotsTag(result.headers["x-robots-tag"] ?? null, token);
       const page = extractLinks(new TextDecoder().decode(result.body), url, token);
       if (depth < options.maxDepth && !header.nofollow && !page.nofollowAll) {
-        const found = page.links.filter(follow).map((link) => newUrl(link, depth + 1, 0, url));
+        const found = page.links
+          .filter((link) => follow(link) && !refusedForGood(link))
+          .map((link) => newUrl(link, depth + 1, 0, url));
         if (found.length > 0) await store.frontier.add(found);
       }
     }
@@ -535,6 +554,12 @@ async function requeueFetched(store: CrawlStore): Promise<void> {
       .map((r) => newUrl(r.url, 0, 0, null));
     if (urls.length > 0) await store.frontier.revisit(urls);
   }
+}
+
+/** Does the plan set a gap or a rate for this binding? */
+function paced(plan: AccessPlan, scope: "agent" | "ip"): boolean {
+  const delay = scope === "agent" ? plan.crawlDelay : plan.ipDelay;
+  return (delay !== null && delay.value > 0) || plan.rates.some((r) => r.scope === scope);
 }
 
 /** When a request may start under both bindings (name token and IP). */

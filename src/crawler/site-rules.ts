@@ -57,6 +57,12 @@ export class SiteRules {
     this.memory = options.memory ?? 1024;
   }
 
+  /** The site's rules if a fresh copy is in memory, without asking anything; else null. */
+  peek(origin: string): SiteView | null {
+    const known = this.known.get(origin);
+    return known !== undefined && isFresh(known.entry, this.options.now()) ? known.view : null;
+  }
+
   /** The site's rules, fetching robots.txt first when there is no fresh copy. */
   view(origin: string): Promise<SiteView> {
     const now = this.options.now();
