@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Brings a fresh clone to a state where `npm test` and `npm run demo` work:
-//  1. system packages (Debian): redis-server, which the Redis store's tests start, and python3,
-//     make and g++, with which npm builds better-sqlite3; installed with apt-get when missing
-//     and this process is root, otherwise named in a message (the Redis tests then fail saying
-//     how to get redis-server);
+//  1. system packages (Debian): redis-server, which the Redis store's tests start; chromium,
+//     in which the HTML crawl report's test opens the page (playwright-core drives it and
+//     downloads no browser of its own); and python3, make and g++, with which npm builds
+//     better-sqlite3; installed with apt-get when missing and this process is root, otherwise
+//     named in a message (the tests that need them then fail saying how to get them);
 //  2. the pinned dependencies (`npm ci`) unless node_modules already matches package-lock.json.
 // Plain JavaScript with no dependencies, so it runs before anything is installed.
 import { execFileSync } from "node:child_process";
@@ -32,6 +33,7 @@ function onPath(name) {
 // program → the Debian package that provides it
 const SYSTEM_PACKAGES = [
   ["redis-server", "redis-server", "the Redis store's tests"],
+  ["chromium", "chromium", "the HTML crawl report's test in a real browser"],
   ["python3", "python3", "building better-sqlite3"],
   ["make", "make", "building better-sqlite3"],
   ["g++", "g++", "building better-sqlite3"],

@@ -7,7 +7,9 @@ import { DIALECTS, type DialectChoice } from "../protocol/robots/index.js";
 import { runCheck } from "./commands/check.js";
 import { runCrawl } from "./commands/crawl.js";
 import { runDemo } from "./commands/demo.js";
+import { EXPORT_FORMATS, runExport } from "./commands/export.js";
 import { runLint } from "./commands/lint.js";
+import { runReport } from "./commands/report.js";
 import { runSitemapBuild, runSitemapList, runSitemapUpdate } from "./commands/sitemap.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
 import type { Io } from "./io.js";
@@ -216,6 +218,52 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--json", "print a summary object at the end", false)
     .action(async (urls: string[], options) => {
       setExit(await runCrawl(urls, options, io));
+    });
+
+  program
+    .command("report")
+    .description(
+      "what a crawl's log says, per host and overall: pages by status and by how they were found, gaps kept against those required, time waited, errors. Exit 0: reported; 2: no store there, or it cannot be read",
+    )
+    .option(
+      "--store <path>",
+      "the crawl's SQLite file, or redis://host:port[#prefix]; a missing file is an error",
+      "./heed-crawl.db",
+    )
+    .option(
+      "--json",
+      "print one JSON object (overall, origins, timeline) instead of text tables",
+      false,
+    )
+    .option(
+      "--html <file>",
+      "also write a self-contained HTML page with a chart of requests over time per host",
+    )
+    .action(async (options) => {
+      setExit(await runReport(options, io));
+    });
+
+  program
+    .command("export")
+    .description(
+      "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs. Exit 0: written; 2: no store there, or it cannot be read",
+    )
+    .option(
+      "--store <path>",
+      "the crawl's SQLite file, or redis://host:port[#prefix]; a missing file is an error",
+      "./heed-crawl.db",
+    )
+    .addOption(
+      new Option(
+        "--format <format>",
+        "jsonl: one JSON object a line; csv: RFC 4180 with a header row, nulls as empty fields",
+      )
+        .choices(EXPORT_FORMATS)
+        .makeOptionMandatory(),
+    )
+    .option("--out <file>", "write to this file instead of standard output")
+    .action(async (options) => {
+      setExit(await runExport(options, io));
     });
 
   program

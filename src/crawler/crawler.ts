@@ -13,7 +13,18 @@ import {
 import { fetchRobots } from "../net/robots-fetch.js";
 import type { AccessPlan, DialectChoice, Robot } from "../protocol/robots/index.js";
 import { EMPTY_PLAN } from "../protocol/robots/plan.js";
-import type { CrawlStore, Lease, NewUrl } from "../store/types.js";
+import type { CrawlRecord, CrawlStore, Discovery, Lease, NewUrl } from "../store/types.js";
+import { MAX_SITEMAP_REDIRECTS, type OpenedSitemap, readSitemaps } from "../net/sitemap-fetch.js";
+import { sitemapsFromRobots } from "../protocol/sitemap/discovery.js";
+import {
+  LINK_PRIORITY,
+  readMeta,
+  SEED_PRIORITY,
+  sitemapPriority,
+  type UrlMeta,
+  writeMeta,
+} from "./discovery.js";
+import { trapReason } from "./traps.js";
 import { extractLinks, robotsTag } from "./links.js";
 import { afterStart, earliestStart, FRESH_PACE, type Pace } from "./pace.js";
 import { makeScope, type ScopeKind } from "./scope.js";
@@ -70,6 +81,8 @@ export interface FetchedPage {
    * conditional and cookie headers; the client's default Accept is not among them.
    */
   readonly requestHeaders?: Readonly<Record<string, string>>;
+  /** For a sitemap snapshot: the original page (`<srcloc>`) it stands for. */
+  readonly srcloc?: string;
   /** Present when the body was cut at the client's size or ratio limit. */
   readonly truncated?: CutReason;
 }
@@ -133,20 +146,23 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     },
     ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
   });
-  const paces = new Map<string, SitePace>();
+  const paces = new Map<string, Promise<SitePace>>();
   // When each site's robots.txt last answered: that request counts towards the gap too.
   const robotsAsked = new Map<string, number>();
   const active = new Map<string, number>();
   const tasks = new Set<Promise<void>>();
   const tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
   const hostsNoted = new Set<string>();
+  // Original pages a sitemap snapshot stands for (`<srcloc>` → `<loc>`): never fetched themselves.
+  const standIns = new Map<string, string>();
+  const fed = new Set<string>();
 
   // A local store's leases at start belong to a run that died; a shared store's may be alive.
   await store.frontier.recover(store.shared ? now() : Number.MAX_SAFE_INTEGER);
   await store.frontier.add(
     options.seeds.flatMap((seed) => {
       const url = normalizeUrl(seed);
-      return url === null ? [] : [newUrl(url, 0, 1, null)];
+      return url === null ? [] : [newUrl(url, 0, SEED_PRIORITY, null, { via: "seed" })];
     }),
   );
   if (options.recrawl === true) await requeueFetched(store);
@@ -163,12 +179,15 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     ...(options.charsets === undefined ? {} : { charsets: options.charsets }),
   });
 
-  const paceOf = async (origin: string): Promise<SitePace> => {
+  // One pace object per site, however many tasks of the site ask for it at once.
+  const paceOf = (origin: string): Promise<SitePace> => {
     let pace = paces.get(origin);
     if (pace === undefined) {
-      const agent = await store.hosts.get(origin);
-      const ip = await store.hosts.get(ipKey(origin, options.ip));
-      pace = { agent: toPace(agent), ip: toPace(ip) };
+      pace = (async () => {
+        const agent = await store.hosts.get(origin);
+        const ip = await store.hosts.get(ipKey(origin, options.ip));
+        return { agent: toPace(agent), ip: toPace(ip) };
+      })();
       paces.set(origin, pace);
     }
     return pace;
@@ -198,6 +217,11 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       if (pace.ip.lastAt === null || pace.ip.lastAt < asked)
         pace.ip = { ...pace.ip, lastAt: asked };
     }
+    // Only a site that admits the robot, and not one that sends it to a mirror, is read for sitemaps.
+    if (!fed.has(origin) && view.kind !== "closed" && base.allowed && base.plan.mirror === null) {
+      fed.add(origin);
+      await feedSitemaps(origin, view, base.plan, pace);
+    }
     const due = startAt(base.plan, pace, now());
     if (due > now()) {
       await store.frontier.setNextAt(origin, due);
@@ -209,8 +233,99 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     await fetchOne(origin, view, lease);
   };
 
+  /**
+   * seeds/003 §4.2: the crawler "sequentially parses all the sitemap.xml files listed in
+   * robots.txt and saves all the URLs into a non-crawl queue" before it follows links: the
+   * site's sitemaps (robots.txt `Sitemap` lines, else /sitemap.xml) feed the frontier, ordered
+   * by their priority, each request to the site paced like a page.
+   */
+  const feedSitemaps = async (origin: string, view: SiteView, plan: AccessPlan, pace: SitePace) => {
+    const policy = view.kind === "rules" ? view.policy : null;
+    const found = sitemapsFromRobots(policy, `${origin}/robots.txt`);
+    const who = robot(now());
+    const locations = found.sitemaps
+      .map((s) => s.url)
+      .filter((u) => policy === null || originOf(u) !== origin || policy.isAllowed(u, who));
+    const open = async (location: string): Promise<OpenedSitemap> => {
+      let current = location;
+      for (let hop = 0; hop <= MAX_SITEMAP_REDIRECTS; hop++) {
+        const own = originOf(current) === origin;
+        if (own) {
+          while (startAt(plan, pace, now()) > now() && !options.signal?.aborted) {
+            await sleep(Math.min(startAt(plan, pace, now()) - now(), MAX_SLEEP_MS));
+          }
+          pace.agent = afterStart(plan, "agent", pace.agent, now());
+          pace.ip = afterStart(plan, "ip", pace.ip, now());
+        }
+        const headers = plan.cookie === null ? {} : { cookie: plan.cookie.value };
+        const result = await client.fetchPage(current, { headers });
+        if (own) await exchangeEnded(origin, plan, pace, now());
+        if (result.kind === "error") return { ok: false, message: result.message, status: null };
+        if (result.status >= 300 && result.status < 400 && result.location !== null) {
+          current = result.location;
+          continue;
+        }
+        const body = result.body;
+        if (result.status !== 200 || body === null) {
+          return { ok: false, message: `HTTP ${result.status}`, status: result.status };
+        }
+        return {
+          ok: true,
+          finalUrl: current,
+          chunks: (async function* () {
+            yield body;
+          })(),
+        };
+      }
+      return { ok: false, message: `more than ${MAX_SITEMAP_REDIRECTS} redirects`, status: null };
+    };
+    let batch: NewUrl[] = [];
+    let added = 0;
+    const flush = async () => {
+      if (batch.length > 0) added += await store.frontier.add(batch);
+      batch = [];
+    };
+    const read = readSitemaps(locations, {
+      open,
+      follow: true,
+      allowAnyPathOnHost: found.fromRobots,
+    });
+    for await (const event of read) {
+      if (options.signal?.aborted) break;
+      if (event.kind !== "url") continue;
+      const loc = normalizeUrl(event.url.loc);
+      if (loc === null || !inScope(loc) || trapReason(loc) !== null) continue;
+      const srcloc = event.url.srcloc === null ? null : normalizeUrl(event.url.srcloc);
+      if (srcloc !== null) standIns.set(srcloc, loc);
+      const meta: UrlMeta = {
+        via: srcloc === null ? "sitemap" : "srcloc",
+        ...(event.url.type === null ? {} : { type: event.url.type }),
+        ...(srcloc === null ? {} : { srcloc }),
+      };
+      batch.push(newUrl(loc, 0, sitemapPriority(event.url.priority), null, meta));
+      if (batch.length >= 500) await flush();
+      // No more of a site's sitemap than the crawl may fetch.
+      if (added + batch.length >= options.maxPages) break;
+    }
+    await flush();
+  };
+
   const fetchOne = async (origin: string, view: SiteView, lease: Lease): Promise<void> => {
     const { url } = lease.entry;
+    const leasedAt = now();
+    const meta = readMeta(lease.entry.meta, lease.entry.depth);
+    const snapshot = standIns.get(url);
+    if (snapshot !== undefined) {
+      // seeds/003 §4.2: the snapshot is fetched instead and recorded under this URL.
+      await store.frontier.settle(lease, {
+        kind: "skipped",
+        reason: `snapshot ${snapshot}`,
+        at: now(),
+      });
+      tally.skipped++;
+      emit({ type: "skipped", url, reason: `the snapshot ${snapshot} stands for it` });
+      return;
+    }
     const decision = decide(view, url, robot(now()));
     if (!decision.allowed) {
       if (decision.retryAt !== null) {
@@ -238,7 +353,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     const mirror = plan.mirror === null ? null : mirrored(url, plan.mirror.value);
     if (mirror !== null && mirror !== url) {
       // seeds/003 §3.2.11: crawl the mirror instead; its own robots.txt governs it there.
-      await store.frontier.add([newUrl(mirror, lease.entry.depth, lease.entry.priority, url)]);
+      await store.frontier.add([
+        newUrl(mirror, lease.entry.depth, lease.entry.priority, url, { ...meta, via: "mirror" }),
+      ]);
       await store.frontier.settle(lease, {
         kind: "skipped",
         reason: `Mirror-site ${plan.mirror?.value}`,
@@ -255,6 +372,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     }
     if (options.signal?.aborted) return; // the lease runs out and a later run takes the URL
     const at = now();
+    const last = Math.max(pace.agent.lastAt ?? -Infinity, pace.ip.lastAt ?? -Infinity);
+    const timing: Timing = {
+      via: meta.via,
+      gapMs: Number.isFinite(last) ? at - last : null,
+      requiredGapMs: plan.delaySeconds * 1000,
+      waitedMs: at - leasedAt,
+    };
     pace.agent = afterStart(plan, "agent", pace.agent, at);
     pace.ip = afterStart(plan, "ip", pace.ip, at);
     await keepPace(origin, plan, pace);
@@ -278,7 +402,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         ? {}
         : { "if-modified-since": headers.ifModifiedSince }),
     };
-    await settleFetch(origin, lease, result, at, decision, sent);
+    await settleFetch(origin, lease, result, at, decision, sent, timing);
   };
 
   /**
@@ -298,7 +422,6 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     if (next > (await store.frontier.nextAt(origin))) await store.frontier.setNextAt(origin, next);
   };
 
-  /** Stores a site's pace, so that a restarted crawl keeps its gaps; a site without rules has none to keep. */
   /**
    * A link its site's rules (already in memory) refuse for the whole crawl is not queued: it
    * would only be leased to be skipped. Links of sites not read yet are queued and checked then.
@@ -310,6 +433,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     return !d.allowed && (d.reason === "rule" || d.reason === "default");
   };
 
+  /** Stores a site's pace, so that a restarted crawl keeps its gaps; a site without rules has none to keep. */
   const keepPace = async (origin: string, plan: AccessPlan, pace: SitePace) => {
     if (paced(plan, "agent")) await store.hosts.put(fromPace(origin, pace.agent));
     if (paced(plan, "ip")) await store.hosts.put(fromPace(ipKey(origin, options.ip), pace.ip));
@@ -322,8 +446,10 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     at: number,
     decision: Allowed,
     sent: Readonly<Record<string, string>>,
+    timing: Timing,
   ): Promise<void> => {
     const { url, depth, attempts } = lease.entry;
+    const meta = readMeta(lease.entry.meta, depth);
     // A page outside the crawl's scope is here only because a Mirror-site line sent the crawl
     // to it: crawling the mirror instead (seeds/003 §3.2.11) means following its links to itself.
     const mirrorPage = !inScope(url);
@@ -352,7 +478,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       // The target is queued like any link, so robots.txt is checked for it before it is fetched.
       const target = result.location === null ? null : normalizeUrl(result.location);
       if (target !== null && follow(target))
-        await store.frontier.add([newUrl(target, depth, lease.entry.priority, url)]);
+        await store.frontier.add([
+          newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect" }),
+        ]);
       await store.frontier.settle(lease, { kind: "done", status, at: now() });
       await logOutcome(url, origin, at, result.ms, status, result.wireBytes, "redirect", target);
       done++;
@@ -367,13 +495,26 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         status,
       });
     }
+    // REGP Host (seeds/003 §3.2.13) names the canonical host; a page's own canonical link wins.
+    let canonical: string | null =
+      decision.plan.host === null ? null : onHost(url, decision.plan.host.value);
     if (status === 200 && result.body !== null && isHtml(result.contentType)) {
       const header = robotsTag(result.headers["x-robots-tag"] ?? null, token);
       const page = extractLinks(new TextDecoder().decode(result.body), url, token);
-      if (depth < options.maxDepth && !header.nofollow && !page.nofollowAll) {
+      canonical = page.canonical;
+      // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
+      // page has every link followed, however deep it stands.
+      const deepEnough = meta.type === "list" || depth < options.maxDepth;
+      if (meta.type !== "data" && deepEnough && !header.nofollow && !page.nofollowAll) {
         const found = page.links
-          .filter((link) => follow(link) && !refusedForGood(link))
-          .map((link) => newUrl(link, depth + 1, 0, url));
+          .filter(
+            (link) =>
+              follow(link) &&
+              !refusedForGood(link) &&
+              !standIns.has(link) &&
+              trapReason(link) === null,
+          )
+          .map((link) => newUrl(link, depth + 1, LINK_PRIORITY, url));
         if (found.length > 0) await store.frontier.add(found);
       }
     }
@@ -386,6 +527,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       rule: decision.rule,
       delaySeconds: decision.plan.delaySeconds,
       requestHeaders: sent,
+      ...(meta.srcloc === undefined ? {} : { srcloc: meta.srcloc }),
       ...(result.cutReason === undefined ? {} : { truncated: result.cutReason }),
     });
     await store.frontier.settle(lease, { kind: "done", status, at: now() });
@@ -398,6 +540,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       result.wireBytes,
       status === 304 ? "not-modified" : "fetched",
       decision.rule,
+      { ...timing, canonical },
     );
     tally.fetched++;
     done++;
@@ -436,7 +579,10 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     bytes: number,
     outcome: string,
     detail: string | null,
-  ) => store.log.append({ url, origin, at, ms, status, bytes, outcome, detail });
+    extras: Partial<
+      Pick<CrawlRecord, "canonical" | "via" | "gapMs" | "requiredGapMs" | "waitedMs">
+    > = {},
+  ) => store.log.append({ url, origin, at, ms, status, bytes, outcome, detail, ...extras });
 
   const launch = (origin: string) => {
     active.set(origin, (active.get(origin) ?? 0) + 1);
@@ -504,6 +650,14 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   };
 }
 
+/** How a request came about and the gap it kept, for the crawl log. */
+interface Timing {
+  readonly via: Discovery;
+  readonly gapMs: number | null;
+  readonly requiredGapMs: number;
+  readonly waitedMs: number;
+}
+
 interface Allowed {
   readonly allowed: true;
   readonly plan: AccessPlan;
@@ -551,7 +705,7 @@ async function requeueFetched(store: CrawlStore): Promise<void> {
     const records = await store.log.list(page, offset);
     const urls = records
       .filter((r) => r.outcome === "fetched" || r.outcome === "not-modified")
-      .map((r) => newUrl(r.url, 0, 0, null));
+      .map((r) => newUrl(r.url, 0, LINK_PRIORITY, null, { via: "revisit" }));
     if (urls.length > 0) await store.frontier.revisit(urls);
   }
 }
@@ -570,8 +724,26 @@ function startAt(plan: AccessPlan, pace: SitePace, now: number): number {
   );
 }
 
-function newUrl(url: string, depth: number, priority: number, referrer: string | null): NewUrl {
-  return { url, origin: originOf(url), depth, priority, notBefore: 0, referrer, meta: null };
+function newUrl(
+  url: string,
+  depth: number,
+  priority: number,
+  referrer: string | null,
+  meta: UrlMeta | null = null,
+): NewUrl {
+  const text = meta === null ? null : writeMeta(meta);
+  return { url, origin: originOf(url), depth, priority, notBefore: 0, referrer, meta: text };
+}
+
+/** `url` with its host replaced by a REGP Host value (`www.example.com`, maybe with a port). */
+function onHost(url: string, host: string): string | null {
+  try {
+    const target = new URL(url);
+    target.host = host.replace(/^https?:\/\//i, "").replace(/\/$/, "");
+    return normalizeUrl(target.href);
+  } catch {
+    return null;
+  }
 }
 
 function mirrored(url: string, host: string): string | null {

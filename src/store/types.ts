@@ -157,12 +157,35 @@ export interface CrawlRecord {
   readonly outcome: string;
   /** Why, for a person: the robots.txt line that allowed or refused, the error. */
   readonly detail: string | null;
+  /** The page's canonical URL (`<link rel=canonical>`, REGP Host), when it names one. */
+  readonly canonical?: string | null;
+  /** How the URL was found. */
+  readonly via?: Discovery | null;
+  /** The gap the site's rules required before this request, and the gap kept, in ms. */
+  readonly requiredGapMs?: number | null;
+  readonly gapMs?: number | null;
+  /** Time this request waited on delays, rates and time windows, in ms. */
+  readonly waitedMs?: number | null;
 }
 
+/** How a URL came into the crawl. */
+export type Discovery = "seed" | "link" | "sitemap" | "srcloc" | "redirect" | "revisit" | "mirror";
+
 export interface CrawlLog {
+  /** Adds a record at the end; an optional field left out is stored as null. */
   append(record: CrawlRecord): Promise<void>;
-  /** Records in the order they were appended, for reports; bounded by `limit`. */
+  /**
+   * Records in the order they were appended, bounded by `limit`. Read back, every optional field
+   * is present: null where the crawler gave none (and in records written before it existed).
+   */
   list(limit: number, offset: number): Promise<readonly CrawlRecord[]>;
+  /**
+   * Every record, in the order appended, `batch` at a time (the last batch may be shorter):
+   * for reports and exports over millions of records, in memory of one batch and at a cost
+   * that does not grow with the position (unlike a large `offset`). Records appended while
+   * the scan runs may or may not be included. Shaped as {@link list}'s.
+   */
+  scan(batch: number): AsyncIterable<readonly CrawlRecord[]>;
   count(): Promise<number>;
 }
 

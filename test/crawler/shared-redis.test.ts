@@ -8,6 +8,7 @@ import { startRedisServer, type RedisServer } from "../store/redis-server.js";
 import { TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { runCli } from "../helpers/run-cli.js";
 import { startSite } from "../helpers/synthetic-site.js";
+import { isPage } from "../helpers/synthetic-site.js";
 
 let redis: Promise<RedisServer> | undefined;
 after(async () => {
@@ -42,7 +43,7 @@ describe("two processes, one Redis crawl", { timeout: 90_000 }, () => {
       ]);
       assert.equal(a.code, 0, a.stderr);
       assert.equal(b.code, 0, b.stderr);
-      const pages = site.log.filter((r) => r.path !== "/robots.txt");
+      const pages = site.log.filter((r) => isPage(r.path));
       const paths = pages.map((r) => r.path);
       assert.equal(new Set(paths).size, paths.length, `a page fetched twice: ${paths.join(" ")}`);
       assert.ok(!paths.some((p) => p.startsWith("/page/2")), "a disallowed page was fetched");

@@ -21,6 +21,7 @@ import {
 } from "../../src/crawler/warc-writer.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
 import { pageHtml, type SiteOptions, startSite } from "../helpers/synthetic-site.js";
+import { isPage } from "../helpers/synthetic-site.js";
 
 const SUITE = { timeout: 60_000 };
 const AT = Date.UTC(2024, 4, 17, 9, 30, 12, 345);
@@ -457,7 +458,7 @@ describe("heed crawl --out", SUITE, () => {
       const files = await warcFiles(dir);
       assert.equal(files.length, 1);
       const [records = []] = await readBoth(files);
-      const fetched = site.log.filter((r) => r.path !== "/robots.txt");
+      const fetched = site.log.filter((r) => isPage(r.path));
       assert.ok(
         !fetched.some((r) => r.path === "/page/5.html"),
         "the disallowed page was not asked",
@@ -545,7 +546,7 @@ describe("heed crawl --out", SUITE, () => {
       assert.equal(files.length, 2, "the resumed run wrote a file of its own");
       assert.ok(site.log.length > pagesBefore, "the resumed run fetched more pages");
       const asked = new Set(
-        site.log.filter((r) => r.path !== "/robots.txt").map((r) => `${site.origin}${r.path}`),
+        site.log.filter((r) => isPage(r.path)).map((r) => `${site.origin}${r.path}`),
       );
       const archived = new Set<string>();
       for (const records of await readBoth(files)) {

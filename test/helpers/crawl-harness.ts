@@ -14,7 +14,7 @@ import {
 } from "../../src/crawler/crawler.js";
 import { createHttpClient } from "../../src/net/http-client.js";
 import { openStore } from "../../src/store/index.js";
-import type { LoggedRequest } from "./synthetic-site.js";
+import { isPage, type LoggedRequest } from "./synthetic-site.js";
 
 /**
  * Slack allowed below a required gap, in ms, when two arrival times logged by a test server are
@@ -118,12 +118,12 @@ export async function runCrawl(
   }
 }
 
-/** The requests other than `/robots.txt` (and other than `exclude`d paths). */
+/** The requests for pages: not `/robots.txt`, not `/sitemap.xml`, not `exclude`d paths. */
 export function pageRequests(
   log: readonly LoggedRequest[],
   exclude: (path: string) => boolean = () => false,
 ): LoggedRequest[] {
-  return log.filter((r) => r.path !== "/robots.txt" && !exclude(r.path));
+  return log.filter((r) => isPage(r.path) && !exclude(r.path));
 }
 
 /** The gaps between consecutive arrivals, each with the path of the later request. */

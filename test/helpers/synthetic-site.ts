@@ -36,6 +36,11 @@ export interface Site {
   close(): Promise<void>;
 }
 
+/** A request for a page, not for what a crawler reads about the site (robots.txt, sitemap). */
+export function isPage(path: string): boolean {
+  return path !== "/robots.txt" && path !== "/sitemap.xml";
+}
+
 export function pagePath(n: number): string {
   return n === 0 ? "/" : `/page/${n}.html`;
 }

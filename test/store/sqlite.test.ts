@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { openStore, StoreError } from "../../src/store/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/index.js";
-import { MIGRATIONS } from "../../src/store/sqlite/schema.js";
+import { MIGRATIONS, migrate } from "../../src/store/sqlite/schema.js";
 import {
   CRASH_BATCH,
   CRASH_ORIGINS,
@@ -142,6 +142,47 @@ describe("sqlite: the file", () => {
       versions,
       MIGRATIONS.map((m) => m.version),
     );
+  });
+
+  it("opens a file of schema version 1: its crawl log reads as it was, the new fields null", async () => {
+    const path = freshPath();
+    const old = new Database(path);
+    assert.equal(migrate(old, MIGRATIONS.slice(0, 1)), 1);
+    old
+      .prepare(
+        `INSERT INTO crawl_log (url, origin, at, ms, status, bytes, outcome, detail)
+         VALUES ('https://a.test/', 'https://a.test', 5, 6, 200, 7, 'fetched', 'line 1: Allow: /')`,
+      )
+      .run();
+    old.close();
+    const store = await openSqliteStore(path);
+    try {
+      const record = {
+        url: "https://a.test/",
+        origin: "https://a.test",
+        at: 5,
+        ms: 6,
+        status: 200,
+        bytes: 7,
+        outcome: "fetched",
+        detail: "line 1: Allow: /",
+        canonical: null,
+        via: null,
+        requiredGapMs: null,
+        gapMs: null,
+        waitedMs: null,
+      };
+      assert.deepEqual(await store.log.list(10, 0), [record]);
+      const next = { ...record, url: "https://a.test/b", via: "link" as const, gapMs: 1000 };
+      await store.log.append(next);
+      assert.deepEqual(await store.log.list(10, 0), [record, next]);
+    } finally {
+      await store.close();
+    }
+    const raw = new Database(path, { readonly: true });
+    const versions = raw.prepare("SELECT version FROM schema_version ORDER BY version").pluck();
+    assert.deepEqual(versions.all(), [1, 2]);
+    raw.close();
   });
 
   it("refuses a file of a newer schema with HEED_STORE_SCHEMA_TOO_NEW", async () => {

@@ -664,6 +664,16 @@ export function storeContract(name: string, harness: StoreHarness): void {
   });
 
   describe(`${name}: CrawlLog — "in the order they were appended"`, () => {
+    /** A record as read back: every optional field present, null where none was given. */
+    const stored = (record: CrawlRecord): CrawlRecord => ({
+      canonical: null,
+      via: null,
+      requiredGapMs: null,
+      gapMs: null,
+      waitedMs: null,
+      ...record,
+    });
+
     it(
       "lists records in order, by pages of limit from offset, and counts them",
       withStore(async (store) => {
@@ -680,13 +690,151 @@ export function storeContract(name: string, harness: StoreHarness): void {
           detail: i % 5 === 0 ? "ECONNRESET" : null,
         }));
         for (const record of records) await store.log.append(record);
+        const back = records.map(stored);
         assert.equal(await store.log.count(), 25);
-        assert.deepEqual(await store.log.list(10, 0), records.slice(0, 10));
-        assert.deepEqual(await store.log.list(10, 10), records.slice(10, 20));
-        assert.deepEqual(await store.log.list(10, 20), records.slice(20));
+        assert.deepEqual(await store.log.list(10, 0), back.slice(0, 10));
+        assert.deepEqual(await store.log.list(10, 10), back.slice(10, 20));
+        assert.deepEqual(await store.log.list(10, 20), back.slice(20));
         assert.deepEqual(await store.log.list(10, 25), []);
         assert.deepEqual(await store.log.list(0, 0), []);
-        assert.deepEqual(await store.log.list(100, 0), records);
+        assert.deepEqual(await store.log.list(100, 0), back);
+      }),
+    );
+
+    it(
+      'keeps canonical, via, requiredGapMs, gapMs and waitedMs; "an optional field left out is stored as null"',
+      withStore(async (store, place) => {
+        const full: CrawlRecord = {
+          url: `${A}/full?q=1`,
+          origin: A,
+          at: T0,
+          ms: 42,
+          status: 200,
+          bytes: 1234,
+          outcome: "fetched",
+          detail: "line 3: Allow: /",
+          canonical: `${A}/full`,
+          via: "sitemap",
+          requiredGapMs: 1100,
+          gapMs: 1100.5,
+          waitedMs: 0,
+        };
+        const nulls: CrawlRecord = {
+          url: `${A}/nulls`,
+          origin: A,
+          at: T0 + 1,
+          ms: 0,
+          status: null,
+          bytes: 0,
+          outcome: "disallowed",
+          detail: "rule: line 2: Disallow: /",
+          canonical: null,
+          via: null,
+          requiredGapMs: null,
+          gapMs: null,
+          waitedMs: null,
+        };
+        const bare: CrawlRecord = {
+          url: `${B}/bare`,
+          origin: B,
+          at: T0 + 2,
+          ms: 7,
+          status: 404,
+          bytes: 9,
+          outcome: "fetched",
+          detail: null,
+        };
+        const vias = ["seed", "link", "srcloc", "redirect", "revisit", "mirror"] as const;
+        const each: CrawlRecord[] = vias.map((via, i) => ({
+          ...bare,
+          url: `${B}/${via}`,
+          at: T0 + 10 + i,
+          via,
+          gapMs: i * 250,
+          requiredGapMs: 250,
+          waitedMs: i * 1000 + 1,
+        }));
+        const records = [full, nulls, bare, ...each];
+        for (const record of records) await store.log.append(record);
+        const back = records.map(stored);
+        assert.deepEqual(await store.log.list(100, 0), back);
+        // A second connection (another process) reads the same.
+        const other = await place.open();
+        assert.deepEqual(await other.log.list(2, 1), back.slice(1, 3));
+      }),
+    );
+
+    it(
+      'scan: "every record, in the order appended, batch at a time", for any batch size',
+      withStore(async (store) => {
+        const collect = async (batch: number) => {
+          const sizes: number[] = [];
+          const seen: CrawlRecord[] = [];
+          for await (const records of store.log.scan(batch)) {
+            sizes.push(records.length);
+            seen.push(...records);
+          }
+          return { sizes, seen };
+        };
+        assert.deepEqual(await collect(10), { sizes: [], seen: [] });
+        const records: CrawlRecord[] = Array.from({ length: 23 }, (_, i) => ({
+          url: `${C}/${i}`,
+          origin: C,
+          at: T0 + i * 100,
+          ms: 5,
+          status: 200,
+          bytes: 10,
+          outcome: "fetched",
+          detail: null,
+          via: i === 0 ? "seed" : "link",
+          gapMs: i === 0 ? null : 95,
+          requiredGapMs: i === 0 ? null : 90,
+        }));
+        for (const record of records) await store.log.append(record);
+        const back = records.map(stored);
+        assert.deepEqual(await collect(10), { sizes: [10, 10, 3], seen: back });
+        assert.deepEqual(await collect(23), { sizes: [23], seen: back });
+        assert.deepEqual(await collect(1), { sizes: Array(23).fill(1), seen: back });
+        assert.deepEqual((await collect(5000)).seen, back);
+      }),
+    );
+
+    it(
+      "refuses a record it cannot keep faithfully with HEED_STORE_BAD_ARGUMENT, writing nothing",
+      withStore(async (store) => {
+        const good: CrawlRecord = {
+          url: `${A}/x`,
+          origin: A,
+          at: T0,
+          ms: 1,
+          status: 200,
+          bytes: 1,
+          outcome: "fetched",
+          detail: null,
+        };
+        const bad: unknown[] = [
+          { ...good, via: "rumour" },
+          { ...good, at: Number.NaN },
+          { ...good, gapMs: Number.POSITIVE_INFINITY },
+          { ...good, url: "" },
+          { ...good, status: 200.5 },
+        ];
+        for (const record of bad) {
+          await assert.rejects(
+            store.log.append(record as CrawlRecord),
+            (error: unknown) =>
+              error instanceof StoreError && error.code === "HEED_STORE_BAD_ARGUMENT",
+            JSON.stringify(record),
+          );
+        }
+        assert.equal(await store.log.count(), 0);
+        await assert.rejects(
+          async () => {
+            for await (const _ of store.log.scan(0)) assert.fail("no batch of size 0");
+          },
+          (error: unknown) =>
+            error instanceof StoreError && error.code === "HEED_STORE_BAD_ARGUMENT",
+        );
       }),
     );
   });

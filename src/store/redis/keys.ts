@@ -19,7 +19,8 @@
  * | P seq           | string | the last arrival number                                               |
  * | P robots:<orig> | hash   | the cached robots.txt; bodies as bytes                                |
  * | P host:<orig>   | string | host state as JSON                                                    |
- * | P log           | list   | crawl records as JSON, in order of appending                          |
+ * | P log           | list   | crawl records as JSON, in order of appending; canonical, via,         |
+ * |                 |        | requiredGapMs, gapMs and waitedMs absent when null                    |
  * | P pages         | hash   | url → page validators as JSON                                         |
  */
 export function redisKeys(prefix: string) {

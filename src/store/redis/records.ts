@@ -1,5 +1,13 @@
 /** The robots cache, host state, crawl log and page validators in Redis (layout: ./keys.ts). */
 import type { Redis } from "ioredis";
+import {
+  OPTIONAL_FIELDS,
+  checkBatch,
+  checkRecord,
+  storedRecord,
+  viaOut,
+  type StoredRecord,
+} from "../crawl-log.js";
 import { StoreError, checkCount } from "../errors.js";
 import type {
   CachedRobots,
@@ -83,19 +91,59 @@ export function redisHostStore(client: Redis, keys: RedisKeys): HostStore {
   };
 }
 
+/** A record as kept in the list: JSON, the optional fields left out when null. */
+function recordIn(record: CrawlRecord): string {
+  const stored = storedRecord(record);
+  const json: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(stored)) {
+    if (value !== null || !(OPTIONAL_FIELDS as readonly string[]).includes(key)) json[key] = value;
+  }
+  return JSON.stringify(json);
+}
+
+function recordOut(text: string): StoredRecord {
+  const json = JSON.parse(text) as Partial<Record<keyof CrawlRecord, unknown>>;
+  const url = String(json.url);
+  const as = <T>(value: unknown): T | null => (value === undefined ? null : (value as T));
+  return {
+    url,
+    origin: String(json.origin),
+    at: Number(json.at),
+    ms: Number(json.ms),
+    status: as<number>(json.status),
+    bytes: Number(json.bytes),
+    outcome: String(json.outcome),
+    detail: as<string>(json.detail),
+    canonical: as<string>(json.canonical),
+    via: viaOut(as<string>(json.via), url),
+    requiredGapMs: as<number>(json.requiredGapMs),
+    gapMs: as<number>(json.gapMs),
+    waitedMs: as<number>(json.waitedMs),
+  };
+}
+
 export function redisCrawlLog(client: Redis, keys: RedisKeys): CrawlLog {
   return {
     async append(record) {
-      const { url, origin, at, ms, status, bytes, outcome, detail } = record;
-      const json = JSON.stringify({ url, origin, at, ms, status, bytes, outcome, detail });
-      await client.rpush(keys.log, json);
+      checkRecord(record);
+      await client.rpush(keys.log, recordIn(record));
     },
     async list(limit, offset) {
       checkCount("limit", limit);
       checkCount("offset", offset);
       if (limit === 0) return [];
       const rows = await client.lrange(keys.log, offset, offset + limit - 1);
-      return rows.map((json) => JSON.parse(json) as CrawlRecord);
+      return rows.map(recordOut);
+    },
+    async *scan(batch) {
+      checkBatch(batch);
+      // The list only grows at its tail, so a position names the same record throughout.
+      for (let offset = 0; ; offset += batch) {
+        const rows = await client.lrange(keys.log, offset, offset + batch - 1);
+        if (rows.length === 0) return;
+        yield rows.map(recordOut);
+        if (rows.length < batch) return;
+      }
     },
     async count() {
       return client.llen(keys.log);

@@ -1,10 +1,10 @@
 /** The robots cache, host state, crawl log and page validators in the SQLite file. */
 import type Database from "better-sqlite3";
+import { checkBatch, checkRecord, storedRecord, viaOut, type StoredRecord } from "../crawl-log.js";
 import { StoreError, checkCount } from "../errors.js";
 import type {
   CachedRobots,
   CrawlLog,
-  CrawlRecord,
   HostState,
   HostStore,
   PageStore,
@@ -107,25 +107,79 @@ export function sqliteHostStore(db: Database.Database): HostStore {
   };
 }
 
+interface LogRow {
+  readonly id: number;
+  readonly url: string;
+  readonly origin: string;
+  readonly at: number;
+  readonly ms: number;
+  readonly status: number | null;
+  readonly bytes: number;
+  readonly outcome: string;
+  readonly detail: string | null;
+  readonly canonical: string | null;
+  readonly via: string | null;
+  readonly required_gap_ms: number | null;
+  readonly gap_ms: number | null;
+  readonly waited_ms: number | null;
+}
+
+const LOG_COLUMNS = `id, url, origin, at, ms, status, bytes, outcome, detail, canonical, via,
+  required_gap_ms, gap_ms, waited_ms`;
+
+function recordOut(row: LogRow): StoredRecord {
+  return {
+    url: row.url,
+    origin: row.origin,
+    at: row.at,
+    ms: row.ms,
+    status: row.status,
+    bytes: row.bytes,
+    outcome: row.outcome,
+    detail: row.detail,
+    canonical: row.canonical,
+    via: viaOut(row.via, row.url),
+    requiredGapMs: row.required_gap_ms,
+    gapMs: row.gap_ms,
+    waitedMs: row.waited_ms,
+  };
+}
+
 export function sqliteCrawlLog(db: Database.Database): CrawlLog {
-  const append = db.prepare<[CrawlRecord]>(
-    `INSERT INTO crawl_log (url, origin, at, ms, status, bytes, outcome, detail)
-     VALUES (@url, @origin, @at, @ms, @status, @bytes, @outcome, @detail)`,
+  const append = db.prepare<[StoredRecord]>(
+    `INSERT INTO crawl_log (url, origin, at, ms, status, bytes, outcome, detail, canonical, via,
+       required_gap_ms, gap_ms, waited_ms)
+     VALUES (@url, @origin, @at, @ms, @status, @bytes, @outcome, @detail, @canonical, @via,
+       @requiredGapMs, @gapMs, @waitedMs)`,
   );
-  const list = db.prepare<[number, number], CrawlRecord>(
-    `SELECT url, origin, at, ms, status, bytes, outcome, detail FROM crawl_log
-     ORDER BY id LIMIT ? OFFSET ?`,
+  const list = db.prepare<[number, number], LogRow>(
+    `SELECT ${LOG_COLUMNS} FROM crawl_log ORDER BY id LIMIT ? OFFSET ?`,
+  );
+  // scan: by the key, so that each batch costs the same wherever it starts.
+  const after = db.prepare<[number, number], LogRow>(
+    `SELECT ${LOG_COLUMNS} FROM crawl_log WHERE id > ? ORDER BY id LIMIT ?`,
   );
   const count = db.prepare<[], number>("SELECT count(*) FROM crawl_log").pluck();
   return {
     async append(record) {
-      const { url, origin, at, ms, status, bytes, outcome, detail } = record;
-      append.run({ url, origin, at, ms, status, bytes, outcome, detail });
+      checkRecord(record);
+      append.run(storedRecord(record));
     },
     async list(limit, offset) {
       checkCount("limit", limit);
       checkCount("offset", offset);
-      return list.all(limit, offset);
+      return list.all(limit, offset).map(recordOut);
+    },
+    async *scan(batch) {
+      checkBatch(batch);
+      let last = 0;
+      for (;;) {
+        const rows = after.all(last, batch);
+        if (rows.length === 0) return;
+        last = rows[rows.length - 1]?.id ?? last;
+        yield rows.map(recordOut);
+        if (rows.length < batch) return;
+      }
     },
     async count() {
       return count.get() ?? 0;

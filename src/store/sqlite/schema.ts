@@ -122,6 +122,23 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "crawl log: canonical URL, discovery, gaps required and kept, time waited",
+    // Added columns are NULL in rows written before: a file of version 1 reads as it was, with
+    // nothing known of these. ADD COLUMN rewrites no row, so a large log migrates at once.
+    sql: `
+      -- The page's canonical URL, when it names one.
+      ALTER TABLE crawl_log ADD COLUMN canonical TEXT;
+      -- How the URL was found: seed, link, sitemap, srcloc, redirect, revisit, mirror.
+      ALTER TABLE crawl_log ADD COLUMN via TEXT;
+      -- The gap the site's rules required before the request, and the gap kept (ms).
+      ALTER TABLE crawl_log ADD COLUMN required_gap_ms INTEGER;
+      ALTER TABLE crawl_log ADD COLUMN gap_ms INTEGER;
+      -- Time the request waited on delays, rates and time windows (ms).
+      ALTER TABLE crawl_log ADD COLUMN waited_ms INTEGER;
+    `,
+  },
 ];
 
 /** Brings the file to the newest schema; returns the version it is at. */

@@ -1,0 +1,126 @@
+/**
+ * `heed export [--store PATH] --format jsonl|csv [--out FILE]`: every record of a crawl's log,
+ * one a line, in the order of the log: JSON lines, or CSV (RFC 4180: a header, CRLF line ends,
+ * fields quoted when they hold a comma, a quote, a line break or edge spaces; a null is an
+ * empty field, an empty text is `""`). Streams: a log of millions of records is written in
+ * the memory of one batch. Exit 0: written; 2: no store there, it cannot be read, or bad options.
+ */
+import { createWriteStream, type WriteStream } from "node:fs";
+import { resolve } from "node:path";
+import type { Writable } from "node:stream";
+import { storedRecord } from "../../store/crawl-log.js";
+import type { CrawlRecord } from "../../store/index.js";
+import { CliError, EXIT_OK } from "../errors.js";
+import type { Io } from "../io.js";
+import { LineSink, SCAN_BATCH, openExistingStore, shown } from "./report.js";
+
+export const EXPORT_FORMATS = ["jsonl", "csv"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The fields of an exported record, in order: JSON keys and CSV columns alike. */
+export const EXPORT_FIELDS = [
+  "url",
+  "origin",
+  "at",
+  "ms",
+  "status",
+  "bytes",
+  "outcome",
+  "detail",
+  "canonical",
+  "via",
+  "requiredGapMs",
+  "gapMs",
+  "waitedMs",
+] as const;
+
+export interface ExportCommandOptions {
+  readonly store: string;
+  readonly format?: string;
+  readonly out?: string;
+}
+
+export async function runExport(options: ExportCommandOptions, io: Io): Promise<number> {
+  const format = options.format;
+  if (!EXPORT_FORMATS.includes(format as ExportFormat)) {
+    throw new CliError(
+      `--format: expected one of ${EXPORT_FORMATS.join(", ")}, got ${format === undefined ? "nothing" : `"${format}"`}`,
+    );
+  }
+  const store = await openExistingStore(options.store, io);
+  let file: WriteStream | null = null;
+  try {
+    if (options.out !== undefined) file = await openOut(resolve(io.cwd, options.out), options.out);
+    const out = new LineSink(file ?? io.stdout);
+    // The sink ends each line with LF; a CR before it makes CSV's CRLF (RFC 4180 §2.1).
+    const [line, end] = format === "csv" ? [csvLine, "\r"] : [jsonLine, ""];
+    let open = format === "csv" ? await out.line(`${csvRow(EXPORT_FIELDS)}${end}`) : true;
+    const batches = store.log.scan(SCAN_BATCH)[Symbol.asyncIterator]();
+    while (open) {
+      let next: IteratorResult<readonly CrawlRecord[]>;
+      try {
+        next = await batches.next();
+      } catch (error) {
+        throw new CliError(
+          `cannot read the crawl log of ${shown(options.store)}: ${(error as Error).message}`,
+          2,
+          { cause: error },
+        );
+      }
+      if (next.done === true) break;
+      for (const record of next.value) {
+        open = await out.line(`${line(record)}${end}`);
+        if (!open) break;
+      }
+    }
+    if (!open) await batches.return?.();
+    await out.flush();
+    out.check(options.out ?? "standard output");
+    if (file !== null) await close(file);
+    file = null;
+  } finally {
+    file?.destroy();
+    await store.close();
+  }
+  return EXIT_OK;
+}
+
+function jsonLine(record: CrawlRecord): string {
+  return JSON.stringify(storedRecord(record));
+}
+
+function csvLine(record: CrawlRecord): string {
+  const stored = storedRecord(record);
+  return csvRow(EXPORT_FIELDS.map((field) => stored[field]));
+}
+
+/** One CSV row, without its line end. */
+export function csvRow(values: readonly (string | number | null)[]): string {
+  return values.map(csvField).join(",");
+}
+
+/** RFC 4180 §2: quote a field holding a comma, a quote or a line break; double its quotes. */
+export function csvField(value: string | number | null): string {
+  if (value === null) return "";
+  const text = String(value);
+  if (text === "" || /[",\r\n]|^\s|\s$/.test(text)) return `"${text.replace(/"/g, '""')}"`;
+  return text;
+}
+
+async function openOut(path: string, given: string): Promise<WriteStream> {
+  const stream = createWriteStream(path);
+  await new Promise<void>((ok, fail) => {
+    stream.once("open", () => ok());
+    stream.once("error", (error) =>
+      fail(new CliError(`--out: cannot write ${given}: ${error.message}`, 2, { cause: error })),
+    );
+  });
+  return stream;
+}
+
+function close(stream: Writable): Promise<void> {
+  return new Promise((ok, fail) => {
+    stream.once("error", fail);
+    stream.end(() => ok());
+  });
+}
