@@ -3,6 +3,7 @@
  * in time, what to send and where to go instead. Every dialect fills what it can; REGP
  * (seeds/003 §3.2.6-3.2.15) fills it all.
  */
+import type { ChangeFreq } from "../sitemap/types.js";
 
 /** A value and the line it came from. */
 export interface FromLine<T> {
@@ -28,8 +29,8 @@ export interface TimeRule {
   readonly line: number;
 }
 
-export type ChangeFrequency =
-  "always" | "hourly" | "daily" | "weekly" | "monthly" | "yearly" | "never";
+/** Change-always … Change-never: the frequencies of the Sitemap protocol's `<changefreq>` (seeds/003 §3.2.15). */
+export type ChangeFrequency = ChangeFreq;
 
 export interface AccessPlan {
   /** The minimum gap before the next request, in seconds: the largest of the delays and of the gaps the rates imply. */

@@ -3,6 +3,7 @@
  * parser's reason) out. The document reader and the compiler both read values here.
  */
 import type { ChangeFrequency } from "../plan.js";
+import { CHANGE_FREQS } from "../../sitemap/types.js";
 import type { Directive } from "./layout.js";
 import { type AcceptItem, parseAcceptList } from "./values/accept-list.js";
 import { type CookiePair, parseCookie } from "./values/cookie.js";
@@ -25,16 +26,6 @@ export type FieldValue =
   | { readonly kind: "sitemap"; readonly url: string }
   | { readonly kind: "index-page"; readonly path: string }
   | { readonly kind: "change"; readonly frequency: ChangeFrequency; readonly path: string };
-
-export const CHANGE_FREQUENCIES: readonly ChangeFrequency[] = [
-  "always",
-  "hourly",
-  "daily",
-  "weekly",
-  "monthly",
-  "yearly",
-  "never",
-];
 
 /** Reads a command line's value; null when the key is not a Table 3 command (an extension, or a header line). */
 export function readField(d: Directive): ValueResult<FieldValue> | null {
@@ -76,7 +67,7 @@ export function readField(d: Directive): ValueResult<FieldValue> | null {
     case "index-page":
       return as(parsePathValue(d.value), (path) => ({ kind: "index-page", path }));
     default: {
-      const frequency = CHANGE_FREQUENCIES.find((f) => d.key === `change-${f}`);
+      const frequency = CHANGE_FREQS.find((f) => d.key === `change-${f}`);
       if (frequency === undefined) return null;
       return as(parsePathValue(d.value), (path) => ({ kind: "change", frequency, path }));
     }
