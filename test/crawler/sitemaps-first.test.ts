@@ -43,7 +43,13 @@ describe("sitemaps first", { timeout: 60_000 }, () => {
     origin = site.origin;
     try {
       // maxDepth 0: only what the seed and the sitemap name, and what list pages link to.
-      const run = await runCrawl([`${origin}/`], { maxDepth: 0 });
+      const srclocs = new Map<string, string | undefined>();
+      const run = await runCrawl([`${origin}/`], {
+        maxDepth: 0,
+        onPage: async (page) => {
+          srclocs.set(new URL(page.url).pathname, page.srcloc);
+        },
+      });
       assert.equal(run.summary.stoppedBy, "finished");
       const paths = site.paths();
       assert.deepEqual(
@@ -73,6 +79,9 @@ describe("sitemaps first", { timeout: 60_000 }, () => {
         "robots.txt still rules what the sitemap lists",
       );
       assert.equal(new Set(paths).size, paths.length, "nothing asked twice");
+      // The snapshot is recorded as the content of its original (the WARC metadata names it).
+      assert.equal(srclocs.get("/html/news1.html"), `${origin}/newsItem.do?id=1`);
+      assert.equal(srclocs.get("/deep/a.html"), undefined);
     } finally {
       await site.close();
     }

@@ -121,11 +121,13 @@ export async function runCrawl(
       ? {}
       : {
           onPage: (page: FetchedPage) =>
-            warc.write(page).catch((error: unknown) => {
-              warcError ??= error;
-              controller.abort();
-              throw error;
-            }),
+            warc
+              .write(page, page.srcloc === undefined ? {} : { srcloc: page.srcloc })
+              .catch((error: unknown) => {
+                warcError ??= error;
+                controller.abort();
+                throw error;
+              }),
         };
   let summary: CrawlSummary;
   try {
