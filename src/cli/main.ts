@@ -198,6 +198,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--out <dir>", "write what is fetched as WARC 1.1 files (.warc.gz) in this directory")
     .option("--max-pages <n>", "stop after this many pages in all", "1000")
     .option("--max-depth <n>", "follow links this many steps from the seeds", "5")
+    .option("--max-per-host <n>", "fetch at most this many pages of one site in a run")
     .option("--concurrency <n>", "requests in flight at once, over all sites", "16")
     .option("--per-host <n>", "requests in flight at once to one site", "1")
     .addOption(

@@ -53,6 +53,8 @@ export interface CrawlerOptions {
   readonly encodings?: readonly string[];
   readonly charsets?: readonly string[];
   readonly dialect?: DialectChoice;
+  /** Most pages fetched from one site in this run (a trap bound); default no limit. */
+  readonly maxPerHost?: number;
   /** Tries of a URL that meets 5xx or network errors, default 3. */
   readonly maxAttempts?: number;
   /**
@@ -156,6 +158,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   // Original pages a sitemap snapshot stands for (`<srcloc>` → `<loc>`): never fetched themselves.
   const standIns = new Map<string, string>();
   const fed = new Set<string>();
+  const perSite = new Map<string, number>();
 
   // A local store's leases at start belong to a run that died; a shared store's may be alive.
   await store.frontier.recover(store.shared ? now() : Number.MAX_SAFE_INTEGER);
@@ -314,6 +317,16 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     const { url } = lease.entry;
     const leasedAt = now();
     const meta = readMeta(lease.entry.meta, lease.entry.depth);
+    if ((perSite.get(origin) ?? 0) >= (options.maxPerHost ?? Number.POSITIVE_INFINITY)) {
+      await store.frontier.settle(lease, {
+        kind: "skipped",
+        reason: "the site's page budget is spent",
+        at: now(),
+      });
+      tally.skipped++;
+      emit({ type: "skipped", url, reason: `more than ${options.maxPerHost} pages of ${origin}` });
+      return;
+    }
     const snapshot = standIns.get(url);
     if (snapshot !== undefined) {
       // seeds/003 §4.2: the snapshot is fetched instead and recorded under this URL.
@@ -498,10 +511,12 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     // REGP Host (seeds/003 §3.2.13) names the canonical host; a page's own canonical link wins.
     let canonical: string | null =
       decision.plan.host === null ? null : onHost(url, decision.plan.host.value);
+    const header = robotsTag(result.headers["x-robots-tag"] ?? null, token);
+    let noindex = header.noindex;
     if (status === 200 && result.body !== null && isHtml(result.contentType)) {
-      const header = robotsTag(result.headers["x-robots-tag"] ?? null, token);
       const page = extractLinks(new TextDecoder().decode(result.body), url, token);
       canonical = page.canonical;
+      noindex ||= page.noindex;
       // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
       // page has every link followed, however deep it stands.
       const deepEnough = meta.type === "list" || depth < options.maxDepth;
@@ -518,18 +533,20 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         if (found.length > 0) await store.frontier.add(found);
       }
     }
-    await options.onPage?.({
-      url,
-      status,
-      headers: result.headers,
-      body: result.body,
-      at,
-      rule: decision.rule,
-      delaySeconds: decision.plan.delaySeconds,
-      requestHeaders: sent,
-      ...(meta.srcloc === undefined ? {} : { srcloc: meta.srcloc }),
-      ...(result.cutReason === undefined ? {} : { truncated: result.cutReason }),
-    });
+    // `noindex` (meta robots or X-Robots-Tag): fetched, links followed as allowed, not kept.
+    if (!noindex)
+      await options.onPage?.({
+        url,
+        status,
+        headers: result.headers,
+        body: result.body,
+        at,
+        rule: decision.rule,
+        delaySeconds: decision.plan.delaySeconds,
+        requestHeaders: sent,
+        ...(meta.srcloc === undefined ? {} : { srcloc: meta.srcloc }),
+        ...(result.cutReason === undefined ? {} : { truncated: result.cutReason }),
+      });
     await store.frontier.settle(lease, { kind: "done", status, at: now() });
     await logOutcome(
       url,
@@ -538,12 +555,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       result.ms,
       status,
       result.wireBytes,
-      status === 304 ? "not-modified" : "fetched",
+      status === 304 ? "not-modified" : noindex ? "fetched-noindex" : "fetched",
       decision.rule,
       { ...timing, canonical },
     );
     tally.fetched++;
     done++;
+    perSite.set(origin, (perSite.get(origin) ?? 0) + 1);
     emit({ type: "fetched", url, status });
     void attempts;
   };
@@ -704,7 +722,12 @@ async function requeueFetched(store: CrawlStore): Promise<void> {
   for (let offset = 0; offset < total; offset += page) {
     const records = await store.log.list(page, offset);
     const urls = records
-      .filter((r) => r.outcome === "fetched" || r.outcome === "not-modified")
+      .filter(
+        (r) =>
+          r.outcome === "fetched" ||
+          r.outcome === "fetched-noindex" ||
+          r.outcome === "not-modified",
+      )
       .map((r) => newUrl(r.url, 0, LINK_PRIORITY, null, { via: "revisit" }));
     if (urls.length > 0) await store.frontier.revisit(urls);
   }

@@ -22,6 +22,7 @@ export interface CrawlCommandOptions {
   readonly out?: string;
   readonly maxPages: string;
   readonly maxDepth: string;
+  readonly maxPerHost?: string;
   readonly concurrency: string;
   readonly perHost: string;
   readonly scope: ScopeKind;
@@ -59,6 +60,8 @@ export async function runCrawl(
   }
   const maxPages = count("--max-pages", options.maxPages, 1);
   const maxDepth = count("--max-depth", options.maxDepth, 0);
+  const maxPerHost =
+    options.maxPerHost === undefined ? undefined : count("--max-per-host", options.maxPerHost, 1);
   const concurrency = count("--concurrency", options.concurrency, 1);
   const perHost = count("--per-host", options.perHost, 1);
   const userAgent = `${agent}/${VERSION} (+${options.infoUrl})`;
@@ -143,6 +146,7 @@ export async function runCrawl(
       perHost,
       scope: options.scope,
       recrawl: options.recrawl === true,
+      ...(maxPerHost === undefined ? {} : { maxPerHost }),
       signal: controller.signal,
       onEvent: (event) => progress?.event(event),
       ...onPage,
