@@ -6,6 +6,7 @@ import type { Dialect } from "../dialect.js";
 import { CANONICAL_KEYS, readKey } from "../keys.js";
 import type { RobotsLine } from "../line-reader.js";
 import { DIALECT_NAME, displayKey, type LintContext, quote } from "./finding.js";
+import { REGP_FIELDS as TABLE3_FIELDS } from "../regp/document.js";
 
 /** Keys outside every standard that many sites write and some robots read. */
 const NONSTANDARD_KEYS: ReadonlyMap<string, string> = new Map([
@@ -16,37 +17,8 @@ const NONSTANDARD_KEYS: ReadonlyMap<string, string> = new Map([
   ["visit-time", "a few robots read it (it comes from REGP); most ignore it"],
 ]);
 
-/** seeds/003 Table 3: every field of robots.txt 3.0 (REGP), in the table's order. */
-export const REGP_FIELDS: readonly string[] = [
-  "robot-version",
-  "last-modified",
-  "user-agent",
-  "ip-disallow",
-  "ip-allow",
-  "disallow",
-  "allow",
-  "crawl-delay",
-  "ip-delay",
-  "request-rate",
-  "ip-rate",
-  "visit-time",
-  "time-forbidden",
-  "language",
-  "encoding",
-  "charset",
-  "cookie",
-  "mirror-site",
-  "sitemap",
-  "host",
-  "index-page",
-  "change-always",
-  "change-hourly",
-  "change-daily",
-  "change-weekly",
-  "change-monthly",
-  "change-yearly",
-  "change-never",
-];
+/** seeds/003 Table 3, lower-cased: the one list is `REGP_FIELDS` of regp/document.ts. */
+export const REGP_FIELDS: readonly string[] = TABLE3_FIELDS.map((field) => field.toLowerCase());
 /** The REGP fields the classic tokenizer does not know: extensions outside REGP. */
 const REGP_KEY_SET: ReadonlySet<string> = new Set(
   REGP_FIELDS.filter((key) => readKey(key).kind === "extension"),
