@@ -6,7 +6,7 @@
  *     crawls from the seeds with the SQLite store (persisted, crash-safe) in DIR (default a
  *     temporary directory, removed after), robots.txt respected;
  *   node dist/bench/crawl-heed.js --frontier 1000000 [--seconds 5] [--dir DIR]
- *     queues that many URLs over 1,000 origins in an SQLite store (as bench/store.bench.ts does),
+ *     queues that many URLs over 1,000 origins in an SQLite store,
  *     then runs the crawler's readyOrigins → lease → settle loop for a few seconds; the store
  *     is removed after.
  *
@@ -113,7 +113,7 @@ function fileBytes(path: string): number {
   }, 0);
 }
 
-/** bench/store.bench.ts's frontier, in this process so that its peak RSS is measured alone. */
+/** A frontier of many queued URLs, in this process so that its peak RSS is measured alone. */
 async function bigFrontier(urls: number): Promise<void> {
   const ORIGINS = 1_000;
   const BATCH = 100;

@@ -17,8 +17,8 @@
  * The web runs in a process of its own and counts every request, so that the bench sees how
  * many pages each crawler fetched and whether it fetched a disallowed URL. heed and Crawlee in
  * memory run twice each, alternating (medians; the highest peak RSS). Then a frontier of
- * 1,000,000 queued URLs in an SQLite store, in a process of its own (bench/store.bench.ts's
- * shape). Prints pages/s and peak RSS of each, the ratios, and a verdict against the aims of
+ * 1,000,000 queued URLs over 1,000 origins in an SQLite store, in a process of its own.
+ * Prints pages/s and peak RSS of each, the ratios, and a verdict against the aims of
  * the issue: at least 2× Crawlee's in-memory pages/s with heed's frontier persisted, under
  * 200 MB RSS; a 1,000,000-URL frontier under 300 MB RSS.
  *
