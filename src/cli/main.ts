@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { DIALECTS, type DialectChoice } from "../protocol/robots/index.js";
+import { runAgentsResolve } from "./commands/agents-resolve.js";
 import { runCheck } from "./commands/check.js";
 import { runCrawl } from "./commands/crawl.js";
 import { runDemo } from "./commands/demo.js";
@@ -265,6 +266,28 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--out <file>", "write to this file instead of standard output")
     .action(async (options) => {
       setExit(await runExport(options, io));
+    });
+
+  const agents = program
+    .command("agents")
+    .description(
+      "mobile agents (seeds/000, ATP/0.1): resolve a URL to its agent host, run a host, dispatch an indexing agent",
+    );
+
+  agents
+    .command("resolve")
+    .description(
+      "print the agent host (Mobile-agent-server) for each URL, or none. Exit 0: every URL has a host; 1: some have none; 2: bad input",
+    )
+    .argument("<robots>", "robots.txt file, http(s) URL, or - for standard input")
+    .option("--url <url>", "URL (or /path) to resolve (repeatable)", collect, [])
+    .option(
+      "--json",
+      'one JSON object a line: { "url", "host", "line" }, host null when none',
+      false,
+    )
+    .action(async (robots: string, options) => {
+      setExit(await runAgentsResolve(robots, options, io));
     });
 
   program

@@ -59,3 +59,4 @@ export {
 } from "./plan.js";
 export { buildRegp, regp, RegpBuildError } from "./regp/builder.js";
 export { type RegpDocument, readRegpDocument } from "./regp/document.js";
+export * from "./mobile-agent/index.js";

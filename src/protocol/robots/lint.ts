@@ -13,6 +13,7 @@ import type { FetchVerdict } from "./fetch-rules.js";
 import type { LintContext, LintFinding } from "./lint/finding.js";
 import { groupSpans, lintGroups } from "./lint/groups.js";
 import { lintLines } from "./lint/lines.js";
+import { lintMobileAgentServers } from "./lint/mobile-agent.js";
 import {
   lintRegp,
   REGP_PARSER_SEVERITY,
@@ -151,6 +152,7 @@ function lintParsed(
   const regp = policy.regp ?? (policy.dialect === "regp" ? readRegp(policy.text.lines) : null);
   const foreign = lintFile(ctx, options.utf16, fetched !== null, regp);
   lintLines(ctx);
+  lintMobileAgentServers(ctx);
   if (regp !== null) {
     lintRegp(ctx, regp);
   } else {

@@ -7,6 +7,7 @@ import { CANONICAL_KEYS, readKey } from "../keys.js";
 import type { RobotsLine } from "../line-reader.js";
 import { DIALECT_NAME, displayKey, type LintContext, quote } from "./finding.js";
 import { REGP_FIELDS as TABLE3_FIELDS } from "../regp/document.js";
+import { isMisspeltMobileAgentKey, isMobileAgentKey } from "../mobile-agent/record.js";
 
 /** Keys outside every standard that many sites write and some robots read. */
 const NONSTANDARD_KEYS: ReadonlyMap<string, string> = new Map([
@@ -53,6 +54,8 @@ export function checkExtensionKey(line: RobotsLine, ctx: LintContext): void {
   const written = line.key;
   const key = written.toLowerCase();
   if (key === "" || readKey(key).kind !== "extension") return;
+  // seeds/000 records have checks of their own (lint/mobile-agent.ts).
+  if (isMobileAgentKey(key) || isMisspeltMobileAgentKey(key)) return;
   const regpKey = REGP_KEY_SET.has(key);
   if (ctx.dialect === "regp" && regpKey) return;
   const nonstandard = NONSTANDARD_KEYS.get(key);
