@@ -1,0 +1,32 @@
+export { MAX_BODY_BYTES, MAX_HEAD_BYTES, MAX_HEADER_COUNT } from "./limits.js";
+export {
+  ATP_VERSION,
+  type AtpHeaders,
+  type AtpRequest,
+  type AtpResponse,
+  header,
+} from "./message.js";
+export {
+  type AtpReadErrorCode,
+  type ReadLimits,
+  type ReadResult,
+  readRequest,
+  readResponse,
+  type ResponseReadOptions,
+} from "./reader.js";
+export { ATP_STATUS, type AtpStatus, REASON_PHRASE, statusClass } from "./status.js";
+export {
+  AGENT_ID,
+  ATP_PORT,
+  type AtpUrl,
+  type AtpUrlReading,
+  parseAtpUrl,
+  readResourceUri,
+} from "./url.js";
+export {
+  AtpWriteError,
+  type RequestToWrite,
+  type ResponseToWrite,
+  writeRequest,
+  writeResponse,
+} from "./writer.js";
