@@ -4,6 +4,8 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { DIALECTS, type DialectChoice } from "../protocol/robots/index.js";
+import { runAgentsDispatch } from "./commands/agents-dispatch.js";
+import { runAgentsHost } from "./commands/agents-host.js";
 import { runAgentsResolve } from "./commands/agents-resolve.js";
 import { runCheck } from "./commands/check.js";
 import { runCrawl } from "./commands/crawl.js";
@@ -288,6 +290,63 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .action(async (robots: string, options) => {
       setExit(await runAgentsResolve(robots, options, io));
+    });
+
+  agents
+    .command("host")
+    .description(
+      "run an ATP/0.1 agent host: visiting heed agents index the site's files in a sandbox (QuickJS), only on the paths the site's Mobile-agent-server records assign to this host and only what its robots.txt allows their robot. Runs until SIGINT/SIGTERM. Exit 0 after a signal; 2: bad options",
+    )
+    .option("--root <dir>", "the site's document root (the directory that serves /)")
+    .option(
+      "--listen <host:port>",
+      "address to listen on (ATP's port is 434; 10434 without root)",
+      "127.0.0.1:10434",
+    )
+    .option(
+      "--site <url>",
+      "the site's URL: robots.txt is fetched from it (else ROOT/robots.txt is read)",
+    )
+    .option(
+      "--assign <path>",
+      "accept agents for this path (repeatable); default: the paths whose Mobile-agent-server record names this host",
+      collect,
+      [],
+    )
+    .option("--time-limit <ms>", "running time of one agent, in ms (default 30000)")
+    .option("--memory-limit <MiB>", "heap of one agent, in MiB (default 64)")
+    .option("--max-running <n>", "agents running at once (default 2)")
+    .option("--max-per-sender <n>", "agents one sender may hold at once (default 8)")
+    .option("--allow-private", "let agents move on to private and loopback addresses", false)
+    .option("--quiet", "no log lines on standard error", false)
+    .action(async (options) => {
+      setExit(await runAgentsHost(options, io));
+    });
+
+  agents
+    .command("dispatch")
+    .description(
+      "send heed's indexing agent to an agent host, retract it, and print its index as JSON lines (url, title, digest, sha256, links, lastmod). Exit 0: finished; 1: refused or failed; 2: bad input or unreachable",
+    )
+    .argument(
+      "<atp-url>",
+      "the agent host, e.g. atp://127.0.0.1:4434 (port 434 when none is given)",
+    )
+    .option("--site <url>", "the site whose subtree to index")
+    .option("--path <path>", "the subtree to index", "/")
+    .option(
+      "--agent <name>",
+      "the robot's name token: the site's robots.txt rules for it bind the agent",
+      "heed",
+    )
+    .option("--max-pages <n>", "stop after this many pages (default 100000)")
+    .option(
+      "--allow-private",
+      "connect to private and loopback addresses (on by itself when the host is one)",
+      false,
+    )
+    .action(async (atpUrl: string, options) => {
+      setExit(await runAgentsDispatch(atpUrl, options, io));
     });
 
   program

@@ -12,6 +12,7 @@ export {
   type ReadResult,
   readRequest,
   readResponse,
+  expectedLength,
   type ResponseReadOptions,
 } from "./reader.js";
 export { ATP_STATUS, type AtpStatus, REASON_PHRASE, statusClass } from "./status.js";

@@ -301,3 +301,18 @@ function fail(
 function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
+
+/**
+ * The whole message's length in bytes once its head has arrived and names a Content-Length,
+ * else null: a reader on a stream waits for that many bytes before reading the message, instead
+ * of reading it again at every chunk.
+ */
+export function expectedLength(bytes: Uint8Array, limits: ReadLimits = {}): number | null {
+  const head = readHead(bytes, limits);
+  if (head.kind !== "head") return null;
+  const length = head.lines
+    .slice(1)
+    .map((line) => /^content-length[ \t]*:[ \t]*(\d{1,15})[ \t]*$/i.exec(line)?.[1])
+    .find((value) => value !== undefined);
+  return length === undefined ? null : head.bodyStart + Number(length);
+}

@@ -1,0 +1,152 @@
+/**
+ * The agents a host holds: queued, running, finished (kept until retracted or expired), or
+ * moved on. Owns the limits on how many run at once, how many are held, and how many one
+ * sender may hold; starts queued agents as slots free up.
+ */
+import { randomBytes } from "node:crypto";
+import type { AgentPackage } from "../../protocol/atp/agent-package.js";
+import type { RunningAgent } from "./sandbox/spawn.js";
+import type { SandboxOutcome } from "./sandbox/job.js";
+
+export type AgentStatus = "queued" | "running" | "finished" | "failed" | "moved";
+
+export interface HeldAgent {
+  readonly id: string;
+  /** The remote address that dispatched it: per-sender limits count by it. */
+  readonly sender: string;
+  readonly agent: AgentPackage;
+  readonly receivedAt: number;
+  status: AgentStatus;
+  running: RunningAgent | null;
+  outcome: SandboxOutcome | null;
+  /** `atp://host:port#id` when the agent moved on. */
+  movedTo: string | null;
+  endedAt: number | null;
+  /** Settles when the agent has ended (finished, failed or moved). */
+  readonly ended: Promise<void>;
+  readonly end: () => void;
+}
+
+export interface RegistryLimits {
+  readonly maxRunning: number;
+  readonly maxHeld: number;
+  readonly maxPerSender: number;
+  readonly expiryMs: number;
+}
+
+export type Admission =
+  { readonly ok: true; readonly held: HeldAgent } | { readonly ok: false; readonly reason: string };
+
+export class AgentRegistry {
+  private readonly agents = new Map<string, HeldAgent>();
+  private readonly queue: HeldAgent[] = [];
+  private running = 0;
+
+  constructor(
+    private readonly limits: RegistryLimits,
+    private readonly start: (held: HeldAgent) => RunningAgent,
+    private readonly settle: (held: HeldAgent, outcome: SandboxOutcome) => Promise<void>,
+    private readonly now: () => number,
+  ) {}
+
+  /** Takes an agent in, or says which limit refuses it. */
+  admit(sender: string, agent: AgentPackage): Admission {
+    if (this.agents.size >= this.limits.maxHeld) {
+      return {
+        ok: false,
+        reason: `this host holds ${this.agents.size} agents, its limit; retract finished ones or try later`,
+      };
+    }
+    let fromSender = 0;
+    for (const held of this.agents.values()) if (held.sender === sender) fromSender++;
+    if (fromSender >= this.limits.maxPerSender) {
+      return {
+        ok: false,
+        reason: `${sender} already has ${fromSender} agents here, the limit per sender; retract some first`,
+      };
+    }
+    // ATP draft §4.3: an alphanumeric identifier. 128 random bits: knowing it is what lets
+    // one retract or message the agent, so it must not be guessable.
+    const id = randomBytes(16).toString("hex");
+    let end = () => {};
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    const held: HeldAgent = {
+      id,
+      sender,
+      agent,
+      receivedAt: this.now(),
+      status: "queued",
+      running: null,
+      outcome: null,
+      movedTo: null,
+      endedAt: null,
+      ended,
+      end,
+    };
+    this.agents.set(id, held);
+    this.queue.push(held);
+    this.pump();
+    return { ok: true, held };
+  }
+
+  get(id: string): HeldAgent | undefined {
+    return this.agents.get(id);
+  }
+
+  /** Forgets an agent (retracted); stops it first if it still runs. */
+  remove(id: string): void {
+    const held = this.agents.get(id);
+    if (held === undefined) return;
+    this.agents.delete(id);
+    const queued = this.queue.indexOf(held);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    held.running?.stop("retracted");
+  }
+
+  /** Drops agents that ended longer ago than the expiry. */
+  sweep(): number {
+    const cutoff = this.now() - this.limits.expiryMs;
+    let dropped = 0;
+    for (const [id, held] of this.agents) {
+      if (held.endedAt !== null && held.endedAt < cutoff) {
+        this.agents.delete(id);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  counts(): { readonly held: number; readonly running: number; readonly queued: number } {
+    return { held: this.agents.size, running: this.running, queued: this.queue.length };
+  }
+
+  /** Stops every running agent (the host is closing). */
+  stopAll(): void {
+    this.queue.length = 0;
+    for (const held of this.agents.values()) held.running?.stop("the host is closing");
+  }
+
+  private pump(): void {
+    while (this.running < this.limits.maxRunning && this.queue.length > 0) {
+      const held = this.queue.shift() as HeldAgent;
+      this.running++;
+      held.status = "running";
+      const run = this.start(held);
+      held.running = run;
+      void run.done.then(async (outcome) => {
+        held.running = null;
+        held.outcome = outcome;
+        try {
+          await this.settle(held, outcome);
+        } finally {
+          held.endedAt = this.now();
+          this.running--;
+          held.end();
+          this.pump();
+        }
+      });
+    }
+  }
+}

@@ -1,0 +1,42 @@
+/** What one visiting agent, and all of them together, may cost the host. Each with its reason. */
+
+/**
+ * Running time of one agent, in ms of its thread's wall clock while it runs: an upper bound
+ * on its CPU time (Node 20 has no per-thread CPU clock). Indexing 10,000 small pages takes
+ * a few seconds; 30 s is ample and bounds a runaway loop.
+ */
+export const AGENT_TIME_LIMIT_MS = 30_000;
+/** After the time limit, how long the worker thread may take to stop before it is terminated. */
+export const TERMINATE_GRACE_MS = 2_000;
+/** QuickJS heap of one agent. The indexing agent keeps little; 64 MiB stops a memory bomb early. */
+export const AGENT_MEMORY_BYTES = 64 * 1024 * 1024;
+/**
+ * QuickJS stack. Its frames live on the worker thread's native stack; this must stay well under
+ * it (`WORKER_STACK_MB`), so that QuickJS reports the overflow and not the thread.
+ */
+export const AGENT_STACK_BYTES = 256 * 1024;
+/** The worker thread's own V8 limits: its host code reads files and holds results. */
+export const WORKER_HEAP_MB = 256;
+export const WORKER_STACK_MB = 8;
+/** Records and their JSON size an agent may emit: the answer to a RETRACT must fit in a message. */
+export const MAX_RESULT_BYTES = 16 * 1024 * 1024;
+export const MAX_RESULT_RECORDS = 100_000;
+/** One file read by `heed.read`: pages are rarely over a few hundred KiB. */
+export const MAX_READ_BYTES = 4 * 1024 * 1024;
+/** Entries one `heed.list` returns; a directory of a 10,000-page site fits. */
+export const MAX_LIST_ENTRIES = 100_000;
+/** A path given to the capability API, in characters. */
+export const MAX_PATH_LENGTH = 4096;
+/** Agents running at once: one thread each; the machine's cores bound useful parallelism. */
+export const MAX_RUNNING_AGENTS = 2;
+/** Agents held at once (running, waiting to run, or finished and not yet retracted). */
+export const MAX_HELD_AGENTS = 64;
+/** Agents one sender (remote address) may hold at once; a flood from one sender stops here. */
+export const MAX_AGENTS_PER_SENDER = 8;
+/** A finished agent not retracted within this time is dropped. */
+export const AGENT_EXPIRY_MS = 10 * 60_000;
+/** Connections open at once, and how long one may take to send its request. */
+export const MAX_CONNECTIONS = 128;
+export const REQUEST_TIMEOUT_MS = 10_000;
+/** Messages queued for one agent by MESSAGE. */
+export const MAX_QUEUED_MESSAGES = 64;
