@@ -31,3 +31,18 @@ export {
   writeRequest,
   writeResponse,
 } from "./writer.js";
+export {
+  AGENT_FORMAT,
+  type AgentPackage,
+  type AgentReport,
+  HEED_AGENT_CONTENT_TYPE,
+  HEED_AGENT_LANGUAGE,
+  HEED_AGENT_SYSTEM,
+  isHeedLanguage,
+  isHeedSystem,
+  type Json,
+  MAX_AGENT_CODE_LENGTH,
+  MAX_AGENT_STATE_LENGTH,
+  type PackageReading,
+  readAgentPackage,
+} from "./agent-package.js";

@@ -65,7 +65,10 @@ export class Subtree {
         `path ${show(input)} has a bad percent-encoding or an encoded "/" or NUL`,
       );
     }
-    const normal = posix.normalize(decoded);
+    let normal = posix.normalize(decoded);
+    // `/home/user1` names the directory the base `/home/user1/` is.
+    if (this.options.base.endsWith("/") && normal === this.options.base.slice(0, -1))
+      normal = this.options.base;
     if (!this.inBase(normal)) {
       return refuse("outside-subtree", `path ${show(input)} is outside ${this.options.base}`);
     }
