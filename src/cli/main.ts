@@ -215,6 +215,17 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "crawl private and loopback addresses (on by itself when a seed is one)",
     )
     .option("--recrawl", "fetch again what earlier runs fetched, with conditional requests", false)
+    .option(
+      "--revisit",
+      "fetch again, with conditional requests, the pages the site's guidance brings back now " +
+        "(sitemap changefreq and a lastmod newer than the last fetch; REGP Index-page and Change-*)",
+      false,
+    )
+    .option(
+      "--sort-query",
+      "sort query parameters when normalising URLs (?b=1&a=2 and ?a=2&b=1 become one page)",
+      false,
+    )
     .option("--quiet", "no progress line", false)
     .option("--json", "print a summary object at the end", false)
     .action(async (urls: string[], options) => {

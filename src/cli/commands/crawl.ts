@@ -33,6 +33,8 @@ export interface CrawlCommandOptions {
   readonly allowPrivate?: boolean;
   readonly quiet?: boolean;
   readonly recrawl?: boolean;
+  readonly revisit?: boolean;
+  readonly sortQuery?: boolean;
   readonly json?: boolean;
 }
 
@@ -146,6 +148,8 @@ export async function runCrawl(
       perHost,
       scope: options.scope,
       recrawl: options.recrawl === true,
+      revisit: options.revisit === true,
+      sortQuery: options.sortQuery === true,
       ...(maxPerHost === undefined ? {} : { maxPerHost }),
       signal: controller.signal,
       onEvent: (event) => progress?.event(event),
@@ -171,7 +175,9 @@ export async function runCrawl(
   else if (options.quiet !== true) {
     io.stderr.write(
       `heed crawl: ${summary.fetched} fetched, ${summary.skipped} skipped, ${summary.failed} failed, ` +
-        `${summary.queued} still queued (${summary.stoppedBy}) in ${(summary.elapsedMs / 1000).toFixed(1)} s\n`,
+        `${summary.queued} still queued (${summary.stoppedBy}) in ${(summary.elapsedMs / 1000).toFixed(1)} s` +
+        (options.revisit === true ? `; ${summary.revisitsDue} pages were due for a revisit` : "") +
+        "\n",
     );
   }
   return EXIT_OK;
