@@ -25,7 +25,7 @@ import { fromPace, ipKey, paced, type SitePace, startAt, toPace } from "./site-p
 import { feedSitemaps } from "./sitemap-feed.js";
 import { cancellableSleep, sleep } from "./sleep.js";
 import { trapReason } from "./traps.js";
-import { type Allowed, decide } from "./verdict.js";
+import { type Allowed, decide, type Verdict } from "./verdict.js";
 import { normalizeUrl, originOf } from "./url-normal.js";
 
 export interface CrawlerOptions {
@@ -223,19 +223,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       return;
     }
     const pace = await paceOf(origin);
-    const asked = robotsAsked.get(origin);
-    if (asked !== undefined) {
-      robotsAsked.delete(origin);
-      if (pace.agent.lastAt === null || pace.agent.lastAt < asked)
-        pace.agent = { ...pace.agent, lastAt: asked };
-      if (pace.ip.lastAt === null || pace.ip.lastAt < asked)
-        pace.ip = { ...pace.ip, lastAt: asked };
-    }
-    // Only a site that admits the robot, and not one that sends it to a mirror, is read for sitemaps.
-    if (!fed.has(origin) && view.kind !== "closed" && base.allowed && base.plan.mirror === null) {
-      fed.add(origin);
-      await feedSite(origin, view, base.plan, pace);
-    }
+    await feedOnce(origin, view, base, pace);
     const due = startAt(base.plan, pace, now());
     if (due > now()) {
       await store.frontier.setNextAt(origin, due);
@@ -245,6 +233,25 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     const lease = await store.frontier.lease(origin, now(), LEASE_MS, nextAt);
     if (lease === null) return;
     await fetchOne(origin, view, lease);
+  };
+
+  /**
+   * Reads a site's sitemaps at its first visit in this run. Only a site that admits the robot,
+   * and not one that sends it to a mirror, is read for sitemaps.
+   */
+  const feedOnce = async (origin: string, view: SiteView, base: Verdict, pace: SitePace) => {
+    const asked = robotsAsked.get(origin);
+    if (asked !== undefined) {
+      robotsAsked.delete(origin);
+      if (pace.agent.lastAt === null || pace.agent.lastAt < asked)
+        pace.agent = { ...pace.agent, lastAt: asked };
+      if (pace.ip.lastAt === null || pace.ip.lastAt < asked)
+        pace.ip = { ...pace.ip, lastAt: asked };
+    }
+    if (fed.has(origin) || view.kind === "closed" || !base.allowed || base.plan.mirror !== null)
+      return;
+    fed.add(origin);
+    await feedSite(origin, view, base.plan, pace);
   };
 
   const feedSite = (origin: string, view: SiteView, plan: AccessPlan, pace: SitePace) =>
@@ -573,6 +580,19 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       Pick<CrawlRecord, "canonical" | "via" | "gapMs" | "requiredGapMs" | "waitedMs">
     > = {},
   ) => store.log.append({ url, origin, at, ms, status, bytes, outcome, detail, ...extras });
+
+  /**
+   * A revisit run reads each seed's site for sitemaps before anything else, even when none of
+   * its pages is due: a newer `<lastmod>` is how a site says a page changed.
+   */
+  const feedSeedSites = async () => {
+    for (const origin of new Set(options.seeds.flatMap((s) => normal(s) ?? []).map(originOf))) {
+      if (options.signal?.aborted === true) return;
+      const view = await sites.view(origin);
+      await feedOnce(origin, view, decide(view, `${origin}/`, robot(now())), await paceOf(origin));
+    }
+  };
+  if (options.revisit === true) await feedSeedSites();
 
   const launch = (origin: string) => {
     active.set(origin, (active.get(origin) ?? 0) + 1);

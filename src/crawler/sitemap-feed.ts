@@ -69,7 +69,7 @@ export async function feedSitemaps(feed: SitemapFeed): Promise<number> {
     if (loc === null) continue;
     const srcloc = event.url.srcloc === null ? null : feed.normal(event.url.srcloc);
     if (srcloc !== null) feed.standIn(srcloc, loc);
-    const lastmod = lastmodMs(event.url.lastmod);
+    const lastmod = lastmodMs(event.url.lastmod, feed.now());
     const meta: UrlMeta = {
       via: srcloc === null ? "sitemap" : "srcloc",
       ...(event.url.type === null ? {} : { type: event.url.type }),
@@ -88,10 +88,14 @@ export async function feedSitemaps(feed: SitemapFeed): Promise<number> {
   return added;
 }
 
-function lastmodMs(text: string | null): number | null {
+/**
+ * A `<lastmod>` as a moment. One later than the moment it is read is not believed (a wrong
+ * clock or a promise): it would make every revisit run fetch the page again.
+ */
+function lastmodMs(text: string | null, now: number): number | null {
   if (text === null) return null;
   const parsed = parseW3cDatetime(text);
-  return parsed.ok ? parsed.value.epochMs : null;
+  return parsed.ok && parsed.value.epochMs <= now ? parsed.value.epochMs : null;
 }
 
 async function openSitemap(feed: SitemapFeed, location: string): Promise<OpenedSitemap> {

@@ -102,7 +102,9 @@ Sitemap: ${origin}/sitemap.xml
         );
       }
 
-      // Straight after, nothing is due: each revisit set the page's next moment.
+      // A minute on, no interval has run out, but the sitemap says /changed.html changed
+      // again: the site is read for its sitemaps though none of its pages is due.
+      changedLastmod = new Date(Date.now() + 2 * HOUR + 30_000).toISOString();
       site.log.length = 0;
       const third = await runCrawl([`${origin}/`], {
         storePath,
@@ -111,6 +113,19 @@ Sitemap: ${origin}/sitemap.xml
         now: at(2 * HOUR + 60_000),
       });
       assert.equal(third.summary.revisitsDue, 0);
+      assert.deepEqual(site.paths().filter(isPage), ["/changed.html"]);
+
+      // Then nothing: each revisit set the page's next moment, and the lastmod is now older
+      // than the last fetch. A lastmod in the future is not believed.
+      changedLastmod = new Date(Date.now() + 5 * HOUR).toISOString();
+      site.log.length = 0;
+      const fourth = await runCrawl([`${origin}/`], {
+        storePath,
+        concurrency: 1,
+        revisit: true,
+        now: at(2 * HOUR + 120_000),
+      });
+      assert.equal(fourth.summary.revisitsDue, 0);
       assert.deepEqual(site.paths().filter(isPage), []);
     } finally {
       await site.close();
