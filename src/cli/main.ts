@@ -196,6 +196,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "./heed-crawl.db",
     )
     .option("--out <dir>", "write what is fetched as WARC 1.1 files (.warc.gz) in this directory")
+    .option(
+      "--warc-max-bytes <n>",
+      "start a new WARC file once one holds this many bytes (default 1000000000)",
+    )
     .option("--max-pages <n>", "stop after this many pages in all", "1000")
     .option("--max-depth <n>", "follow links this many steps from the seeds", "5")
     .option("--max-per-host <n>", "fetch at most this many pages of one site in a run")

@@ -20,6 +20,7 @@ export interface CrawlCommandOptions {
   readonly infoUrl: string;
   readonly store: string;
   readonly out?: string;
+  readonly warcMaxBytes?: string;
   readonly maxPages: string;
   readonly maxDepth: string;
   readonly maxPerHost?: string;
@@ -66,6 +67,10 @@ export async function runCrawl(
     options.maxPerHost === undefined ? undefined : count("--max-per-host", options.maxPerHost, 1);
   const concurrency = count("--concurrency", options.concurrency, 1);
   const perHost = count("--per-host", options.perHost, 1);
+  const warcMaxBytes =
+    options.warcMaxBytes === undefined
+      ? undefined
+      : count("--warc-max-bytes", options.warcMaxBytes, 1);
   const userAgent = `${agent}/${VERSION} (+${options.infoUrl})`;
   // Crawling a loopback or private seed is asking for it; anything else must opt in.
   const allowPrivate =
@@ -84,6 +89,7 @@ export async function runCrawl(
           prefix: "heed",
           software: `heed/${VERSION}`,
           info: { "http-header-user-agent": userAgent, robots: "obey" },
+          ...(warcMaxBytes === undefined ? {} : { maxBytes: warcMaxBytes }),
         }).catch(async (error: unknown) => {
           await store.close();
           throw new CliError(
