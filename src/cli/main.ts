@@ -221,6 +221,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--allow-private",
       "crawl private and loopback addresses (on by itself when a seed is one)",
     )
+    .option(
+      "--agents",
+      "where a site names an agent host for a path (Mobile-agent-server), dispatch heed's indexing agent there instead of fetching the subtree; HTTP when the host is none, unreachable or refuses",
+      false,
+    )
     .option("--recrawl", "fetch again what earlier runs fetched, with conditional requests", false)
     .option(
       "--revisit",

@@ -13,6 +13,7 @@ import {
 import { fetchRobots } from "../net/robots-fetch.js";
 import type { AccessPlan, DialectChoice, Robot } from "../protocol/robots/index.js";
 import type { CrawlRecord, CrawlStore, Discovery, Lease } from "../store/types.js";
+import type { AgentPaths, IndexedPage } from "./agent-paths.js";
 import { LINK_PRIORITY, readMeta, SEED_PRIORITY } from "./discovery.js";
 import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
 import { extractLinks, robotsTag } from "./links.js";
@@ -72,6 +73,8 @@ export interface CrawlerOptions {
   readonly onEvent?: (event: CrawlEvent) => void;
   /** Receives each fetched page (content output); optional. */
   readonly onPage?: (page: FetchedPage) => Promise<void>;
+  /** Index subtrees through the agent hosts sites name (`heed crawl --agents`). */
+  readonly agents?: AgentPaths;
 }
 
 export interface FetchedPage {
@@ -347,6 +350,12 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       return;
     }
 
+    const indexed =
+      options.agents !== undefined && view.kind === "rules"
+        ? await options.agents.indexed(url, view.policy, (pages) => queueIndexed(pages, lease))
+        : null;
+    if (indexed !== null) return settleIndexed(origin, lease, indexed, decision);
+
     // This URL's own gap (a brace block may ask more than the site's) is waited out here.
     const pace = await paceOf(origin);
     while (startAt(plan, pace, now()) > now() && !options.signal?.aborted) {
@@ -543,6 +552,56 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     done++;
     perSite.set(origin, (perSite.get(origin) ?? 0) + 1);
     emit({ type: "fetched", url, status });
+  };
+
+  /** Every page an agent brought back is queued, so that pages no link reaches are kept too. */
+  const queueIndexed = async (pages: readonly IndexedPage[], lease: Lease) => {
+    const urls = pages.flatMap((page) => {
+      const placed = inScope(page.url) ? placeLink(page.url) : null;
+      return placed === null
+        ? []
+        : [newUrl(placed.url, lease.entry.depth, placed.priority, page.host)];
+    });
+    if (urls.length > 0) await store.frontier.add(urls);
+  };
+
+  /** A page an agent indexed where it lives: filed as if fetched, marked as the agent's. */
+  const settleIndexed = async (
+    origin: string,
+    lease: Lease,
+    page: IndexedPage,
+    decision: Allowed,
+  ) => {
+    const { url, depth } = lease.entry;
+    const at = now();
+    const lastModified = page.lastmod === null ? null : new Date(page.lastmod).toUTCString();
+    await store.pages.put({ url, etag: null, lastModified, fetchedAt: at, status: 200 });
+    if (depth < options.maxDepth) {
+      const found = page.links.flatMap((href) => {
+        const link = normal(href);
+        const placed = link !== null && inScope(link) ? placeLink(link) : null;
+        return placed === null ? [] : [newUrl(placed.url, depth + 1, placed.priority, url)];
+      });
+      if (found.length > 0) await store.frontier.add(found);
+    }
+    await options.onPage?.({
+      url,
+      status: 200,
+      headers: { "content-type": "application/json", "x-heed-indexed-by": page.host },
+      body: new TextEncoder().encode(JSON.stringify(page)),
+      at,
+      rule: decision.rule,
+      delaySeconds: 0,
+    });
+    await store.frontier.settle(lease, { kind: "done", status: 200, at: now() });
+    // No byte of the page crossed the network to the site: the agent read it there.
+    await logOutcome(url, origin, at, 0, 200, 0, "indexed-by-agent", page.host, {
+      via: readMeta(lease.entry.meta, depth).via,
+    });
+    tally.fetched++;
+    done++;
+    perSite.set(origin, (perSite.get(origin) ?? 0) + 1);
+    emit({ type: "fetched", url, status: 200 });
   };
 
   const retryOrFail = async (

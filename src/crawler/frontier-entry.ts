@@ -18,6 +18,7 @@ export const FETCHED_OUTCOMES: ReadonlySet<string> = new Set([
   "fetched",
   "fetched-noindex",
   "not-modified",
+  "indexed-by-agent",
 ]);
 
 /** Queues again, page by page, every URL the crawl log says was fetched (a re-crawl). */

@@ -2,6 +2,9 @@
 // served over HTTP, two `heed agents host` processes on 127.0.0.1 named by the site's
 // Mobile-agent-server records, and `heed agents resolve` and `heed agents dispatch` against them.
 import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type AgentSite, makeAgentSite, seedRobots } from "../helpers/agent-site.js";
 import { jsonLines, type RunningCli, runCli, spawnCli } from "../helpers/run-cli.js";
@@ -194,5 +197,73 @@ describe("heed agents, seeds/000's example", { timeout: 120_000 }, () => {
     const dispatch = await runCli(["agents", "dispatch", "--help"]);
     for (const flag of ["--site", "--path", "--agent", "--max-pages", "--allow-private"])
       assert.ok(dispatch.stdout.includes(flag), flag);
+  });
+
+  it("heed crawl --agents: user1 and user2 through their hosts, the rest over HTTP, an unreachable host falls back", async () => {
+    const [closed] = await freePorts(1);
+    // A record after the seed's for /home/user3/, naming a host that is not there.
+    http.robots = `${seedRobots(user1, user2)}Mobile-agent-server: /home/user3/ atp://127.0.0.1:${closed}\n`;
+    const dir = await mkdtemp(join(tmpdir(), "heed-agents-crawl-"));
+    try {
+      const store = join(dir, "crawl.db");
+      const before = http.requests.length;
+      const seeds = ["/", "/home/user1/", "/home/user3/"].map((p) => http.origin + p);
+      const run = await runCli(
+        [
+          "crawl",
+          ...seeds,
+          "--agent",
+          "HeedBot",
+          "--agents",
+          "--store",
+          store,
+          "--json",
+          "--quiet",
+        ],
+        { timeoutMs: 60_000 },
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const summary = JSON.parse(run.stdout) as { fetched: number };
+      const exported = await runCli(["export", "--store", store, "--format", "jsonl"]);
+      const log = jsonLines(exported.stdout);
+      const outcome = (path: string) => log.find((r) => r.url === http.origin + path)?.outcome;
+      const pathsOf = (name: string) =>
+        log
+          .filter((r) => r.outcome === name)
+          .map((r) => new URL(String(r.url)).pathname)
+          .sort();
+      assert.deepEqual(pathsOf("indexed-by-agent"), [
+        "/home/user1/",
+        "/home/user1/index.html",
+        "/home/user1/notes.txt",
+        "/home/user1/sub/a.html",
+        "/home/user2/",
+        "/home/user2/b.html",
+        "/home/user2/index.html",
+      ]);
+      assert.deepEqual(pathsOf("fetched"), ["/", "/home/user3/", "/services/"]);
+      assert.equal(outcome("/home/user1/private/p.html"), undefined);
+      assert.equal(summary.fetched, 10);
+      // The site's server saw robots.txt and the HTTP pages only: nothing under user1 or user2.
+      const seen = http.requests.slice(before);
+      assert.deepEqual(
+        seen.filter((p) => p.startsWith("/home/user1") || p.startsWith("/home/user2")),
+        [],
+      );
+      assert.ok(seen.includes("/home/user3/"));
+      const unavailable = log.filter((r) => r.outcome === "agent-unavailable");
+      assert.equal(unavailable.length, 1);
+      assert.match(String(unavailable[0]?.detail), /no agent for \/home\/user3\/ .*cannot reach/);
+      assert.deepEqual(
+        log
+          .filter((r) => r.outcome === "agent-index")
+          .map((r) => r.url)
+          .sort(),
+        [user1, user2].sort(),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      http.robots = seedRobots(user1, user2);
+    }
   });
 });

@@ -3,6 +3,7 @@
  * through Redis), with a live progress line and a JSON summary.
  */
 import { isIP } from "node:net";
+import { AgentPaths } from "../../crawler/agent-paths.js";
 import { crawl, type CrawlSummary, type FetchedPage } from "../../crawler/crawler.js";
 import type { ScopeKind } from "../../crawler/scope.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
@@ -37,6 +38,8 @@ export interface CrawlCommandOptions {
   readonly revisit?: boolean;
   readonly sortQuery?: boolean;
   readonly json?: boolean;
+  /** Index subtrees through the agent hosts sites name (Mobile-agent-server, seeds/000). */
+  readonly agents?: boolean;
 }
 
 export async function runCrawl(
@@ -160,6 +163,11 @@ export async function runCrawl(
       signal: controller.signal,
       onEvent: (event) => progress?.event(event),
       ...onPage,
+      ...(options.agents === true
+        ? {
+            agents: new AgentPaths({ robot: agent, userAgent, store, allowPrivate, now: Date.now }),
+          }
+        : {}),
       ...(options.ip === undefined ? {} : { ip: options.ip }),
       ...list(options.languages, "languages"),
       ...list(options.encodings, "encodings"),
