@@ -16,6 +16,7 @@ import {
 import { type AtpHeaders, type AtpResponse, header } from "../protocol/atp/message.js";
 import { ATP_STATUS } from "../protocol/atp/status.js";
 import { AGENT_ID, parseAtpUrl } from "../protocol/atp/url.js";
+import type { AgentInbox } from "./inbox.js";
 import { INDEXING_AGENT_SOURCE } from "./indexing-agent.js";
 
 /** How many times an agent may move on before the robot stops following it. */
@@ -54,7 +55,18 @@ export interface DispatchOptions extends AtpClientOptions {
   /** Default: heed's indexing agent. */
   readonly code?: string;
   readonly state?: Json;
+  /**
+   * Have the host push the results here by MESSAGE instead of holding a RETRACT open; the
+   * robot still retracts when no push comes within `pushTimeoutMs` (an agent that moved on,
+   * a push that failed).
+   */
+  readonly inbox?: { readonly box: AgentInbox; readonly url: string };
+  /** Default {@link PUSH_TIMEOUT_MS}. */
+  readonly pushTimeoutMs?: number;
 }
+
+/** How long to wait for pushed results before retracting: the host's default time limit and more. */
+export const PUSH_TIMEOUT_MS = 60_000;
 
 export interface AgentIndex {
   /** The hosts the agent was retracted from, in order (more than one when it moved on). */
@@ -77,6 +89,7 @@ export async function dispatchAgent(atpUrl: string, options: DispatchOptions): P
     robot: options.robot,
     site: options.site,
     path: options.path,
+    ...(options.inbox === undefined ? {} : { replyTo: options.inbox.url }),
   };
   const sent = await exchange(
     target.url,
@@ -95,6 +108,10 @@ export async function dispatchAgent(atpUrl: string, options: DispatchOptions): P
   const id = header(sent.headers, "agent-id");
   if (sent.status !== ATP_STATUS.OKAY || id === null || !AGENT_ID.test(id)) {
     throw refused(target.url.service, "took no agent", sent);
+  }
+  if (options.inbox !== undefined) {
+    const report = await options.inbox.box.wait(id, options.pushTimeoutMs ?? PUSH_TIMEOUT_MS);
+    if (report !== null) return indexOf([target.url.service], [], report);
   }
   return retract(target.url.service, id, options);
 }
@@ -142,20 +159,28 @@ export async function retract(
         "HEED_AGENT_UNREACHABLE",
         `${url.url.service} gave back something that is not a heed agent`,
       );
-    return {
-      hosts,
-      id: report.id,
-      status: report.status === "finished" ? "finished" : "failed",
-      records: [...carried, ...report.records],
-      state: report.state,
-      error: report.error ?? null,
-      cpuMs: typeof report.cpuMs === "number" ? report.cpuMs : 0,
-    };
+    return indexOf(hosts, carried, report);
   }
   throw new AgentDispatchError(
     "HEED_AGENT_UNREACHABLE",
     `the agent moved more than ${MAX_AGENT_MOVES} times; not following it further`,
   );
+}
+
+function indexOf(
+  hosts: readonly string[],
+  carried: readonly Json[],
+  report: AgentReport,
+): AgentIndex {
+  return {
+    hosts,
+    id: report.id,
+    status: report.status === "finished" ? "finished" : "failed",
+    records: [...carried, ...report.records],
+    state: report.state,
+    error: report.error ?? null,
+    cpuMs: typeof report.cpuMs === "number" ? report.cpuMs : 0,
+  };
 }
 
 function baseHeaders(options: DispatchOptions): AtpHeaders {

@@ -101,6 +101,15 @@ export function atpRequest(
       options.totalTimeoutMs ?? ATP_TOTAL_TIMEOUT_MS,
     );
     const attempt = (ended: boolean) => {
+      if (ended && size === 0) {
+        done(
+          new AtpClientError(
+            "ATP_BAD_RESPONSE",
+            `${host}:${target.port} closed the connection without an answer`,
+          ),
+        );
+        return;
+      }
       const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
       const read = readResponse(bytes, { ended, maxBodyBytes });
       if (read.kind === "message") done(null, read.message);

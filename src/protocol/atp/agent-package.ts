@@ -4,6 +4,7 @@
  * of a RETRACT's answer (the agent with its results). The draft leaves both to the platform
  * (§2.3 "Interpretation of the body content is implementation specific").
  */
+import { parseAtpUrl } from "./url.js";
 
 /** §8.4: names the agent platform; a version may follow after "/" (`heed/1`). */
 export const HEED_AGENT_SYSTEM = "heed";
@@ -37,6 +38,11 @@ export interface AgentPackage {
   readonly site: string;
   /** The path the agent is sent to explore (a Mobile-agent-server path, or under one). */
   readonly path: string;
+  /**
+   * An ATP agent service of the sender's (`atp://host:port[/name]`): when the agent ends, the
+   * host pushes its results there by MESSAGE (ATP draft §6.1.4) instead of waiting for RETRACT.
+   */
+  readonly replyTo?: string;
 }
 
 export type PackageReading =
@@ -91,6 +97,16 @@ export function readAgentPackage(body: Uint8Array | string): PackageReading {
     return { ok: false, error: `site: "${String(v.site)}" is not an http(s) origin` };
   const path = v.path as string;
   if (!path.startsWith("/")) return { ok: false, error: `path: "${path}" does not start with "/"` };
+  const replyTo = v.replyTo;
+  if (replyTo !== undefined && replyTo !== null) {
+    const reply = typeof replyTo === "string" ? parseAtpUrl(replyTo) : null;
+    if (reply === null || !reply.ok || reply.url.agentId !== null) {
+      return {
+        ok: false,
+        error: `replyTo: expected an ATP agent service (atp://host:port), got ${JSON.stringify(replyTo)}`,
+      };
+    }
+  }
   return {
     ok: true,
     agent: {
@@ -100,6 +116,7 @@ export function readAgentPackage(body: Uint8Array | string): PackageReading {
       robot: v.robot as string,
       site,
       path,
+      ...(typeof replyTo === "string" ? { replyTo } : {}),
     },
   };
 }

@@ -19,6 +19,8 @@ export interface HeldAgent {
   status: AgentStatus;
   running: RunningAgent | null;
   outcome: SandboxOutcome | null;
+  /** Messages sent to it by MESSAGE. */
+  messages: number;
   /** `atp://host:port#id` when the agent moved on. */
   movedTo: string | null;
   endedAt: number | null;
@@ -80,6 +82,7 @@ export class AgentRegistry {
       status: "queued",
       running: null,
       outcome: null,
+      messages: 0,
       movedTo: null,
       endedAt: null,
       ended,

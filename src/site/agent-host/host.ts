@@ -100,6 +100,7 @@ export class AgentHost {
   private sweeper: NodeJS.Timeout | null = null;
   private readonly now: () => number;
   private readonly log: (line: string) => void;
+  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly options: AgentHostOptions) {
     this.limits = { ...DEFAULT_HOST_LIMITS, ...options.limits };
@@ -151,7 +152,16 @@ export class AgentHost {
   async close(): Promise<void> {
     if (this.sweeper !== null) clearInterval(this.sweeper);
     this.registry.stopAll();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // A RETRACT waiting for an agent, or a client that never finishes its request, would keep
+    // the server from closing.
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+
+  /** Drops agents that ended longer ago than the expiry (also run every 30 s); returns how many. */
+  sweep(): number {
+    return this.registry.sweep();
   }
 
   counts(): ReturnType<AgentRegistry["counts"]> {
@@ -180,15 +190,19 @@ export class AgentHost {
 
   private serve(socket: Socket): void {
     const remote = socket.remoteAddress ?? "unknown";
+    this.sockets.add(socket);
+    socket.once("close", () => this.sockets.delete(socket));
     const chunks: Buffer[] = [];
     let size = 0;
     let expected: number | null = null;
     let answered = false;
     const timer = setTimeout(() => {
+      // A client that never finishes its request (slowloris) is answered and let go.
+      answered = true;
       void answer(
         ATP_STATUS.BAD_REQUEST,
         `no complete request within ${this.limits.requestTimeoutMs} ms`,
-      );
+      ).finally(finish);
     }, this.limits.requestTimeoutMs);
     const answer = async (status: AtpStatus, message: string): Promise<void> => {
       await this.reply(
@@ -274,6 +288,14 @@ export class AgentHost {
     const rules = await this.currentRules();
     const denied = this.assignmentRefusal(agent, rules);
     if (denied !== null) return this.text(socket, ATP_STATUS.FORBIDDEN, denied);
+    if (agent.replyTo !== undefined && !sameAddress(agent.replyTo, remote)) {
+      // Results go back only to the sender's own address: not a way to make the host connect anywhere.
+      return this.text(
+        socket,
+        ATP_STATUS.FORBIDDEN,
+        `replyTo must name the sender's own address (${remote})`,
+      );
+    }
     const admitted = this.registry.admit(remote, agent);
     if (!admitted.ok) return this.text(socket, ATP_STATUS.SERVICE_UNAVAILABLE, admitted.reason);
     const { held } = admitted;
@@ -365,7 +387,10 @@ export class AgentHost {
       `agent ${held.id} ${summary} (${outcome.records.length} records, ${outcome.files} files, ${outcome.cpuMs} ms)`,
     );
     held.status = outcome.status;
-    if (outcome.moveTo === null) return;
+    if (outcome.moveTo === null) {
+      if (held.agent.replyTo !== undefined) await this.push(held, outcome, held.agent.replyTo);
+      return;
+    }
     // The agent asked to move on: dispatch its code and state there; RETRACT here answers MOVED.
     const target = parseAtpUrl(outcome.moveTo.url);
     if (!target.ok) return;
@@ -400,6 +425,39 @@ export class AgentHost {
     }
   }
 
+  /**
+   * Sends an ended agent's report to its sender's agent service by MESSAGE. Once the sender
+   * has taken it (100 OKAY), the agent is not kept: its results came back.
+   */
+  private async push(held: HeldAgent, outcome: SandboxOutcome, replyTo: string): Promise<void> {
+    const target = parseAtpUrl(replyTo);
+    if (!target.ok) return;
+    try {
+      const response = await atpRequest(
+        target.url,
+        {
+          method: "MESSAGE",
+          uri: `${target.url.path}#${held.id}`,
+          headers: [...this.agentHeaders(), ["Agent-Id", held.id]],
+          body: JSON.stringify(reportOf(held, outcome)),
+        },
+        { allowPrivate: true },
+      );
+      if (response.status === ATP_STATUS.OKAY) {
+        this.registry.remove(held.id);
+        this.log(`agent ${held.id} pushed to ${target.url.service}`);
+      } else {
+        this.log(
+          `agent ${held.id}: ${target.url.service} answered ${response.status} ${response.reason}; kept for RETRACT`,
+        );
+      }
+    } catch (error) {
+      this.log(
+        `agent ${held.id}: cannot push to ${target.url.service} (${error instanceof Error ? error.message : String(error)}); kept for RETRACT`,
+      );
+    }
+  }
+
   private agentHeaders(): AtpHeaders {
     return [
       ["Date", new Date(this.now()).toUTCString()],
@@ -429,7 +487,11 @@ export class AgentHost {
     // A running agent is waited for: its time limit bounds the wait.
     await held.ended;
     if (this.registry.get(held.id) === undefined)
-      return this.text(socket, ATP_STATUS.NOT_FOUND, `agent ${held.id} was retracted already`);
+      return this.text(
+        socket,
+        ATP_STATUS.NOT_FOUND,
+        `agent ${held.id} is no longer here: retracted, or its results were pushed to its sender`,
+      );
     this.registry.remove(held.id);
     const outcome = held.outcome as SandboxOutcome;
     if (held.status === "moved") {
@@ -447,16 +509,7 @@ export class AgentHost {
         }),
       );
     }
-    const report: AgentReport = {
-      format: AGENT_FORMAT,
-      id: held.id,
-      status: outcome.status,
-      code: held.agent.code,
-      state: outcome.state,
-      records: outcome.records.map((r) => JSON.parse(r) as Json),
-      error: outcome.error,
-      cpuMs: outcome.cpuMs,
-    };
+    const report = reportOf(held, outcome);
     return this.reply(
       socket,
       ATP_STATUS.OKAY,
@@ -499,6 +552,20 @@ export class AgentHost {
     }
     let delivered = false;
     if (request.body.length > 0) {
+      if (request.body.length > L.MAX_MESSAGE_BYTES) {
+        return this.text(
+          socket,
+          ATP_STATUS.FORBIDDEN,
+          `a message is at most ${L.MAX_MESSAGE_BYTES} bytes`,
+        );
+      }
+      if (held.messages >= L.MAX_MESSAGES_PER_AGENT) {
+        return this.text(
+          socket,
+          ATP_STATUS.SERVICE_UNAVAILABLE,
+          `agent ${held.id} has been sent ${held.messages} messages, the limit`,
+        );
+      }
       let message: unknown;
       try {
         message = JSON.parse(new TextDecoder().decode(request.body));
@@ -507,6 +574,7 @@ export class AgentHost {
       }
       if (held.running !== null) {
         held.running.send(message);
+        held.messages++;
         delivered = true;
       }
     }
@@ -558,4 +626,29 @@ export class AgentHost {
       else socket.write(wire, () => resolve());
     });
   }
+}
+
+function reportOf(held: HeldAgent, outcome: SandboxOutcome): AgentReport {
+  return {
+    format: AGENT_FORMAT,
+    id: held.id,
+    status: outcome.status,
+    code: held.agent.code,
+    state: outcome.state,
+    records: outcome.records.map((r) => JSON.parse(r) as Json),
+    error: outcome.error,
+    cpuMs: outcome.cpuMs,
+  };
+}
+
+/** Does an ATP URL name this remote address (IPv4-mapped IPv6 read as IPv4)? */
+function sameAddress(url: string, remote: string): boolean {
+  const target = parseAtpUrl(url);
+  if (!target.ok) return false;
+  const bare = (a: string) =>
+    a
+      .replace(/^\[|\]$/g, "")
+      .replace(/^::ffff:(?=\d+\.)/i, "")
+      .toLowerCase();
+  return bare(target.url.host) === bare(remote);
 }

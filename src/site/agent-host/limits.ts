@@ -38,5 +38,7 @@ export const AGENT_EXPIRY_MS = 10 * 60_000;
 /** Connections open at once, and how long one may take to send its request. */
 export const MAX_CONNECTIONS = 128;
 export const REQUEST_TIMEOUT_MS = 10_000;
-/** Messages queued for one agent by MESSAGE. */
-export const MAX_QUEUED_MESSAGES = 64;
+/** Messages one agent may be sent by MESSAGE: its queue must not grow without end. */
+export const MAX_MESSAGES_PER_AGENT = 64;
+/** One message's body: messages steer an agent; data travels in its state. */
+export const MAX_MESSAGE_BYTES = 64 * 1024;

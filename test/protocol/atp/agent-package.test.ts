@@ -40,6 +40,12 @@ describe("agent packages", () => {
     ["no robot", { ...GOOD, robot: 5 }, /robot/],
     ["a site that is not http", { ...GOOD, site: "file:///etc" }, /site/],
     ["a relative path", { ...GOOD, path: "home/" }, /path/],
+    [
+      "a replyTo that is not an agent service",
+      { ...GOOD, replyTo: "http://robot.example/" },
+      /replyTo/,
+    ],
+    ["a replyTo naming an agent", { ...GOOD, replyTo: "atp://robot.example#123" }, /replyTo/],
   ];
   for (const [name, value, message] of bad) {
     it(`refuses ${name}`, () => {

@@ -213,4 +213,22 @@ describe("the sandbox", { timeout: 120_000 }, () => {
       ["failed", "terminated", "stopped by the test"],
     );
   });
+
+  it("each capability limit holds: records, bytes read, directory entries", async () => {
+    const many = await run(`for (let i = 0; i < 200; i++) heed.emit({ i });`);
+    assert.deepEqual(
+      [many.error?.code, many.records.length],
+      ["result-too-large", LIMITS.maxResultRecords],
+    );
+    const big = await run(
+      `try { heed.read("index.html"); } catch (e) { heed.emit({ e: e.message }); }`,
+      { maxReadBytes: 10 },
+    );
+    assert.match(String(records(big)[0]?.e), /read: \d+ bytes, over the limit of 10/);
+    const wide = await run(
+      `try { heed.list("/home/user1/"); } catch (e) { heed.emit({ e: e.message }); }`,
+      { maxListEntries: 2 },
+    );
+    assert.match(String(records(wide)[0]?.e), /list: \d+ entries, over the limit of 2/);
+  });
 });

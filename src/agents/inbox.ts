@@ -1,0 +1,130 @@
+/**
+ * The robot's own ATP agent service for results pushed by MESSAGE (ATP draft §2.4.4, §6.1.4):
+ * an agent host sends an agent's report to the `replyTo` the agent was dispatched with, and
+ * the robot need not hold a RETRACT open. Listens on one address; takes only MESSAGE requests
+ * carrying a heed agent report; anything else is answered with the draft's codes.
+ */
+import { createServer, type Server, type Socket } from "node:net";
+import {
+  type AgentReport,
+  HEED_AGENT_SYSTEM,
+  isHeedSystem,
+} from "../protocol/atp/agent-package.js";
+import { MAX_BODY_BYTES } from "../protocol/atp/limits.js";
+import { header } from "../protocol/atp/message.js";
+import { expectedLength, readRequest } from "../protocol/atp/reader.js";
+import { ATP_STATUS, type AtpStatus } from "../protocol/atp/status.js";
+import { readResourceUri } from "../protocol/atp/url.js";
+import { writeResponse } from "../protocol/atp/writer.js";
+
+/** How long a connection may take to send its request. */
+const INBOX_REQUEST_TIMEOUT_MS = 30_000;
+/** Reports kept for agents nobody waits for yet (a push may come before the wait starts). */
+const MAX_UNCLAIMED_REPORTS = 256;
+
+export class AgentInbox {
+  private readonly server: Server;
+  private readonly waiting = new Map<string, (report: AgentReport) => void>();
+  private readonly unclaimed = new Map<string, AgentReport>();
+  private address = "";
+
+  constructor(private readonly maxBodyBytes = MAX_BODY_BYTES) {
+    this.server = createServer((socket) => this.serve(socket));
+  }
+
+  /** Listens (port 0: a free one); resolves to the inbox's `atp://host:port`. */
+  async listen(host = "127.0.0.1", port = 0): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(port, host, () => resolve());
+    });
+    const address = this.server.address();
+    const bound = typeof address === "object" && address !== null ? address.port : port;
+    this.address = `atp://${host.includes(":") ? `[${host}]` : host}:${bound}`;
+    return this.address;
+  }
+
+  /** The report pushed for agent `id`, when it comes (at most `timeoutMs` from now). */
+  wait(id: string, timeoutMs: number): Promise<AgentReport | null> {
+    const ready = this.unclaimed.get(id);
+    if (ready !== undefined) {
+      this.unclaimed.delete(id);
+      return Promise.resolve(ready);
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        resolve(null);
+      }, timeoutMs);
+      this.waiting.set(id, (report) => {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        resolve(report);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private serve(socket: Socket): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let expected: number | null = null;
+    let done = false;
+    const timer = setTimeout(() => socket.destroy(), INBOX_REQUEST_TIMEOUT_MS);
+    const answer = (status: AtpStatus, text: string) => {
+      done = true;
+      clearTimeout(timer);
+      socket.end(
+        writeResponse({
+          status,
+          headers: [["Agent-System", HEED_AGENT_SYSTEM]],
+          body: `${text}\n`,
+        }),
+      );
+    };
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => clearTimeout(timer));
+    socket.on("data", (chunk: Buffer) => {
+      if (done) return;
+      chunks.push(chunk);
+      size += chunk.length;
+      // Read the head once; then wait for the whole body before reading the message.
+      if (expected === null) {
+        chunks.splice(0, chunks.length, Buffer.concat(chunks, size));
+        expected = expectedLength(chunks[0] as Buffer);
+      }
+      if (expected !== null && size < expected) return;
+      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+      const read = readRequest(bytes, { maxBodyBytes: this.maxBodyBytes });
+      if (read.kind === "incomplete") return;
+      if (read.kind === "error") return answer(read.status, read.message);
+      const request = read.message;
+      if (request.method !== "MESSAGE")
+        return answer(ATP_STATUS.NOT_IMPLEMENTED, "this agent service takes MESSAGE only");
+      if (!isHeedSystem(header(request.headers, "agent-system"))) {
+        return answer(ATP_STATUS.NOT_IMPLEMENTED, "only heed agents report here");
+      }
+      const id = readResourceUri(request.uri).agentId ?? header(request.headers, "agent-id");
+      let report: AgentReport | null;
+      try {
+        report = JSON.parse(new TextDecoder().decode(request.body)) as AgentReport;
+      } catch {
+        report = null;
+      }
+      if (id === null || report === null || report.id !== id || !Array.isArray(report.records)) {
+        return answer(
+          ATP_STATUS.BAD_REQUEST,
+          "expected a heed agent report for the agent the URI names",
+        );
+      }
+      const waiter = this.waiting.get(id);
+      if (waiter !== undefined) waiter(report);
+      else if (this.unclaimed.size < MAX_UNCLAIMED_REPORTS) this.unclaimed.set(id, report);
+      else return answer(ATP_STATUS.SERVICE_UNAVAILABLE, "too many reports nobody waits for");
+      return answer(ATP_STATUS.OKAY, "taken");
+    });
+  }
+}
