@@ -6,7 +6,6 @@
  * uses the draft's status codes (§9).
  */
 import { createServer, type Server, type Socket } from "node:net";
-import { posix } from "node:path";
 import { realpath } from "node:fs/promises";
 import { INDEXING_AGENT_PATH, INDEXING_AGENT_SOURCE } from "../../agents/indexing-agent.js";
 import { atpRequest } from "../../net/atp-client.js";
@@ -33,6 +32,7 @@ import { AgentRegistry, type HeldAgent } from "./agent-registry.js";
 import * as L from "./limits.js";
 import type { SandboxJob, SandboxLimits, SandboxOutcome } from "./sandbox/job.js";
 import { runSandboxed } from "./sandbox/spawn.js";
+import { agentPath, encodePath } from "./subtree.js";
 import { loadSiteRules, type SiteRules } from "./site-rules.js";
 
 export interface AgentHostLimits extends SandboxLimits {
@@ -338,14 +338,15 @@ export class AgentHost {
       return `this host serves ${new URL(this.options.site).origin}, not ${agent.site}`;
     }
     if (rules.closed !== null) return `the site is closed to robots (${rules.closed})`;
-    const path = posix.normalize(agent.path);
+    const path = agentPath(agent.path);
+    if (path === null) return `path ${JSON.stringify(agent.path)} has a bad percent-encoding`;
     const assigned = this.assignments();
     if (!assigned.some((a) => path.startsWith(a) || (a.endsWith("/") && path === a.slice(0, -1)))) {
       return assigned.length === 0
         ? "no path of the site is assigned to this host"
         : `${agent.path} is not assigned to this host (it serves ${assigned.join(", ")})`;
     }
-    const url = agent.site + path;
+    const url = agent.site + encodePath(path);
     const decision = rules.policy.check(url, agent.robot);
     if (!decision.allowed) {
       return `robots.txt forbids ${agent.path} to ${agent.robot}${decision.line === null ? "" : ` (line ${decision.line}: ${decision.rule ?? ""})`}`;
@@ -366,7 +367,7 @@ export class AgentHost {
       info: {
         id: held.id,
         site: held.agent.site,
-        path: posix.normalize(held.agent.path),
+        path: agentPath(held.agent.path) ?? held.agent.path,
         robot: held.agent.robot,
         host: this.identity,
       },

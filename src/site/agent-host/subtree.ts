@@ -138,7 +138,8 @@ function resolutionKey(answer: AgentResolution): string {
   return answer.record === null ? "none" : String(answer.record.line);
 }
 
-function decodeSegments(path: string): string | null {
+/** Percent-decodes each segment; null for a bad escape, or an encoded "/" or NUL. */
+export function decodeSegments(path: string): string | null {
   const out: string[] = [];
   for (const segment of path.split("/")) {
     let decoded: string;
@@ -174,4 +175,10 @@ function refuse(code: PathRefusal, message: string): PathCheck {
 
 function show(path: string): string {
   return JSON.stringify(path.length > 80 ? `${path.slice(0, 77)}...` : path);
+}
+
+/** A path as an agent is sent for it: decoded, dot segments resolved; null when unreadable. */
+export function agentPath(path: string): string | null {
+  const decoded = decodeSegments(path);
+  return decoded === null || !decoded.startsWith("/") ? null : posix.normalize(decoded);
 }

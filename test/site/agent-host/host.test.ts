@@ -193,6 +193,14 @@ describe("the agent host", { timeout: 120_000 }, () => {
       /robots\.txt forbids/,
     ],
     [
+      "an encoded way out of its path",
+      HEED,
+      agentBody("/home/user1/%2e%2e/user2/"),
+      301,
+      /not assigned to this host/,
+    ],
+    ["a bad percent-encoding", HEED, agentBody("/home/user1/%zz/"), 301, /bad percent-encoding/],
+    [
       "a robot robots.txt shuts out",
       HEED,
       agentBody("/home/user1/", "1", "BadBot"),
