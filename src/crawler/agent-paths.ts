@@ -47,7 +47,8 @@ interface Subtree {
 }
 
 export class AgentPaths {
-  private readonly servers = new Map<RobotsPolicy, MobileAgentServers>();
+  // Weak: a crawl reads robots.txt again as copies expire; old policies must not pile up here.
+  private readonly servers = new WeakMap<RobotsPolicy, MobileAgentServers>();
   private readonly subtrees = new Map<string, Promise<Subtree | null>>();
 
   constructor(private readonly options: AgentPathsOptions) {}
