@@ -516,7 +516,6 @@ export class AgentHost {
       ATP_STATUS.OKAY,
       [
         ["Agent-Id", held.id],
-        ["Agent-Language", HEED_AGENT_LANGUAGE],
         ["Content-Type", HEED_AGENT_CONTENT_TYPE],
       ],
       JSON.stringify(report),
@@ -534,10 +533,7 @@ export class AgentHost {
     return this.reply(
       socket,
       ATP_STATUS.OKAY,
-      [
-        ["Agent-Language", HEED_AGENT_LANGUAGE],
-        ["Content-Type", "application/javascript"],
-      ],
+      [["Content-Type", "application/javascript"]],
       INDEXING_AGENT_SOURCE,
     );
   }
@@ -617,7 +613,9 @@ export class AgentHost {
       headers: [
         ["Date", new Date(this.now()).toUTCString()],
         ["User-Agent", this.options.userAgent ?? "heed-agent-host"],
+        // ATP draft §8 table: responses carry Agent-System and Agent-Language.
         ["Agent-System", HEED_AGENT_SYSTEM],
+        ["Agent-Language", HEED_AGENT_LANGUAGE],
         ...headers,
       ],
       body,

@@ -114,11 +114,16 @@ describe("the agent host", { timeout: 120_000 }, () => {
     assert.deepEqual(host2.assignments(), ["/home/user2/"]);
   });
 
-  it("PING: 100 OKAY with its Agent-System", async () => {
+  it("PING: 100 OKAY with its Agent-System, Agent-Language and Date", async () => {
     const r = await send(url1, "PING", "/");
     assert.deepEqual(
-      [r.status, r.reason, header(r.headers, "agent-system")],
-      [100, "OKAY", "heed"],
+      [r.status, r.reason, header(r.headers, "agent-system"), header(r.headers, "agent-language")],
+      [100, "OKAY", "heed", "javascript"],
+    );
+    // ATP draft §4.4: the IETF date syntax, "Sat, 12 Aug 1995 13:30:00 GMT".
+    assert.match(
+      String(header(r.headers, "date")),
+      /^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
     );
   });
 
