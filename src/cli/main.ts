@@ -359,6 +359,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "the robot's name token: the site's robots.txt rules for it bind the agent",
       "heed",
     )
+    .option("--from <email>", "who answers for the robot, sent as ATP's From field (§8.3)")
     .option("--max-pages <n>", "stop after this many pages (default 100000)")
     .option(
       "--allow-private",

@@ -67,6 +67,11 @@ describe("heed agents, seeds/000's example", { timeout: 120_000 }, () => {
     for (const host of hosts) host.child.kill("SIGTERM");
     const ends = await Promise.all(hosts.map((h) => h.done));
     for (const end of ends) assert.equal(end.code, 0, end.stderr);
+    // ATP's From field reached the host, which logs who answers for the robot.
+    assert.match(
+      ends[0]?.stderr ?? "",
+      /\(HeedBot, bot@example\.org\) for http:\/\/127\.0\.0\.1:\d+\/home\/user1\//,
+    );
     await http.close();
     await site.cleanup();
   });
@@ -106,6 +111,8 @@ describe("heed agents, seeds/000's example", { timeout: 120_000 }, () => {
       "/home/user1/",
       "--agent",
       "HeedBot",
+      "--from",
+      "bot@example.org",
     ]);
     assert.equal(one.code, 0, one.stderr);
     assert.deepEqual(
@@ -159,6 +166,17 @@ describe("heed agents, seeds/000's example", { timeout: 120_000 }, () => {
     const bad = await runCli(["agents", "dispatch", "http://127.0.0.1:1", "--site", http.origin]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /not an ATP URL/);
+    const from = await runCli([
+      "agents",
+      "dispatch",
+      user1,
+      "--site",
+      http.origin,
+      "--from",
+      "nobody",
+    ]);
+    assert.equal(from.code, 2);
+    assert.match(from.stderr, /--from: expected an e-mail address/);
   });
 
   it("a host with --site refuses agents for another site", async () => {
@@ -195,7 +213,7 @@ describe("heed agents, seeds/000's example", { timeout: 120_000 }, () => {
       assert.ok(host.stdout.includes(flag), flag);
     }
     const dispatch = await runCli(["agents", "dispatch", "--help"]);
-    for (const flag of ["--site", "--path", "--agent", "--max-pages", "--allow-private"])
+    for (const flag of ["--site", "--path", "--agent", "--from", "--max-pages", "--allow-private"])
       assert.ok(dispatch.stdout.includes(flag), flag);
   });
 

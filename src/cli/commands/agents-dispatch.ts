@@ -19,6 +19,7 @@ export interface DispatchCommandOptions {
   readonly agent: string;
   readonly maxPages?: string;
   readonly allowPrivate?: boolean;
+  readonly from?: string;
 }
 
 export async function runAgentsDispatch(
@@ -43,6 +44,9 @@ export async function runAgentsDispatch(
   if (maxPages !== undefined && (!Number.isInteger(maxPages) || maxPages <= 0)) {
     throw new CliError(`--max-pages: expected a positive whole number, got "${options.maxPages}"`);
   }
+  if (options.from !== undefined && !/^[^\s@]+@[^\s@]+$/.test(options.from)) {
+    throw new CliError(`--from: expected an e-mail address, got "${options.from}"`);
+  }
   // Naming a loopback or private host on the command line is asking for it.
   const allowPrivate = options.allowPrivate === true || isPrivate(target.url.host);
   let index;
@@ -53,6 +57,7 @@ export async function runAgentsDispatch(
       robot: options.agent,
       userAgent: `${options.agent}/${VERSION} (heed)`,
       allowPrivate,
+      ...(options.from === undefined ? {} : { from: options.from }),
       ...(maxPages === undefined ? {} : { state: { maxPages } }),
     });
   } catch (error) {

@@ -299,7 +299,10 @@ export class AgentHost {
     const admitted = this.registry.admit(remote, agent);
     if (!admitted.ok) return this.text(socket, ATP_STATUS.SERVICE_UNAVAILABLE, admitted.reason);
     const { held } = admitted;
-    this.log(`agent ${held.id} from ${remote} (${agent.robot}) for ${agent.site}${agent.path}`);
+    const from = header(request.headers, "from");
+    this.log(
+      `agent ${held.id} from ${remote} (${agent.robot}${from === null ? "" : `, ${from}`}) for ${agent.site}${agent.path}`,
+    );
     return this.reply(
       socket,
       ATP_STATUS.OKAY,
