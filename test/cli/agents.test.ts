@@ -279,6 +279,12 @@ describe("heed agents, seeds/000's example", { timeout: 120_000 }, () => {
           .sort(),
         [user1, user2].sort(),
       );
+      // heed report counts HTTP requests only: the three pages fetched, not those agents indexed.
+      const report = await runCli(["report", "--store", store, "--json"]);
+      assert.equal(
+        (JSON.parse(report.stdout) as { overall: { requests: number } }).overall.requests,
+        3,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
       http.robots = seedRobots(user1, user2);
