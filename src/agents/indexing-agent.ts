@@ -114,7 +114,11 @@ export const INDEXING_AGENT_SOURCE = String.raw`"use strict";
   while (stack.length > 0 && !truncated) {
     const dir = stack.pop();
     let entries;
-    try { entries = heed.list(dir); } catch (e) { errors++; heed.emit({ type: "error", path: dir, error: String(e.message) }); continue; }
+    try { entries = heed.list(dir); } catch (e) {
+      // Sent for one page rather than a directory: index that page.
+      if (dir === heed.info.path && / is not a directory/.test(String(e.message))) { index(dir); continue; }
+      errors++; heed.emit({ type: "error", path: dir, error: String(e.message) }); continue;
+    }
     const subdirs = [];
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i];

@@ -94,4 +94,18 @@ describe("the indexing agent", { timeout: 60_000 }, () => {
     assert.equal(result.records.length, 1);
     assert.equal((result.state as { truncated: boolean }).truncated, true);
   });
+
+  it("sent for one page, indexes that page", async () => {
+    const result = await dispatchAgent(url, {
+      site: SITE,
+      path: "/home/user1/sub/a.html",
+      robot: "HeedBot",
+      userAgent: "HeedBot/1",
+      allowPrivate: true,
+    });
+    assert.deepEqual(
+      result.records.map((r) => (r as unknown as Page).url),
+      [`${SITE}/home/user1/sub/a.html`],
+    );
+  });
 });
