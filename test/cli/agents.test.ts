@@ -220,7 +220,8 @@ describe("heed agents, seeds/000's example", { timeout: 120_000 }, () => {
   it("heed crawl --agents: user1 and user2 through their hosts, the rest over HTTP, an unreachable host falls back", async () => {
     const [closed] = await freePorts(1);
     // A record after the seed's for /home/user3/, naming a host that is not there.
-    http.robots = `${seedRobots(user1, user2)}Mobile-agent-server: /home/user3/ atp://127.0.0.1:${closed}\n`;
+    // A record for /services/ naming user1's host, which was not assigned it when it started: it refuses.
+    http.robots = `${seedRobots(user1, user2)}Mobile-agent-server: /home/user3/ atp://127.0.0.1:${closed}\nMobile-agent-server: /services/ ${user1}\n`;
     const dir = await mkdtemp(join(tmpdir(), "heed-agents-crawl-"));
     try {
       const store = join(dir, "crawl.db");
@@ -270,8 +271,18 @@ describe("heed agents, seeds/000's example", { timeout: 120_000 }, () => {
       );
       assert.ok(seen.includes("/home/user3/"));
       const unavailable = log.filter((r) => r.outcome === "agent-unavailable");
-      assert.equal(unavailable.length, 1);
-      assert.match(String(unavailable[0]?.detail), /no agent for \/home\/user3\/ .*cannot reach/);
+      assert.deepEqual(unavailable.map((r) => String(r.detail).replace(/\(.*\)/, "(…)")).sort(), [
+        "no agent for /home/user3/ (…); fetching over HTTP",
+        "no agent for /services/ (…); fetching over HTTP",
+      ]);
+      assert.match(
+        String(unavailable.find((r) => String(r.detail).includes("/home/user3/"))?.detail),
+        /cannot reach/,
+      );
+      assert.match(
+        String(unavailable.find((r) => String(r.detail).includes("/services/"))?.detail),
+        /301 FORBIDDEN/,
+      );
       assert.deepEqual(
         log
           .filter((r) => r.outcome === "agent-index")
