@@ -23,3 +23,20 @@ export {
   SitemapWriteError,
   writeSitemaps,
 } from "./site/sitemap-writer.js";
+export {
+  createNewsSite,
+  type ExperimentOptions,
+  type ExperimentResult,
+  type ExperimentRun,
+  type LoggedRequest as NewsSiteRequest,
+  type NewsSite,
+  type NewsSiteOptions,
+  PAPER_TABLES,
+  type ResourceClass,
+  type ResourceRow,
+  type RobotsVariant,
+  robotsText,
+  runNewsExperiment,
+  startNewsSite,
+  type StartNewsSiteOptions,
+} from "./site/news/index.js";

@@ -6,8 +6,8 @@
  * files in `dir`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { gzipSync } from "node:zlib";
 import { Accounts, type SessionUser } from "./accounts.js";
+import { type Answer, header, HTML, notAllowed, notFound, page, send } from "./answer.js";
 import { type NewsItem, seedItems } from "./content.js";
 import { type FormResult, readForm } from "./form-body.js";
 import {
@@ -82,15 +82,6 @@ export interface NewsSite {
 
 const ADMIN = "admin";
 const SESSION_COOKIE = "sid";
-
-interface Answer {
-  readonly status: number;
-  readonly type?: string;
-  readonly body?: string | Buffer;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-const HTML = "text/html; charset=utf-8";
 
 export async function createNewsSite(options: NewsSiteOptions): Promise<NewsSite> {
   checkOptions(options);
@@ -355,23 +346,6 @@ function checkOptions(options: NewsSiteOptions): void {
   }
 }
 
-function page(status: number, html: string): Answer {
-  return { status, type: HTML, body: html };
-}
-
-function notFound(user: string | null): Answer {
-  return page(404, messagePage("Not found", "There is no such page here.", user));
-}
-
-function notAllowed(allow: string): Answer {
-  return {
-    status: 405,
-    type: "text/plain; charset=utf-8",
-    body: `allowed: ${allow}\n`,
-    headers: { allow },
-  };
-}
-
 function formProblem(form: Extract<FormResult, { ok: false }>): Answer {
   return page(form.status, messagePage("Form not accepted", form.message, null));
 }
@@ -395,12 +369,6 @@ function safeNext(value: string | null): string {
   return value;
 }
 
-function header(req: IncomingMessage, name: string): string | null {
-  const value = req.headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
 function sessionToken(req: IncomingMessage): string | null {
   const cookies = header(req, "cookie");
   if (cookies === null) return null;
@@ -409,34 +377,4 @@ function sessionToken(req: IncomingMessage): string | null {
     if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
   }
   return null;
-}
-
-/** Sends an answer; text is gzip-compressed when the client accepts it (REGP `Encoding: gzip`). */
-function send(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
-  const headers: Record<string, string> = { ...answer.headers };
-  let body: Buffer | undefined =
-    answer.body === undefined
-      ? undefined
-      : typeof answer.body === "string"
-        ? Buffer.from(answer.body, "utf8")
-        : answer.body;
-  if (answer.type !== undefined) headers["content-type"] = answer.type;
-  if (body !== undefined && body.length > 0 && acceptsGzip(header(req, "accept-encoding"))) {
-    body = gzipSync(body);
-    headers["content-encoding"] = "gzip";
-    headers.vary = "Accept-Encoding";
-  }
-  if (body !== undefined) headers["content-length"] = String(body.length);
-  res.writeHead(answer.status, headers);
-  res.end(req.method === "HEAD" ? undefined : body);
-}
-
-function acceptsGzip(value: string | null): boolean {
-  if (value === null) return false;
-  return value.split(",").some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    if (coding !== "gzip" && coding !== "*") return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
 }
