@@ -6,8 +6,10 @@ import { after, before, describe, it } from "node:test";
 import { parseSitemapText } from "../../../src/protocol/sitemap/index.js";
 import {
   MAX_COMMENT_CHARS,
+  MAX_COMMENTS_PER_ITEM,
   MAX_ITEMS,
   MAX_QUERY_CHARS,
+  MAX_SEARCH_RESULTS,
   MAX_TEXT_CHARS,
   MAX_TITLE_CHARS,
 } from "../../../src/site/news/limits.js";
@@ -332,6 +334,44 @@ describe("the news site", { timeout: 60_000 }, () => {
     assert.ok(paths.includes("POST /newsRelease.do 303"));
     assert.ok(paths.includes("GET /comments.do?id=2 200"));
     assert.ok(log.every((r) => r.at >= START));
+  });
+});
+
+describe("news site bounds", { timeout: 60_000 }, () => {
+  it(`search shows at most ${MAX_SEARCH_RESULTS} results, newest first`, async () => {
+    const site = await startNewsSite({
+      robots: "none",
+      items: MAX_SEARCH_RESULTS + 20,
+      adminPassword: ADMIN_PASSWORD,
+    });
+    try {
+      const page = await (await fetch(`${site.origin}/news.do?q=news+item`)).text();
+      const ids = itemLinks(page.slice(page.indexOf("Results for")));
+      // The results, then the latest three again under "Latest news".
+      assert.equal(ids.length, MAX_SEARCH_RESULTS + 3);
+      assert.equal(ids[0], MAX_SEARCH_RESULTS + 20);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it(`an item takes ${MAX_COMMENTS_PER_ITEM} comments, not one more`, async () => {
+    const site = await startNewsSite({ robots: "none", items: 1, adminPassword: ADMIN_PASSWORD });
+    try {
+      const b = new Browser(site.origin);
+      await b.post("/login.do", { user: "admin", password: ADMIN_PASSWORD });
+      const have = site.site.items()[0]?.comments.length ?? 0;
+      for (let i = have; i < MAX_COMMENTS_PER_ITEM; i++) {
+        const r = await b.post("/comment.do", { id: "1", text: `comment ${i}` });
+        assert.equal(r.status, 303);
+      }
+      const over = await b.post("/comment.do", { id: "1", text: "one more" });
+      assert.equal(over.status, 409);
+      const snapshot = (await b.get("/html/news1.html")).text;
+      assert.equal(snapshot.match(/<li class="comment">/g)?.length, MAX_COMMENTS_PER_ITEM);
+    } finally {
+      await site.close();
+    }
   });
 });
 
