@@ -30,7 +30,7 @@ import {
   releasePage,
 } from "./pages.js";
 import { Publisher, SITEMAP_FILE } from "./publisher.js";
-import { type RobotsVariant, robotsText } from "./robots.js";
+import { ROBOTS_VARIANTS, type RobotsVariant, robotsText } from "./robots.js";
 
 /** One request as the site saw it: the evidence the experiment reads its gaps from. */
 export interface LoggedRequest {
@@ -327,6 +327,10 @@ export async function createNewsSite(options: NewsSiteOptions): Promise<NewsSite
 }
 
 function checkOptions(options: NewsSiteOptions): void {
+  if (!ROBOTS_VARIANTS.includes(options.robots))
+    throw new RangeError(
+      `robots: expected one of ${ROBOTS_VARIANTS.join(", ")}, got "${String(options.robots)}"`,
+    );
   if (!Number.isSafeInteger(options.items) || options.items < 0 || options.items > MAX_ITEMS)
     throw new RangeError(`items: expected 0 to ${MAX_ITEMS}, got ${String(options.items)}`);
   let origin: URL;

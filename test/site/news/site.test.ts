@@ -376,6 +376,24 @@ describe("news site bounds", { timeout: 60_000 }, () => {
 });
 
 describe("news site options", () => {
+  it("a site with no news: an empty sitemap, which the first release fills", async () => {
+    const site = await startNewsSite({ robots: "regp", items: 0, adminPassword: ADMIN_PASSWORD });
+    try {
+      const b = new Browser(site.origin);
+      assert.deepEqual(parseSitemapText((await b.get("/sitemap.xml")).text).urls, []);
+      await b.post("/login.do", { user: "admin", password: ADMIN_PASSWORD });
+      const r = await b.post("/newsRelease.do", { title: "First", text: "The first news." });
+      assert.equal(r.location, "/newsItem.do?id=1");
+      const { urls } = parseSitemapText((await b.get("/sitemap.xml")).text);
+      assert.deepEqual(
+        urls.map((u) => [u.loc, u.srcloc, u.type]),
+        [[`${site.origin}/html/news1.html`, `${site.origin}/newsItem.do?id=1`, "data"]],
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
   it("robots none answers 404; rep serves the old REP file", async () => {
     for (const [robots, status] of [
       ["none", 404],
@@ -393,7 +411,7 @@ describe("news site options", () => {
     }
   });
 
-  it(`refuses more than ${MAX_ITEMS} items, a short administrator password, a line break in Language`, async () => {
+  it(`refuses more than ${MAX_ITEMS} items, a short administrator password, a line break in Language, an unknown robots.txt`, async () => {
     await assert.rejects(
       startNewsSite({ robots: "regp", items: MAX_ITEMS + 1, adminPassword: ADMIN_PASSWORD }),
       /items: expected 0 to 10000/,
@@ -401,6 +419,10 @@ describe("news site options", () => {
     await assert.rejects(
       startNewsSite({ robots: "regp", items: 1, adminPassword: "123" }),
       /adminPassword/,
+    );
+    await assert.rejects(
+      startNewsSite({ robots: "koster" as "rep", items: 1, adminPassword: ADMIN_PASSWORD }),
+      /robots: expected one of none, rep, regp/,
     );
     await assert.rejects(
       startNewsSite({
