@@ -307,6 +307,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--admin-password <pw>",
       "password of the administrator (user admin); default random, printed",
     )
+    .option(
+      "--url <url>",
+      "the URL the site is reached at, named in robots.txt and the sitemap (default http://HOST:PORT)",
+    )
     .option("--quiet", "do not log each request on standard error", false)
     .action(async (options) => {
       setExit(await runServeDemo(options, io));

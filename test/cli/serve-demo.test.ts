@@ -77,6 +77,39 @@ describe("heed serve --demo news", { timeout: 60_000 }, () => {
     assert.doesNotMatch(done.stderr, /GET \/robots\.txt/, "--quiet: no request log");
   });
 
+  it("--url: robots.txt and the sitemap name the public URL", async () => {
+    const running = spawnCli([
+      "serve",
+      "--demo",
+      "news",
+      "--port",
+      "0",
+      "--items",
+      "4",
+      "--quiet",
+      "--url",
+      "https://news.example:8443/",
+    ]);
+    const printed = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      running.child.stdout.on("data", (c: Buffer) => {
+        out += c.toString("utf8");
+        if (out.includes("\n")) resolve(out);
+      });
+      running.child.once("exit", () => reject(new Error(out)));
+    });
+    assert.match(printed, /at https:\/\/news\.example:8443\//);
+    const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(printed)?.[1];
+    assert.ok(listening !== undefined, printed);
+    const robots = await (await fetch(`${listening}/robots.txt`)).text();
+    assert.match(robots, /^Sitemap: https:\/\/news\.example:8443\/sitemap\.xml$/m);
+    const sitemap = await (await fetch(`${listening}/sitemap.xml`)).text();
+    assert.match(sitemap, /<loc>https:\/\/news\.example:8443\/html\/news1\.html<\/loc>/);
+    running.child.kill("SIGINT");
+    const done = await running.done;
+    assert.equal(done.code, 0, done.stderr);
+  });
+
   it("bad options and a taken port: exit 2 with the reason", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
@@ -99,6 +132,8 @@ describe("heed serve --demo news", { timeout: 60_000 }, () => {
           ["serve", "--demo", "news", "--port", String(taken)],
           new RegExp(`port ${taken} is in use`),
         ],
+        [["serve", "--demo", "news", "--url", "ftp://x/"], /--url: expected an http\(s\) URL/],
+        [["serve", "--demo", "news", "--url", "http://x/news/"], /of a site's root/],
       ] as const;
       for (const [args, message] of cases) {
         const result = await runCli(args);

@@ -18,6 +18,7 @@ export interface ServeDemoOptions {
   readonly robots: string;
   readonly items: string;
   readonly adminPassword?: string;
+  readonly url?: string;
   readonly quiet?: boolean;
 }
 
@@ -41,6 +42,7 @@ export async function runServeDemo(
     robots: options.robots as RobotsVariant,
     items,
     ...(options.adminPassword === undefined ? {} : { adminPassword: options.adminPassword }),
+    ...(options.url === undefined ? {} : { url: publicUrl(options.url) }),
     log: (r) => {
       if (options.quiet !== true)
         io.stderr.write(`${new Date(r.at).toISOString()} ${r.method} ${r.path} ${r.status}\n`);
@@ -56,7 +58,8 @@ export async function runServeDemo(
   });
   io.stdout.write(
     `heed serve: the news site of seeds/003 §4.1 at ${running.origin}/ ` +
-      `(robots.txt: ${options.robots}, ${items} news items)\n` +
+      `(robots.txt: ${options.robots}, ${items} news items)` +
+      (running.listening === running.origin ? "\n" : `, listening on ${running.listening}/\n`) +
       `administrator: admin, password ${running.adminPassword} (log in at ${running.origin}/login.do)\n`,
   );
   await untilStopped(signal);
@@ -86,4 +89,16 @@ function whole(flag: string, value: string, min: number, max: number): number {
   if (value.trim() === "" || !Number.isInteger(n) || n < min || n > max)
     throw new CliError(`${flag}: expected a whole number from ${min} to ${max}, got "${value}"`);
   return n;
+}
+
+function publicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(`--url: expected an http(s) URL, got "${value}"`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.pathname !== "/")
+    throw new CliError(`--url: expected an http(s) URL of a site's root, got "${value}"`);
+  return url.origin;
 }

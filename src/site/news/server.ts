@@ -22,13 +22,21 @@ export interface StartNewsSiteOptions extends Omit<
   readonly port?: number;
   /** Directory for snapshots and the sitemap; default a temporary one, removed on close. */
   readonly dir?: string;
+  /**
+   * The URL the site is reached at, which robots.txt and the sitemap name; default
+   * `http://HOST:PORT` (behind a proxy, or listening on 0.0.0.0, give the public one).
+   */
+  readonly url?: string;
   /** Default: 12 random bytes, base64url (read it from `adminPassword` of the result). */
   readonly adminPassword?: string;
 }
 
 export interface RunningNewsSite {
   readonly site: NewsSite;
+  /** The URL the site names (the `url` option, or where it listens). */
   readonly origin: string;
+  /** Where it listens: `http://HOST:PORT`. */
+  readonly listening: string;
   readonly adminPassword: string;
   close(): Promise<void>;
 }
@@ -46,10 +54,11 @@ export async function startNewsSite(options: StartNewsSiteOptions): Promise<Runn
   const temp = options.dir === undefined ? await mkdtemp(join(tmpdir(), "heed-news-")) : null;
   const adminPassword = options.adminPassword ?? randomBytes(12).toString("base64url");
   const { port } = server.address() as AddressInfo;
-  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const origin = options.url ?? listening;
   let site: NewsSite;
   try {
-    const { host: _h, port: _p, dir: _d, adminPassword: _a, ...rest } = options;
+    const { host: _h, port: _p, dir: _d, adminPassword: _a, url: _u, ...rest } = options;
     site = await createNewsSite({
       ...rest,
       origin,
@@ -64,7 +73,8 @@ export async function startNewsSite(options: StartNewsSiteOptions): Promise<Runn
   server.on("request", site.handler);
   return {
     site,
-    origin,
+    origin: site.origin,
+    listening,
     adminPassword,
     close: async () => {
       await closeServer(server);
