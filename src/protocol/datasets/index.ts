@@ -21,4 +21,5 @@ export type {
   Severity,
 } from "./types.js";
 export { type DatasetSpec, type WriteOptions, writeDataTxt } from "./writer.js";
+export { type DataHint, looksLikeData } from "./looks-like-data.js";
 export { isManifestPath } from "./yaml-form.js";
