@@ -356,6 +356,9 @@ class Run {
     let scanned = 0;
     const events = readSitemaps(locations, {
       maxDepth: 1,
+      // sitemaps.org "Sitemaps & Cross Submits": a sitemap the host's robots.txt names may list
+      // any path of the host.
+      robotsTxtHosts: found.fromRobots ? [this.origin] : [],
       open: async (location, fetchOptions) => {
         const permission = this.access.check(location);
         if (!permission.allowed) return { ok: false, message: permission.why, status: null };

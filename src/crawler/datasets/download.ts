@@ -7,11 +7,9 @@
  * spliced. Size and SHA-256 of every finished file are returned, and kept by the caller.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import { pipeline } from "node:stream/promises";
-import { Transform } from "node:stream";
 import { type Dispatcher, request } from "undici";
 import type { HttpClient } from "../../net/http-client.js";
 import type { SiteAccess } from "./site-access.js";
@@ -162,35 +160,35 @@ async function fetchInto(
     const validator = header("etag") ?? header("last-modified");
     await writeFile(metaPath, JSON.stringify({ url, validator } satisfies PartMeta));
     let received = start;
-    let tooBig = false;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        received += chunk.byteLength;
-        if (received > maxBytes) {
-          tooBig = true;
-          callback(new Error(`more than ${maxBytes} bytes`));
-          return;
-        }
-        options.onProgress?.({ url, file, received, total });
-        callback(null, chunk);
-      },
-    });
+    // Written chunk by chunk and awaited, so that whatever arrived before a cut is on disk to
+    // resume from (a write stream destroyed by the error would drop its queue).
+    const handle = await open(part, appending ? "a" : "w");
     try {
-      await pipeline(
-        response.body,
-        counter,
-        createWriteStream(part, { flags: appending ? "a" : "w" }),
-      );
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        if (received + chunk.byteLength > maxBytes) {
+          response.body.destroy();
+          options.pacer.after();
+          return {
+            ok: false,
+            url,
+            file,
+            message: `stopped at ${maxBytes} bytes, the most one file may have; the part is kept`,
+          };
+        }
+        await handle.write(chunk);
+        received += chunk.byteLength;
+        options.onProgress?.({ url, file, received, total });
+      }
     } catch (error) {
       options.pacer.after();
       return {
         ok: false,
         url,
         file,
-        message: tooBig
-          ? `stopped at ${maxBytes} bytes, the most one file may have; the part is kept`
-          : `interrupted after ${received} bytes (${describe(error)}); run again to resume`,
+        message: `interrupted after ${received} bytes (${describe(error)}); run again to resume`,
       };
+    } finally {
+      await handle.close();
     }
     options.pacer.after();
     if (total !== null && received !== total) {
