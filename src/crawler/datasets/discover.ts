@@ -94,6 +94,12 @@ export interface DiscoverOptions {
   /** Default: a new pacer on the real clock. */
   readonly pacer?: SitePacer;
   readonly now?: () => number;
+  /** Default {@link MAX_MANIFESTS}. */
+  readonly maxManifests?: number;
+  /** Default {@link MAX_GUESSES}. */
+  readonly maxGuesses?: number;
+  /** Default {@link MAX_SITEMAP_URLS_SCANNED}. */
+  readonly maxSitemapUrls?: number;
 }
 
 export interface Discovery {
@@ -123,6 +129,7 @@ class Run {
   private readonly datasets: SiteDataset[] = [];
   private manifests = 0;
   private guesses = 0;
+  private guessesCapped = false;
 
   constructor(
     private readonly origin: string,
@@ -240,13 +247,13 @@ class Run {
     const url = folder.replace(/[?#].*$/, "").endsWith("/")
       ? new URL("data.txt", folder).href
       : folder;
-    if (this.manifests >= MAX_MANIFESTS) {
+    if (this.manifests >= (this.options.maxManifests ?? MAX_MANIFESTS)) {
       this.notes.push({
         source,
         line: entry.line,
         severity: "warning",
         code: "manifest-limit",
-        message: `more than ${MAX_MANIFESTS} manifests; ${url} was not read`,
+        message: `more than ${this.options.maxManifests ?? MAX_MANIFESTS} manifests; ${url} was not read`,
       });
       return false;
     }
@@ -324,7 +331,20 @@ class Run {
     why: string,
     seen: Set<string>,
   ): void {
-    if (seen.has(url) || this.guesses >= MAX_GUESSES) return;
+    if (seen.has(url)) return;
+    if (this.guesses >= (this.options.maxGuesses ?? MAX_GUESSES)) {
+      if (!seen.has(url) && !this.guessesCapped) {
+        this.guessesCapped = true;
+        this.notes.push({
+          source,
+          line: null,
+          severity: "warning",
+          code: "guess-limit",
+          message: `more than ${this.options.maxGuesses ?? MAX_GUESSES} guesses; the rest are not listed`,
+        });
+      }
+      return;
+    }
     const resolved = resolveDatasetPath(url, `${this.origin}/`);
     if (!resolved.ok) return; // other sites' files are not this site's datasets
     seen.add(url);
@@ -378,13 +398,13 @@ class Run {
         scanned++;
         const hint = looksLikeData(event.url.loc, event.url.type === "data" ? "data" : null);
         if (hint.data) this.addGuess(event.url.loc, "sitemap", event.source, hint.why, seen);
-        if (scanned >= MAX_SITEMAP_URLS_SCANNED) {
+        if (scanned >= (this.options.maxSitemapUrls ?? MAX_SITEMAP_URLS_SCANNED)) {
           this.notes.push({
             source: event.source,
             line: null,
             severity: "warning",
             code: "sitemap-scan-limit",
-            message: `more than ${MAX_SITEMAP_URLS_SCANNED} sitemap entries; the rest were not looked at`,
+            message: `more than ${this.options.maxSitemapUrls ?? MAX_SITEMAP_URLS_SCANNED} sitemap entries; the rest were not looked at`,
           });
           break;
         }

@@ -21,6 +21,8 @@ export interface BuildOptions {
   readonly manifests?: boolean;
   /** Default {@link DEFAULT_SAMPLE_ROWS}. */
   readonly sampleRows?: number;
+  /** Default {@link MAX_FILES_SCANNED}. */
+  readonly maxFiles?: number;
 }
 
 export interface BuiltCatalog {
@@ -37,7 +39,7 @@ export interface BuiltCatalog {
 export async function buildCatalog(dir: string, options: BuildOptions = {}): Promise<BuiltCatalog> {
   const sampleRows = options.sampleRows ?? DEFAULT_SAMPLE_ROWS;
   const notes: string[] = [];
-  const files = await listFiles(dir, notes);
+  const files = await listFiles(dir, options.maxFiles ?? MAX_FILES_SCANNED, notes);
   const skipped: string[] = [];
   const described: { rel: string; spec: (path: string) => DatasetSpec }[] = [];
   for (const rel of files) {
@@ -126,13 +128,13 @@ async function describe(
 }
 
 /** Every file under `dir`, relative and `/`-separated, sorted; symbolic links are not followed. */
-async function listFiles(dir: string, notes: string[]): Promise<string[]> {
+async function listFiles(dir: string, maxFiles: number, notes: string[]): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const files: string[] = [];
   for (const entry of entries) {
     if (!entry.isFile()) continue;
-    if (files.length >= MAX_FILES_SCANNED) {
-      notes.push(`more than ${MAX_FILES_SCANNED} files; the rest are not listed`);
+    if (files.length >= maxFiles) {
+      notes.push(`more than ${maxFiles} files; the rest are not listed`);
       break;
     }
     const parent = entry.parentPath ?? entry.path;
