@@ -139,6 +139,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE crawl_log ADD COLUMN waited_ms INTEGER;
     `,
   },
+  {
+    version: 6,
+    name: "pages: when the site's guidance brings a page back",
+    sql: `
+      -- ms since the epoch; NULL when nothing asks for a revisit.
+      ALTER TABLE pages ADD COLUMN revisit_at INTEGER;
+      CREATE INDEX pages_revisit ON pages (revisit_at, url) WHERE revisit_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** Brings the file to the newest schema; returns the version it is at. */
