@@ -242,6 +242,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       false,
     )
     .option("--quiet", "no progress line", false)
+    .option(
+      "--datasets",
+      "after the crawl, read each host's /data.txt (and manifests, or the 404 guesses) and keep its catalog in the store; heed report lists them",
+      false,
+    )
     .option("--json", "print a summary object at the end", false)
     .action(async (urls: string[], options) => {
       setExit(await runCrawl(urls, options, io));

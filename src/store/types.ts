@@ -250,7 +250,10 @@ export interface StoredCatalog {
   readonly datasets: number;
   readonly fetchable: number;
   readonly guesses: number;
-  /** The catalog as JSON text: `{ "datasets": [...], "notes": [...] }`, datasets shaped as `heed datasets --json` prints them. */
+  /**
+   * The catalog as JSON text: `{ "robots", "dataTxt", "datasets": [...], "notes": [...] }`, the
+   * datasets shaped as `heed datasets --json` prints them.
+   */
   readonly body: string;
 }
 

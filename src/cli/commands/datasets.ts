@@ -10,6 +10,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
+import { datasetJson } from "../../crawler/datasets/catalog-json.js";
 import {
   discoverDatasets,
   type SiteCatalog,
@@ -112,7 +113,7 @@ export async function runDatasets(
     }
     if (options.json) {
       for (const d of catalog.datasets)
-        await out.line(JSON.stringify(toJson(catalog, d, downloads)));
+        await out.line(JSON.stringify(datasetJson(catalog, d, downloads)));
     } else {
       for (const line of table(catalog.datasets)) await out.line(line);
     }
@@ -179,49 +180,6 @@ function table(datasets: readonly SiteDataset[]): string[] {
 
 function clip(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
-}
-
-function toJson(
-  catalog: SiteCatalog,
-  d: SiteDataset,
-  downloads: ReadonlyMap<string, DownloadResult>,
-): Record<string, unknown> {
-  const e = d.entry;
-  const fetched = d.files
-    .map((f) => downloads.get(f.url))
-    .filter((r): r is DownloadResult => r !== undefined)
-    .map((r) =>
-      r.ok
-        ? { url: r.url, file: r.file, bytes: r.bytes, sha256: r.sha256, how: r.how }
-        : { url: r.url, file: r.file, error: r.message },
-    );
-  return {
-    site: catalog.site,
-    agent: catalog.agent,
-    source: d.source,
-    via: d.via,
-    form: d.form,
-    guess: d.guess,
-    guessWhy: d.guessWhy,
-    line: e.line === 0 ? null : e.line,
-    path: e.path,
-    urls: e.urls,
-    name: e.name,
-    title: e.title,
-    description: e.description,
-    license: e.license,
-    type: e.type,
-    rows: e.rows,
-    cols: e.cols,
-    columns: e.columns === null ? null : Object.fromEntries(e.columns.map((c) => [c.name, c.type])),
-    extra: e.extra,
-    agents: e.agents,
-    fetchable: d.fetchable,
-    closedBy:
-      d.closedBy === null ? null : { line: d.closedBy.line, rule: `Disallow: ${d.closedBy.path}` },
-    files: d.files,
-    ...(fetched.length > 0 ? { downloads: fetched } : {}),
-  };
 }
 
 function isPrivateHost(hostname: string): boolean {

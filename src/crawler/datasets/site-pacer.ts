@@ -37,6 +37,12 @@ export class SitePacer {
     this.plan = plan;
   }
 
+  /** The last request to the site ended at `at` (before this pacer): the next gap counts from it. */
+  startAfter(at: number): void {
+    this.agentPace = { ...this.agentPace, lastAt: at };
+    this.ipPace = { ...this.ipPace, lastAt: at };
+  }
+
   /** The gap between requests the rules ask for, in ms (Crawl-delay or Ip-delay, the larger). */
   get delayMs(): number {
     return Math.max(this.plan.crawlDelay?.value ?? 0, this.plan.ipDelay?.value ?? 0) * 1000;

@@ -165,7 +165,7 @@ export const MIGRATIONS: readonly Migration[] = [
         datasets INTEGER NOT NULL,
         fetchable INTEGER NOT NULL,
         guesses INTEGER NOT NULL,
-        -- JSON: { "datasets": [...], "notes": [...] }
+        -- JSON: { "robots", "dataTxt", "datasets": [...], "notes": [...] }
         body TEXT NOT NULL,
         PRIMARY KEY (origin, agent)
       );
