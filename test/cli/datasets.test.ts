@@ -242,6 +242,30 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
     }
   });
 
+  it("seeds/002 §5.2: an HTML page answered for /data.txt is read as the 404 it stands for", async () => {
+    const site = await startSite({
+      "/data.txt": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end("<!doctype html><h1>What are you looking for?</h1>");
+      },
+      "/": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end('<a href="/d/x.csv">x</a>');
+      },
+    });
+    try {
+      const result = await runCli(["datasets", site.origin, "--json"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /200 with an HTML page, not a data\.txt/);
+      assert.deepEqual(
+        jsonLines(result.stdout).map((o) => [o.path, o.guess]),
+        [["/d/x.csv", true]],
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
   it("a catalog whose paths robots.txt forbids: listed as not fetchable with the line, never fetched", async () => {
     const site = await startSite({
       "/robots.txt": "User-agent: *\nDisallow: /private/\n\nUser-agent: greedy\nDisallow: /\n",

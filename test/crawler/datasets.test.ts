@@ -8,7 +8,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { discoverDatasets, MAX_MANIFESTS } from "../../src/crawler/datasets/discover.js";
+import {
+  discoverDatasets,
+  MAX_FALLBACK_SITEMAPS,
+  MAX_MANIFESTS,
+} from "../../src/crawler/datasets/discover.js";
 import { downloadFile, localPath } from "../../src/crawler/datasets/download.js";
 import { MAX_DATA_TXT_REDIRECTS } from "../../src/net/data-txt-fetch.js";
 import { createHttpClient, type HttpClient } from "../../src/net/http-client.js";
@@ -107,6 +111,29 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
         ["/d/0.csv", "/d/1.csv", "/d/2.csv"],
       );
       assert.ok(scanned.catalog.notes.some((n) => n.code === "sitemap-scan-limit"));
+    } finally {
+      await site.close();
+    }
+  });
+
+  it(`MAX_FALLBACK_SITEMAPS (${MAX_FALLBACK_SITEMAPS}): an index's further sitemaps are not read for guesses`, async () => {
+    const routes: Record<string, Handler | string> = {};
+    const children = Array.from({ length: MAX_FALLBACK_SITEMAPS + 2 }, (_, i) => i);
+    routes["/sitemap.xml"] =
+      '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+      children.map((i) => `<sitemap><loc>{origin}/s${i}.xml</loc></sitemap>`).join("") +
+      "</sitemapindex>";
+    for (const i of children) {
+      routes[`/s${i}.xml`] =
+        `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>{origin}/d/${i}.csv</loc></url></urlset>`;
+    }
+    const site = await startSite(routes);
+    try {
+      const { catalog } = await discoverDatasets(site.origin, { client, agent: "t" });
+      // The index is one of the files read: MAX_FALLBACK_SITEMAPS - 1 of its sitemaps.
+      assert.equal(catalog.datasets.length, MAX_FALLBACK_SITEMAPS - 1);
+      assert.ok(catalog.notes.some((n) => n.code === "sitemap-limit"));
+      assert.ok(!site.log.includes(`/s${MAX_FALLBACK_SITEMAPS + 1}.xml`));
     } finally {
       await site.close();
     }

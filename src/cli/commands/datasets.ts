@@ -79,8 +79,9 @@ export async function runDatasets(
       const bar = new DownloadBar(io.stderr);
       const finished: DownloadRecord[] = [];
       for (const dataset of catalog.datasets) {
-        // Guesses are listed, not fetched: the site did not say they are data.
-        if (dataset.guess || !dataset.fetchable) continue;
+        // Guesses are listed, not fetched: the site did not say they are data. A folder whose
+        // manifest could not be read has no files to fetch.
+        if (dataset.guess || !dataset.fetchable || dataset.entry.manifest) continue;
         for (const file of dataset.files) {
           if (!file.fetchable || downloads.has(file.url)) continue;
           const result = await downloadFile(file.url, {
@@ -159,7 +160,12 @@ function table(datasets: readonly SiteDataset[]): string[] {
   const rows = datasets.map((d) => [
     state(d),
     d.entry.name ?? d.entry.title ?? "",
-    d.files.map((f) => new URL(f.url).pathname).join(" "),
+    d.files
+      .map((f) => {
+        const url = new URL(f.url);
+        return url.pathname + url.search;
+      })
+      .join(" "),
     d.entry.rows === null ? "" : String(d.entry.rows),
     d.entry.cols === null ? "" : String(d.entry.cols),
     d.entry.license ?? "",

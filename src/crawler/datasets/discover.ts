@@ -30,6 +30,8 @@ export const MAX_MANIFESTS = 100;
 export const MAX_GUESSES = 1_000;
 /** Sitemap entries looked at in the fallback (sitemaps.org allows 50,000 per file). */
 export const MAX_SITEMAP_URLS_SCANNED = 200_000;
+/** Sitemap files read by the fallback: the robots.txt's own and an index's first few; a guess is worth no more. */
+export const MAX_FALLBACK_SITEMAPS = 10;
 /** Bytes of the home page read for links. */
 export const MAX_HOME_PAGE_BYTES = 4 * 1024 * 1024;
 
@@ -187,6 +189,19 @@ class Run {
         message: answer.message,
       });
     }
+    if (isHtmlPage(answer.contentType, answer.body)) {
+      // seeds/002 §5.2: sites unaware of the file answer with a page ("What are you looking
+      // for?") instead of a 404. Such a page is not a catalog: treated as the 404 it stands for.
+      await this.fallback();
+      return finish({
+        url: answer.url,
+        outcome: "missing",
+        status: answer.status,
+        form: null,
+        formReason: null,
+        message: `${answer.status} with an HTML page, not a data.txt (seeds/002 §5.2): read as a 404; datasets below are guesses from its sitemaps and links`,
+      });
+    }
     const dataTxt = readDataTxt(answer.body, { url: answer.url });
     this.note(answer.url, dataTxt.diagnostics);
     await this.addOffered(dataTxt, answer.url, "data.txt", true);
@@ -226,7 +241,9 @@ class Run {
       });
     }
     for (const { entry, closedBy } of offer.datasets) {
-      if (entry.manifest && followManifests && (await this.followManifest(entry, source))) continue;
+      // A folder the draft form closes is not harvested, its manifest included.
+      const follow = entry.manifest && followManifests && closedBy === null;
+      if (follow && (await this.followManifest(entry, source))) continue;
       if (entry.manifest && !followManifests) {
         this.notes.push({
           source,
@@ -269,6 +286,16 @@ class Run {
           answer.kind === "missing"
             ? `${url}: ${answer.status}, no manifest; the folder is listed as it is`
             : `${url}: ${answer.message}; the folder is listed as it is`,
+      });
+      return false;
+    }
+    if (isHtmlPage(answer.contentType, answer.body)) {
+      this.notes.push({
+        source,
+        line: entry.line,
+        severity: "info",
+        code: "manifest-unread",
+        message: `${url}: an HTML page, not a manifest; the folder is listed as it is`,
       });
       return false;
     }
@@ -376,6 +403,7 @@ class Run {
     let scanned = 0;
     const events = readSitemaps(locations, {
       maxDepth: 1,
+      maxSitemaps: MAX_FALLBACK_SITEMAPS,
       // sitemaps.org "Sitemaps & Cross Submits": a sitemap the host's robots.txt names may list
       // any path of the host.
       robotsTxtHosts: found.fromRobots ? [this.origin] : [],
@@ -408,6 +436,14 @@ class Run {
           });
           break;
         }
+      } else if (event.kind === "diagnostic" && event.diagnostic.code === "too-many-sitemaps") {
+        this.notes.push({
+          source: event.source,
+          line: null,
+          severity: "warning",
+          code: "sitemap-limit",
+          message: `more than ${MAX_FALLBACK_SITEMAPS} sitemaps; the rest were not read for guesses`,
+        });
       } else if (
         event.kind === "diagnostic" &&
         event.diagnostic.code === "fetch-failed" &&
@@ -437,6 +473,13 @@ class Run {
       this.addGuess(link.url, "link", home, link.why, seen);
     }
   }
+}
+
+/** An HTML page where a data.txt was asked for: by its media type, or by its first bytes. */
+function isHtmlPage(contentType: string | null, body: Uint8Array): boolean {
+  if (contentType !== null && /html/i.test(contentType)) return true;
+  const head = new TextDecoder().decode(body.subarray(0, 512)).trimStart().toLowerCase();
+  return head.startsWith("<!doctype html") || head.startsWith("<html");
 }
 
 /** `<a href>` and `<link href>` of a page that look like data, by their `type` or their name. */
