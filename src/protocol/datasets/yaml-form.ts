@@ -89,13 +89,15 @@ export function readYamlForm(text: string, context: FormContext): FormReading {
   }
   const refused = refusedConstructs(doc);
   const root = doc.contents;
-  const inside = (offset: number, node: Node): boolean =>
-    node.range !== null &&
-    node.range !== undefined &&
-    offset >= node.range[0] &&
-    offset < node.range[2];
-  const rootProblems =
-    root === null ? [] : refused.filter((p) => !insideAnyItem(p.offset, root, inside));
+  // Each refused construct belongs to the entry around it, or to the list itself.
+  const items = root !== null && isSeq(root) ? root.items.filter(isNodeLike) : [];
+  const byItem = new Map<Node, Problem[]>();
+  const rootProblems: Problem[] = [];
+  for (const p of refused) {
+    const item = itemAt(p.offset, items);
+    if (item === null) rootProblems.push(p);
+    else byItem.set(item, [...(byItem.get(item) ?? []), p]);
+  }
   for (const p of refused) diagnostics.push(problem(lineOf(p.offset), p.code, p.message));
   if (root === null) {
     diagnostics.push(problem(null, "no-entries", "the YAML document is empty: no entries"));
@@ -136,7 +138,7 @@ export function readYamlForm(text: string, context: FormContext): FormReading {
       break;
     }
     if (!isNodeLike(item)) continue;
-    const own = refused.filter((p) => inside(p.offset, item));
+    const own = byItem.get(item) ?? [];
     if (own.length > 0) {
       diagnostics.push(
         problem(
@@ -217,13 +219,19 @@ function refusedConstructs(doc: Document): Problem[] {
   return problems.sort((a, b) => a.offset - b.offset);
 }
 
-function insideAnyItem(
-  offset: number,
-  root: Node,
-  inside: (offset: number, node: Node) => boolean,
-): boolean {
-  if (!isSeq(root)) return false;
-  return root.items.some((item) => isNodeLike(item) && inside(offset, item));
+/** The item whose range holds `offset` (items in document order), by binary search; or null. */
+function itemAt(offset: number, items: readonly Node[]): Node | null {
+  let low = 0;
+  let high = items.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const range = (items[mid] as Node).range;
+    if (range === null || range === undefined) return null;
+    if (offset < range[0]) high = mid - 1;
+    else if (offset >= range[2]) low = mid + 1;
+    else return items[mid] as Node;
+  }
+  return null;
 }
 
 function describeRefused(problems: readonly Problem[]): string {
