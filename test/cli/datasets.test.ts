@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { MAX_DATA_TXT_BYTES } from "../../src/protocol/datasets/index.js";
 import { tempDir, TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 
@@ -315,7 +316,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
   });
 
   it("bad catalogs: malformed YAML, anchors and tags, a huge file, a path outside the site — each a diagnostic", async () => {
-    const huge = "- path: /a.csv\n  description: " + "x".repeat(3 * 1024 * 1024) + "\n";
+    const huge = "- path: /a.csv\n  description: " + "x".repeat(MAX_DATA_TXT_BYTES) + "\n";
     const site = await startSite({
       "/data.txt":
         "- path: /ok.csv\n- path: https://elsewhere.example/x.csv\n- path: /y.csv\n  license: &l MIT\n- path: !!str /z.csv\n",
@@ -353,7 +354,9 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       assert.equal(big.code, 1);
       assert.match(
         big.stdout,
-        /error: the file is \d+ bytes, more than the 2097152 a data\.txt may have; not read \[size-limit\]/,
+        new RegExp(
+          `error: the file is \\d+ bytes, more than the ${MAX_DATA_TXT_BYTES} a data\\.txt may have; not read \\[size-limit\\]`,
+        ),
       );
     } finally {
       await site.close();

@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { readDataTxt } from "../../src/protocol/datasets/index.js";
+import { MAX_ENTRIES, readDataTxt } from "../../src/protocol/datasets/index.js";
 import { inferTable, MAX_FIELD_CHARS, MAX_JSON_LINE_CHARS } from "../../src/site/datasets/infer.js";
 import { tempDir } from "../helpers/crawl-harness.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
@@ -205,6 +205,19 @@ describe("datasets build", { concurrency: false, timeout: 60_000 }, () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+
+  it(`a folder of more than MAX_ENTRIES (${MAX_ENTRIES}) files: refused whole, with --manifests named`, async () => {
+    const root = join(temp.dir, "too-many");
+    await mkdir(root, { recursive: true });
+    for (let i = 0; i <= MAX_ENTRIES; i++) await writeFile(join(root, `${i}.json`), "{}");
+    const result = await runCli(["datasets", "build", root], { timeoutMs: 60_000 });
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      new RegExp(`would list more than ${MAX_ENTRIES} datasets; --manifests splits it by folder`),
+    );
+    await assert.rejects(readFile(join(root, "data.txt")), { code: "ENOENT" });
   });
 
   it("bad input: a missing folder, a bad --sample-rows: exit 2", async () => {

@@ -5,7 +5,12 @@
  */
 import { stat, writeFile, rename } from "node:fs/promises";
 import { join, resolve as resolvePath } from "node:path";
-import { readDataTxt, writeDataTxt } from "../../protocol/datasets/index.js";
+import {
+  MAX_DATA_TXT_BYTES,
+  MAX_ENTRIES,
+  readDataTxt,
+  writeDataTxt,
+} from "../../protocol/datasets/index.js";
 import { buildCatalog } from "../../site/datasets/build.js";
 import { DEFAULT_SAMPLE_ROWS } from "../../site/datasets/infer.js";
 import { CliError, EXIT_OK } from "../errors.js";
@@ -38,22 +43,29 @@ export async function runDatasetsBuild(
   const err = new LineWriter(io.stderr);
   const topFile =
     options.out === undefined ? join(dir, "data.txt") : resolvePath(io.cwd, options.out);
-  await write(
-    topFile,
-    writeDataTxt(built.top, {
-      comment: "data.txt: datasets of this site (written by heed datasets build)",
-    }),
-  );
-  await out.line(`${topFile}: ${built.top.length} entr${built.top.length === 1 ? "y" : "ies"}`);
+  const files: [path: string, text: string, entries: number][] = [
+    [
+      topFile,
+      writeDataTxt(built.top, {
+        comment: "data.txt: datasets of this site (written by heed datasets build)",
+      }),
+      built.top.length,
+    ],
+  ];
   for (const [folder, specs] of built.manifests) {
-    const file = join(dir, ...folder.split("/"), "data.txt");
-    await write(
-      file,
+    files.push([
+      join(dir, ...folder.split("/"), "data.txt"),
       writeDataTxt(specs, {
         comment: `data.txt: datasets of ${folder}/ (written by heed datasets build)`,
       }),
-    );
-    await out.line(`${file}: ${specs.length} entr${specs.length === 1 ? "y" : "ies"}`);
+      specs.length,
+    ]);
+  }
+  // Every file checked before any is written: all of them, or none.
+  for (const [path, text] of files) check(path, text, options.manifests);
+  for (const [path, text, entries] of files) {
+    await write(path, text);
+    await out.line(`${path}: ${entries} entr${entries === 1 ? "y" : "ies"}`);
   }
   for (const note of built.notes) await err.line(`note: ${note}`);
   if (built.skipped.length > 0) {
@@ -66,15 +78,34 @@ export async function runDatasetsBuild(
   return EXIT_OK;
 }
 
-/** Written whole or not at all; and read back, so that heed never writes what it would refuse. */
-async function write(path: string, text: string): Promise<void> {
+/**
+ * Written whole or not at all; and read back first, so that heed never writes what its own
+ * reader would refuse. A folder too big for one file is bad input, with the way out named.
+ */
+function check(path: string, text: string, manifests: boolean): void {
+  const bytes = Buffer.byteLength(text);
+  const hint = manifests ? "" : "; --manifests splits it by folder";
+  if (bytes > MAX_DATA_TXT_BYTES) {
+    throw new CliError(
+      `${path} would be ${bytes} bytes, more than the ${MAX_DATA_TXT_BYTES} a data.txt may have${hint}`,
+    );
+  }
   const check = readDataTxt(text);
+  if (
+    check.entries.length >= MAX_ENTRIES &&
+    check.diagnostics.some((d) => d.code === "entry-limit")
+  ) {
+    throw new CliError(`${path} would list more than ${MAX_ENTRIES} datasets${hint}`);
+  }
   const errors = check.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) {
     throw new Error(
       `internal: the catalog written for ${path} does not read back: ${errors[0]?.message ?? ""}`,
     );
   }
+}
+
+async function write(path: string, text: string): Promise<void> {
   const temporary = `${path}.tmp`;
   await writeFile(temporary, text);
   await rename(temporary, path);
