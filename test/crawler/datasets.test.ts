@@ -11,9 +11,16 @@ import { after, before, describe, it } from "node:test";
 import {
   discoverDatasets,
   MAX_FALLBACK_SITEMAPS,
+  MAX_HOME_PAGE_BYTES,
   MAX_MANIFESTS,
 } from "../../src/crawler/datasets/discover.js";
-import { downloadFile, localPath } from "../../src/crawler/datasets/download.js";
+import { MAX_CATALOG_HOSTS, storeCatalogs } from "../../src/crawler/datasets/crawl-catalogs.js";
+import {
+  downloadFile,
+  localPath,
+  MAX_DOWNLOAD_REDIRECTS,
+} from "../../src/crawler/datasets/download.js";
+import { openSqliteStore } from "../../src/store/sqlite/index.js";
 import { MAX_DATA_TXT_REDIRECTS } from "../../src/net/data-txt-fetch.js";
 import { createHttpClient, type HttpClient } from "../../src/net/http-client.js";
 import { buildCatalog } from "../../src/site/datasets/build.js";
@@ -228,6 +235,74 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
       assert.ok((await readFile(join(dir, "f.bin"))).equals(bodies.v2 as Buffer));
     } finally {
       await site.close();
+    }
+  });
+
+  it(`MAX_DOWNLOAD_REDIRECTS (${MAX_DOWNLOAD_REDIRECTS}): a longer chain is not followed to its end`, async () => {
+    const routes: Record<string, Handler | string> = { "/data.txt": "- path: /r0\n" };
+    for (let i = 0; i <= MAX_DOWNLOAD_REDIRECTS; i++) routes[`/r${i}`] = redirect(`/r${i + 1}`);
+    routes[`/r${MAX_DOWNLOAD_REDIRECTS + 1}`] = "the end\n";
+    const site = await startSite(routes);
+    try {
+      const { access, pacer } = await discoverDatasets(site.origin, { client, agent: "t" });
+      const dir = join(temp.dir, "redirects");
+      const long = await downloadFile(`${site.origin}/r0`, { dir, client, access, pacer });
+      assert.equal(long.ok, false);
+      assert.match(long.ok ? "" : long.message, /more than 5 redirects/);
+      assert.ok(!site.log.includes(`/r${MAX_DOWNLOAD_REDIRECTS + 1}`));
+      const short = await downloadFile(`${site.origin}/r1`, { dir, client, access, pacer });
+      assert.ok(short.ok, short.ok ? "" : short.message);
+      assert.equal(await readFile(join(dir, "r1"), "utf8"), "the end\n");
+    } finally {
+      await site.close();
+    }
+  });
+
+  it(`MAX_HOME_PAGE_BYTES (${MAX_HOME_PAGE_BYTES}): links past it on the home page are not read`, async () => {
+    const site = await startSite({
+      "/": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end(
+          '<a href="/early.csv">e</a>' +
+            " ".repeat(MAX_HOME_PAGE_BYTES) +
+            '<a href="/late.csv">l</a>',
+        );
+      },
+    });
+    try {
+      const { catalog } = await discoverDatasets(site.origin, { client, agent: "t" });
+      assert.deepEqual(
+        catalog.datasets.map((d) => d.entry.path),
+        ["/early.csv"],
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
+  it(`storeCatalogs maxHosts (default ${MAX_CATALOG_HOSTS}): hosts past it are counted, not asked`, async () => {
+    const a = await startSite({ "/data.txt": "- path: /a.csv\n" });
+    const b = await startSite({ "/data.txt": "- path: /b.csv\n" });
+    const store = await openSqliteStore(join(temp.dir, "hosts.db"));
+    try {
+      const run = await storeCatalogs({
+        store,
+        client,
+        agent: "t",
+        origins: [a.origin, b.origin, a.origin],
+        maxHosts: 1,
+      });
+      assert.equal(run.stored.length, 1);
+      assert.equal(run.skipped, 1);
+      assert.deepEqual(
+        (await store.datasets.list()).map((c) => [c.origin, c.datasets]),
+        [[a.origin, 1]],
+      );
+      assert.deepEqual(b.log, []);
+    } finally {
+      await store.close();
+      await a.close();
+      await b.close();
     }
   });
 
