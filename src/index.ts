@@ -24,6 +24,23 @@ export {
   writeSitemaps,
 } from "./site/sitemap-writer.js";
 export {
+  createNewsSite,
+  type ExperimentOptions,
+  type ExperimentResult,
+  type ExperimentRun,
+  type LoggedRequest as NewsSiteRequest,
+  type NewsSite,
+  type NewsSiteOptions,
+  PAPER_TABLES,
+  type ResourceClass,
+  type ResourceRow,
+  type RobotsVariant,
+  robotsText,
+  runNewsExperiment,
+  startNewsSite,
+  type StartNewsSiteOptions,
+} from "./site/news/index.js";
+export {
   type ColumnSpec,
   type DataTxt,
   type DataTxtForm,

@@ -13,6 +13,7 @@ import { runDemo } from "./commands/demo.js";
 import { EXPORT_FORMATS, runExport } from "./commands/export.js";
 import { runLint } from "./commands/lint.js";
 import { runReport } from "./commands/report.js";
+import { runServeDemo } from "./commands/serve-demo.js";
 import { runSitemapBuild, runSitemapList, runSitemapUpdate } from "./commands/sitemap.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
 import type { Io } from "./io.js";
@@ -345,9 +346,49 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     });
 
   program
+    .command("serve")
+    .description(
+      "serve a demo site on a real port until interrupted (Ctrl-C). Exit 0: stopped; 2: bad options or the port is taken",
+    )
+    .option(
+      "--demo <site>",
+      "news: the news site of the REGP paper (seeds/003 §4.1): login, registration, search, Ajax comments, snapshots, news release, a sitemap it keeps current",
+    )
+    .option("--host <addr>", "address to listen on", "127.0.0.1")
+    .option("--port <n>", "port to listen on (0: any free one)", "8089")
+    .addOption(
+      new Option(
+        "--robots <variant>",
+        "robots.txt: none (404), rep (the old REP file of §5), regp (the REGP file of §5)",
+      )
+        .choices(["none", "rep", "regp"])
+        .default("regp"),
+    )
+    .option("--items <n>", "news items to start with, one a day up to today", "30")
+    .option(
+      "--admin-password <pw>",
+      "password of the administrator (user admin); default random, printed",
+    )
+    .option(
+      "--url <url>",
+      "the URL the site is reached at, named in robots.txt and the sitemap (default http://HOST:PORT)",
+    )
+    .option("--quiet", "do not log each request on standard error", false)
+    .action(async (options) => {
+      setExit(await runServeDemo(options, io));
+    });
+
+  program
     .command("demo")
-    .description("run the news-site experiment of the REGP paper (seeds/003 §5)")
-    .option("--json", "print the results as one JSON object", false)
+    .description(
+      "run the news-site experiment of the REGP paper (seeds/003 §5): the site crawled with no robots.txt, the old REP file and the REGP file (Tables 9-11), then with a Visit-time window and Language: fr. Exit 0: every table agrees with the paper's; 1: one differs",
+    )
+    .option(
+      "--json",
+      "print the results as one JSON object: { items, agent, agrees, runs: [{ robots, table, rows: [{ resource, fetched, total, minGapSeconds, … }], log, … }] }",
+      false,
+    )
+    .option("--items <n>", "news items of the three main runs (at least 4)", "30")
     .action(async (options) => {
       setExit(await runDemo(options, io));
     });
