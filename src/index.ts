@@ -40,3 +40,34 @@ export {
   startNewsSite,
   type StartNewsSiteOptions,
 } from "./site/news/index.js";
+export {
+  type ColumnSpec,
+  type DataTxt,
+  type DataTxtForm,
+  type DatasetEntry,
+  type DatasetSpec,
+  type DraftRecord,
+  type DraftRule,
+  detectForm,
+  lintDataTxt,
+  looksLikeData,
+  MAX_COLUMNS,
+  MAX_DATA_TXT_BYTES,
+  MAX_ENTRIES,
+  MAX_FILES_PER_ENTRY,
+  MAX_YAML_DEPTH,
+  type Offer,
+  type OfferedDataset,
+  offeredTo,
+  readDataTxt,
+  resolveDatasetPath,
+  writeDataTxt,
+} from "./protocol/datasets/index.js";
+export {
+  type Discovery,
+  discoverDatasets,
+  type SiteCatalog,
+  type SiteDataset,
+} from "./crawler/datasets/discover.js";
+export { type DownloadResult, downloadFile } from "./crawler/datasets/download.js";
+export { buildCatalog } from "./site/datasets/build.js";
