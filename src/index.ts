@@ -23,6 +23,54 @@ export {
   SitemapWriteError,
   writeSitemaps,
 } from "./site/sitemap-writer.js";
+export {
+  createNewsSite,
+  type ExperimentOptions,
+  type ExperimentResult,
+  type ExperimentRun,
+  type LoggedRequest as NewsSiteRequest,
+  type NewsSite,
+  type NewsSiteOptions,
+  PAPER_TABLES,
+  type ResourceClass,
+  type ResourceRow,
+  type RobotsVariant,
+  robotsText,
+  runNewsExperiment,
+  startNewsSite,
+  type StartNewsSiteOptions,
+} from "./site/news/index.js";
+export {
+  type ColumnSpec,
+  type DataTxt,
+  type DataTxtForm,
+  type DatasetEntry,
+  type DatasetSpec,
+  type DraftRecord,
+  type DraftRule,
+  detectForm,
+  lintDataTxt,
+  looksLikeData,
+  MAX_COLUMNS,
+  MAX_DATA_TXT_BYTES,
+  MAX_ENTRIES,
+  MAX_FILES_PER_ENTRY,
+  MAX_YAML_DEPTH,
+  type Offer,
+  type OfferedDataset,
+  offeredTo,
+  readDataTxt,
+  resolveDatasetPath,
+  writeDataTxt,
+} from "./protocol/datasets/index.js";
+export {
+  type Discovery,
+  discoverDatasets,
+  type SiteCatalog,
+  type SiteDataset,
+} from "./crawler/datasets/discover.js";
+export { type DownloadResult, downloadFile } from "./crawler/datasets/download.js";
+export { buildCatalog } from "./site/datasets/build.js";
 export * from "./protocol/atp/index.js";
 export {
   type AgentDispatchErrorCode,

@@ -9,10 +9,14 @@ import { runAgentsHost } from "./commands/agents-host.js";
 import { runAgentsResolve } from "./commands/agents-resolve.js";
 import { runCheck } from "./commands/check.js";
 import { runCrawl } from "./commands/crawl.js";
+import { runDatasets, DEFAULT_AGENT } from "./commands/datasets.js";
+import { DEFAULT_SAMPLE_ROWS, runDatasetsBuild } from "./commands/datasets-build.js";
+import { LINT_KINDS } from "./commands/lint-data-txt.js";
 import { runDemo } from "./commands/demo.js";
 import { EXPORT_FORMATS, runExport } from "./commands/export.js";
 import { runLint } from "./commands/lint.js";
 import { runReport } from "./commands/report.js";
+import { runServeDemo } from "./commands/serve-demo.js";
 import { runSitemapBuild, runSitemapList, runSitemapUpdate } from "./commands/sitemap.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
 import type { Io } from "./io.js";
@@ -85,10 +89,18 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   program
     .command("lint")
     .description(
-      "find errors and warnings in a robots.txt. Exit 0: no errors; 1: errors; 2: bad input",
+      "find errors and warnings in a robots.txt or a /data.txt. Exit 0: no errors; 1: errors; 2: bad input",
     )
-    .argument("<robots>", "robots.txt file, http(s) URL, or - for standard input")
+    .argument("<robots>", "robots.txt or data.txt file, http(s) URL, or - for standard input")
     .addOption(dialectOption())
+    .addOption(
+      new Option(
+        "--kind <kind>",
+        "what the file is: auto (a file named data.txt is a /data.txt, else robots.txt), robots, data (form read from the content), data-yaml or data-draft (form forced)",
+      )
+        .choices(LINT_KINDS)
+        .default("auto"),
+    )
     .option("--json", "one JSON object with every finding", false)
     .action(async (robots: string, options) => {
       setExit(await runLint(robots, options, io));
@@ -239,6 +251,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       false,
     )
     .option("--quiet", "no progress line", false)
+    .option(
+      "--datasets",
+      "after the crawl, read each host's /data.txt (and manifests, or the 404 guesses) and keep its catalog in the store; heed report lists them",
+      false,
+    )
     .option("--json", "print a summary object at the end", false)
     .action(async (urls: string[], options) => {
       setExit(await runCrawl(urls, options, io));
@@ -288,6 +305,85 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--out <file>", "write to this file instead of standard output")
     .action(async (options) => {
       setExit(await runExport(options, io));
+    });
+
+  const datasets = program
+    .command("datasets")
+    .description(
+      "the datasets a site offers to a robot: robots.txt first, then /data.txt (YAML catalog or seeds/002 draft form) and its folders' manifests; on a 404, guesses from sitemaps and links. Exit 0: datasets listed (and downloaded); 1: none, or a download failed; 2: bad input",
+    )
+    .argument("<site-url>", "any URL of the site, e.g. https://example.com/")
+    .option(
+      "--agent <name>",
+      "the robot's name token, matched in robots.txt and in data.txt's User-agent lines",
+      DEFAULT_AGENT,
+    )
+    .option(
+      "--json",
+      "one JSON object a dataset: site, agent, source, via, form, guess, guessWhy, line, path, urls, name, title, description, license, type, rows, cols, columns, extra, agents, fetchable, closedBy, files, downloads",
+      false,
+    )
+    .option(
+      "--download <dir>",
+      "fetch the fetchable files (not guesses) into DIR, paced by robots.txt, resuming partial files; sizes and SHA-256 go to DIR/SHA256SUMS and DIR/heed-downloads.json",
+    )
+    .option(
+      "--allow-private",
+      "fetch from private addresses (on by itself for a loopback or private site)",
+    )
+    .enablePositionalOptions()
+    .action(async (site: string, options) => {
+      setExit(await runDatasets(site, options, io));
+    });
+
+  datasets
+    .command("build")
+    .description(
+      "write a YAML-form /data.txt for a folder of data files, with rows, cols and columns inferred from CSV, TSV and JSON-lines headers and samples. Exit 0: written; 2: bad input",
+    )
+    .argument("<dir>", "the folder served as the site's root")
+    .option("--out <file>", "where to write the catalog (default DIR/data.txt)")
+    .option(
+      "--manifests",
+      "write a data.txt in each sub-folder describing its files, and list the folders from the top file",
+      false,
+    )
+    .option("--sample-rows <n>", "rows read to infer column types", String(DEFAULT_SAMPLE_ROWS))
+    .action(async (dir: string, options) => {
+      setExit(await runDatasetsBuild(dir, options, io));
+    });
+
+  program
+    .command("serve")
+    .description(
+      "serve a demo site on a real port until interrupted (Ctrl-C). Exit 0: stopped; 2: bad options or the port is taken",
+    )
+    .option(
+      "--demo <site>",
+      "news: the news site of the REGP paper (seeds/003 §4.1): login, registration, search, Ajax comments, snapshots, news release, a sitemap it keeps current",
+    )
+    .option("--host <addr>", "address to listen on", "127.0.0.1")
+    .option("--port <n>", "port to listen on (0: any free one)", "8089")
+    .addOption(
+      new Option(
+        "--robots <variant>",
+        "robots.txt: none (404), rep (the old REP file of §5), regp (the REGP file of §5)",
+      )
+        .choices(["none", "rep", "regp"])
+        .default("regp"),
+    )
+    .option("--items <n>", "news items to start with, one a day up to today", "30")
+    .option(
+      "--admin-password <pw>",
+      "password of the administrator (user admin); default random, printed",
+    )
+    .option(
+      "--url <url>",
+      "the URL the site is reached at, named in robots.txt and the sitemap (default http://HOST:PORT)",
+    )
+    .option("--quiet", "do not log each request on standard error", false)
+    .action(async (options) => {
+      setExit(await runServeDemo(options, io));
     });
 
   const agents = program
@@ -372,8 +468,15 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("demo")
-    .description("run the news-site experiment of the REGP paper (seeds/003 §5)")
-    .option("--json", "print the results as one JSON object", false)
+    .description(
+      "run the news-site experiment of the REGP paper (seeds/003 §5): the site crawled with no robots.txt, the old REP file and the REGP file (Tables 9-11), then with a Visit-time window and Language: fr. Exit 0: every table agrees with the paper's; 1: one differs",
+    )
+    .option(
+      "--json",
+      "print the results as one JSON object: { items, agent, agrees, runs: [{ robots, table, rows: [{ resource, fetched, total, minGapSeconds, … }], log, … }] }",
+      false,
+    )
+    .option("--items <n>", "news items of the three main runs (at least 4)", "30")
     .action(async (options) => {
       setExit(await runDemo(options, io));
     });

@@ -38,6 +38,8 @@ export interface SitemapFeed {
   readonly limit: number;
   /** Also queue again known pages whose `<lastmod>` is newer than their last fetch. */
   readonly revisitChanged: boolean;
+  /** Read /sitemap.xml when robots.txt names no sitemap; false: only those it names. */
+  readonly fallback: boolean;
   readonly now: () => number;
   readonly signal?: AbortSignal;
 }
@@ -46,6 +48,7 @@ export interface SitemapFeed {
 export async function feedSitemaps(feed: SitemapFeed): Promise<number> {
   const { origin, policy, store } = feed;
   const found = sitemapsFromRobots(policy, `${origin}/robots.txt`);
+  if (!found.fromRobots && !feed.fallback) return 0;
   const locations = found.sitemaps
     .map((s) => s.url)
     .filter((u) => policy === null || originOf(u) !== origin || policy.isAllowed(u, feed.robot));

@@ -228,5 +228,39 @@ export interface CrawlStore {
   readonly hosts: HostStore;
   readonly log: CrawlLog;
   readonly pages: PageStore;
+  /** Each host's /data.txt catalog, kept by `heed crawl --datasets`. */
+  readonly datasets: DatasetCatalogs;
   close(): Promise<void>;
+}
+
+/** A host's dataset catalog as one robot read it (seeds/002; `heed crawl --datasets`). */
+export interface StoredCatalog {
+  readonly origin: string;
+  /** The robot's name token the catalog was read for: data.txt and robots.txt may differ per robot. */
+  readonly agent: string;
+  /** When it was read (ms since the epoch). */
+  readonly at: number;
+  /** What `GET /data.txt` gave: read, 404 (guesses instead), an error, or forbidden by robots.txt. */
+  readonly outcome: "found" | "missing" | "failed" | "forbidden";
+  /** The /data.txt status, or null when it was not asked or did not answer. */
+  readonly status: number | null;
+  /** The form read, when found. */
+  readonly form: "yaml" | "draft" | "empty" | null;
+  /** Datasets listed, those with a fetchable file, and those that are guesses. */
+  readonly datasets: number;
+  readonly fetchable: number;
+  readonly guesses: number;
+  /**
+   * The catalog as JSON text: `{ "robots", "dataTxt", "datasets": [...], "notes": [...] }`, the
+   * datasets shaped as `heed datasets --json` prints them.
+   */
+  readonly body: string;
+}
+
+export interface DatasetCatalogs {
+  /** Keeps the catalog, replacing the one of the same origin and agent. */
+  put(catalog: StoredCatalog): Promise<void>;
+  get(origin: string, agent: string): Promise<StoredCatalog | null>;
+  /** Every catalog, by origin then agent. */
+  list(): Promise<readonly StoredCatalog[]>;
 }

@@ -140,7 +140,7 @@ describe("sqlite: the file", () => {
     raw.close();
     assert.deepEqual(
       versions,
-      MIGRATIONS.map((m) => m.version),
+      MIGRATIONS.map((m) => m.version).sort((a, b) => a - b),
     );
   });
 
@@ -183,7 +183,7 @@ describe("sqlite: the file", () => {
     const versions = raw.prepare("SELECT version FROM schema_version ORDER BY version").pluck();
     assert.deepEqual(
       versions.all(),
-      MIGRATIONS.map((m) => m.version),
+      MIGRATIONS.map((m) => m.version).sort((a, b) => a - b),
     );
     raw.close();
   });

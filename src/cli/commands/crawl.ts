@@ -5,6 +5,8 @@
 import { isIP } from "node:net";
 import { AgentPaths } from "../../crawler/agent-paths.js";
 import { crawl, type CrawlSummary, type FetchedPage } from "../../crawler/crawler.js";
+import { type CatalogRun, storeCatalogs } from "../../crawler/datasets/crawl-catalogs.js";
+import { catalogLine, catalogSummary } from "../crawl-datasets.js";
 import type { ScopeKind } from "../../crawler/scope.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
 import { WarcWriter } from "../../crawler/warc-writer.js";
@@ -38,6 +40,8 @@ export interface CrawlCommandOptions {
   readonly revisit?: boolean;
   readonly sortQuery?: boolean;
   readonly json?: boolean;
+  /** After the crawl, read each host's /data.txt and keep its catalog in the store. */
+  readonly datasets?: boolean;
   /** Index subtrees through the agent hosts sites name (Mobile-agent-server, seeds/000). */
   readonly agents?: boolean;
 }
@@ -144,6 +148,9 @@ export async function runCrawl(
               }),
         };
   let summary: CrawlSummary;
+  // --datasets: the hosts the crawl reached, seeds' first.
+  const hosts = new Set(normal.map((url) => new URL(url).origin));
+  let catalogs: CatalogRun | null = null;
   try {
     summary = await crawl({
       seeds: normal,
@@ -161,7 +168,11 @@ export async function runCrawl(
       sortQuery: options.sortQuery === true,
       ...(maxPerHost === undefined ? {} : { maxPerHost }),
       signal: controller.signal,
-      onEvent: (event) => progress?.event(event),
+      onEvent: (event) => {
+        progress?.event(event);
+        if (options.datasets === true && event.type === "fetched")
+          hosts.add(new URL(event.url).origin);
+      },
       ...onPage,
       ...(options.agents === true
         ? {
@@ -173,6 +184,9 @@ export async function runCrawl(
       ...list(options.encodings, "encodings"),
       ...list(options.charsets, "charsets"),
     });
+    if (options.datasets === true && !controller.signal.aborted) {
+      catalogs = await storeCatalogs({ store, client, agent, origins: hosts });
+    }
   } finally {
     if (poll !== null) clearInterval(poll);
     progress?.stop();
@@ -185,14 +199,17 @@ export async function runCrawl(
   if (warcError !== null) {
     throw new CliError(`--out: ${(warcError as Error).message}`, 2, { cause: warcError });
   }
-  if (options.json === true) io.stdout.write(`${JSON.stringify(summary)}\n`);
-  else if (options.quiet !== true) {
+  if (options.json === true) {
+    const datasets = catalogs === null ? {} : { datasets: catalogSummary(catalogs) };
+    io.stdout.write(`${JSON.stringify({ ...summary, ...datasets })}\n`);
+  } else if (options.quiet !== true) {
     io.stderr.write(
       `heed crawl: ${summary.fetched} fetched, ${summary.skipped} skipped, ${summary.failed} failed, ` +
         `${summary.queued} still queued (${summary.stoppedBy}) in ${(summary.elapsedMs / 1000).toFixed(1)} s` +
         (options.revisit === true ? `; ${summary.revisitsDue} pages were due for a revisit` : "") +
         "\n",
     );
+    if (catalogs !== null) io.stderr.write(`${catalogLine(catalogs)}\n`);
   }
   return EXIT_OK;
 }

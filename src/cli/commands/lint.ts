@@ -1,6 +1,7 @@
 /**
  * `heed lint <file|URL|->`: errors, warnings and notes about a robots.txt, one a line in the
  * form compilers use (`FILE:LINE: severity: message [code]`), or one JSON object with `--json`.
+ * A file named `data.txt` (or `--kind data…`) is linted as a /data.txt instead (lint-data-txt.ts).
  * Exit 0: no errors; 1: errors; 2: bad input (a missing file, an unreachable URL, bad options).
  */
 import {
@@ -13,10 +14,13 @@ import {
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { loadRobots } from "../robots-source.js";
+import { isDataTxtKind, LINT_KINDS, type LintKind, runLintDataTxt } from "./lint-data-txt.js";
 
 export interface LintCommandOptions {
   /** Default `auto`. */
   readonly dialect?: string;
+  /** Default `auto`: by the file name (`data.txt`), else robots.txt. */
+  readonly kind?: string;
   readonly json: boolean;
 }
 
@@ -27,6 +31,13 @@ export async function runLint(
   options: LintCommandOptions,
   io: Io,
 ): Promise<number> {
+  const kind = options.kind ?? "auto";
+  if (!(LINT_KINDS as readonly string[]).includes(kind)) {
+    throw new CliError(`--kind: expected one of ${LINT_KINDS.join(", ")}, got "${kind}"`);
+  }
+  if (isDataTxtKind(kind as LintKind, source)) {
+    return runLintDataTxt(source, { kind: kind as LintKind, json: options.json }, io);
+  }
   const dialect = options.dialect ?? "auto";
   if (!CHOICES.includes(dialect)) {
     throw new CliError(`--dialect: expected one of ${CHOICES.join(", ")}, got "${dialect}"`);

@@ -20,7 +20,8 @@ import {
   type ReportPart,
 } from "../../crawler/report.js";
 import { reportHtml } from "../../crawler/report-html.js";
-import { openStore, type CrawlStore } from "../../store/index.js";
+import { openStore, type CrawlStore, type StoredCatalog } from "../../store/index.js";
+import { catalogJson, catalogText } from "../crawl-datasets.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 
@@ -40,8 +41,10 @@ export async function runReport(
 ): Promise<number> {
   const store = await openExistingStore(options.store, io);
   let report: CrawlReport;
+  let catalogs: readonly StoredCatalog[];
   try {
     report = await summarizeBatches(store.log.scan(SCAN_BATCH));
+    catalogs = await store.datasets.list();
   } catch (error) {
     throw new CliError(
       `cannot read the crawl log of ${shown(options.store)}: ${message(error)}`,
@@ -65,8 +68,13 @@ export async function runReport(
     }
   }
   const out = new LineSink(io.stdout);
-  if (options.json === true) await out.line(JSON.stringify({ store: source, ...report }));
-  else for (const line of reportText(report, source)) if (!(await out.line(line))) break;
+  // Dataset catalogs (heed crawl --datasets), only when the crawl kept some.
+  const datasets = catalogs.length === 0 ? {} : { datasets: catalogs.map(catalogJson) };
+  if (options.json === true)
+    await out.line(JSON.stringify({ store: source, ...report, ...datasets }));
+  else
+    for (const line of [...reportText(report, source), ...catalogText(catalogs)])
+      if (!(await out.line(line))) break;
   await out.flush();
   out.check("standard output");
   if (options.html !== undefined && options.json !== true)

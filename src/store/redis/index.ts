@@ -8,6 +8,7 @@ import { StoreError } from "../errors.js";
 import type { CrawlStore } from "../types.js";
 import { redisFrontier, type FrontierClient } from "./frontier.js";
 import { redisKeys } from "./keys.js";
+import { redisDatasetCatalogs } from "./datasets.js";
 import { redisCrawlLog, redisHostStore, redisPageStore, redisRobotsCache } from "./records.js";
 import { ADD, LEASE, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
 
@@ -78,6 +79,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     hosts: redisHostStore(client, keys),
     log: redisCrawlLog(client, keys),
     pages: redisPageStore(client, keys),
+    datasets: redisDatasetCatalogs(client, keys),
     async close() {
       connected = false;
       // Connected: QUIT lets the replies in flight arrive; otherwise there is nothing to wait for.

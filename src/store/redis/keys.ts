@@ -23,6 +23,7 @@
  * |                 |        | requiredGapMs, gapMs and waitedMs absent when null                    |
  * | P pages         | hash   | url → page validators as JSON (revisitAt absent when null)            |
  * | P revisits      | zset   | pages with a revisit moment: score = revisitAt, member url            |
+ * | P datasets      | hash   | `<agent> <origin>` → that host's dataset catalog as JSON              |
  */
 export function redisKeys(prefix: string) {
   return {
@@ -35,6 +36,7 @@ export function redisKeys(prefix: string) {
     log: `${prefix}log`,
     pages: `${prefix}pages`,
     revisits: `${prefix}revisits`,
+    datasets: `${prefix}datasets`,
   } as const;
 }
 

@@ -11,6 +11,7 @@
 import Database from "better-sqlite3";
 import { StoreError } from "../errors.js";
 import type { CrawlStore } from "../types.js";
+import { sqliteDatasetCatalogs } from "./datasets.js";
 import { sqliteFrontier } from "./frontier.js";
 import { sqliteCrawlLog, sqliteHostStore, sqlitePageStore, sqliteRobotsCache } from "./records.js";
 import { migrate } from "./schema.js";
@@ -76,6 +77,7 @@ export async function openSqliteStore(
     hosts: sqliteHostStore(db),
     log: sqliteCrawlLog(db),
     pages: sqlitePageStore(db),
+    datasets: sqliteDatasetCatalogs(db),
     async close() {
       if (db.open) db.close();
     },

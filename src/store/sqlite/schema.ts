@@ -148,6 +148,29 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pages_revisit ON pages (revisit_at, url) WHERE revisit_at IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    name: "dataset catalogs: each host's /data.txt as a robot read it",
+    sql: `
+      CREATE TABLE dataset_catalogs (
+        origin TEXT NOT NULL,
+        -- The robot's name token: robots.txt and data.txt may say different things per robot.
+        agent TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        -- found, missing, failed, forbidden
+        outcome TEXT NOT NULL,
+        status INTEGER,
+        -- yaml, draft, empty; NULL when not found
+        form TEXT,
+        datasets INTEGER NOT NULL,
+        fetchable INTEGER NOT NULL,
+        guesses INTEGER NOT NULL,
+        -- JSON: { "robots", "dataTxt", "datasets": [...], "notes": [...] }
+        body TEXT NOT NULL,
+        PRIMARY KEY (origin, agent)
+      );
+    `,
+  },
 ];
 
 /** Brings the file to the newest schema; returns the version it is at. */
@@ -183,8 +206,16 @@ export function migrate(
       `the store has schema version ${found}; this heed knows up to ${newest}: use a newer heed`,
     );
   }
+  // Every migration not yet recorded, not only those above the highest: version numbers are
+  // handed out per feature, so a file may hold 6 before 5 exists (`apply` skips those it has).
+  const applied = new Set(
+    db
+      .prepare<[], { version: number }>("SELECT version FROM schema_version")
+      .all()
+      .map((row) => row.version),
+  );
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (migration.version > found) apply.immediate(migration);
+    if (!applied.has(migration.version)) apply.immediate(migration);
   }
   return current();
 }

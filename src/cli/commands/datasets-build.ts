@@ -1,0 +1,112 @@
+/**
+ * `heed datasets build <dir>`: writes a YAML-form /data.txt for a folder of data files
+ * (src/site/datasets/build.ts), and with `--manifests` a data.txt in each sub-folder.
+ * Prints what it wrote. Exit 0: written; 2: bad input (no such folder, a bad option).
+ */
+import { stat, writeFile, rename } from "node:fs/promises";
+import { join, resolve as resolvePath } from "node:path";
+import {
+  MAX_DATA_TXT_BYTES,
+  MAX_ENTRIES,
+  readDataTxt,
+  writeDataTxt,
+} from "../../protocol/datasets/index.js";
+import { buildCatalog } from "../../site/datasets/build.js";
+import { DEFAULT_SAMPLE_ROWS } from "../../site/datasets/infer.js";
+import { CliError, EXIT_OK } from "../errors.js";
+import { type Io, LineWriter } from "../io.js";
+
+export { DEFAULT_SAMPLE_ROWS };
+
+export interface DatasetsBuildOptions {
+  readonly out?: string;
+  readonly manifests: boolean;
+  readonly sampleRows?: string;
+}
+
+export async function runDatasetsBuild(
+  dirArg: string,
+  options: DatasetsBuildOptions,
+  io: Io,
+): Promise<number> {
+  const dir = resolvePath(io.cwd, dirArg);
+  const info = await stat(dir).catch(() => null);
+  if (info === null || !info.isDirectory()) throw new CliError(`${dirArg}: no such folder`);
+  const sampleRows = Number(options.sampleRows ?? DEFAULT_SAMPLE_ROWS);
+  if (!Number.isSafeInteger(sampleRows) || sampleRows < 1) {
+    throw new CliError(
+      `--sample-rows: expected a whole number of at least 1, got "${options.sampleRows ?? ""}"`,
+    );
+  }
+  const built = await buildCatalog(dir, { manifests: options.manifests, sampleRows });
+  const out = new LineWriter(io.stdout);
+  const err = new LineWriter(io.stderr);
+  const topFile =
+    options.out === undefined ? join(dir, "data.txt") : resolvePath(io.cwd, options.out);
+  const files: [path: string, text: string, entries: number][] = [
+    [
+      topFile,
+      writeDataTxt(built.top, {
+        comment: "data.txt: datasets of this site (written by heed datasets build)",
+      }),
+      built.top.length,
+    ],
+  ];
+  for (const [folder, specs] of built.manifests) {
+    files.push([
+      join(dir, ...folder.split("/"), "data.txt"),
+      writeDataTxt(specs, {
+        comment: `data.txt: datasets of ${folder}/ (written by heed datasets build)`,
+      }),
+      specs.length,
+    ]);
+  }
+  // Every file checked before any is written: all of them, or none.
+  for (const [path, text] of files) check(path, text, options.manifests);
+  for (const [path, text, entries] of files) {
+    await write(path, text);
+    await out.line(`${path}: ${entries} entr${entries === 1 ? "y" : "ies"}`);
+  }
+  for (const note of built.notes) await err.line(`note: ${note}`);
+  if (built.skipped.length > 0) {
+    await err.line(
+      `${built.skipped.length} file${built.skipped.length === 1 ? "" : "s"} not listed (not data by extension)`,
+    );
+  }
+  await out.flush();
+  await err.flush();
+  return EXIT_OK;
+}
+
+/**
+ * Written whole or not at all; and read back first, so that heed never writes what its own
+ * reader would refuse. A folder too big for one file is bad input, with the way out named.
+ */
+function check(path: string, text: string, manifests: boolean): void {
+  const bytes = Buffer.byteLength(text);
+  const hint = manifests ? "" : "; --manifests splits it by folder";
+  if (bytes > MAX_DATA_TXT_BYTES) {
+    throw new CliError(
+      `${path} would be ${bytes} bytes, more than the ${MAX_DATA_TXT_BYTES} a data.txt may have${hint}`,
+    );
+  }
+  const check = readDataTxt(text);
+  if (
+    check.entries.length >= MAX_ENTRIES &&
+    check.diagnostics.some((d) => d.code === "entry-limit")
+  ) {
+    throw new CliError(`${path} would list more than ${MAX_ENTRIES} datasets${hint}`);
+  }
+  const errors = check.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) {
+    throw new Error(
+      `internal: the catalog written for ${path} does not read back: ${errors[0]?.message ?? ""}`,
+    );
+  }
+}
+
+async function write(path: string, text: string): Promise<void> {
+  const temporary = `${path}.tmp`;
+  await writeFile(temporary, text);
+  await rename(temporary, path);
+}

@@ -1,0 +1,202 @@
+/**
+ * `heed datasets <site-url>`: the datasets a site offers to a robot (seeds/002; docs/data-txt.md),
+ * after its robots.txt; `--download DIR` fetches the fetchable ones politely, resuming partial
+ * files, and records size and SHA-256. `heed datasets build <dir>` is in datasets-build.ts.
+ *
+ * Output: a table, or `--json` one JSON object a dataset; what the robots.txt and /data.txt
+ * answers were, the diagnostics and the download progress go to standard error.
+ * Exit status: 0 datasets were listed (and every download finished); 1 the site lists none, or
+ * a download failed; 2 bad input (a bad URL or option).
+ */
+import { mkdir } from "node:fs/promises";
+import { resolve as resolvePath } from "node:path";
+import { datasetJson } from "../../crawler/datasets/catalog-json.js";
+import {
+  discoverDatasets,
+  type SiteCatalog,
+  type SiteDataset,
+} from "../../crawler/datasets/discover.js";
+import {
+  type DownloadRecord,
+  type DownloadResult,
+  downloadFile,
+  recordDownloads,
+} from "../../crawler/datasets/download.js";
+import { createHttpClient } from "../../net/http-client.js";
+import { formName } from "../../protocol/datasets/index.js";
+import { productToken } from "../../protocol/robots/index.js";
+import { DownloadBar, formatSize } from "../download-progress.js";
+import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
+import { type Io, LineWriter } from "../io.js";
+import { VERSION } from "../version.js";
+
+export interface DatasetsCommandOptions {
+  readonly agent?: string;
+  readonly json: boolean;
+  readonly download?: string;
+  readonly allowPrivate?: boolean;
+}
+
+/** The robot's name when none is given. */
+export const DEFAULT_AGENT = "heed";
+
+export async function runDatasets(
+  site: string,
+  options: DatasetsCommandOptions,
+  io: Io,
+): Promise<number> {
+  let origin: URL;
+  try {
+    origin = new URL(site);
+  } catch {
+    throw new CliError(`expected a site URL such as https://example.com/, got "${site}"`);
+  }
+  if (origin.protocol !== "http:" && origin.protocol !== "https:") {
+    throw new CliError(`expected an http(s) site URL, got "${site}"`);
+  }
+  const agent = productToken(options.agent ?? DEFAULT_AGENT);
+  if (!/^[A-Za-z0-9_-]+$/.test(agent)) {
+    throw new CliError(
+      `--agent: expected a name token of letters, digits, "-" and "_", got "${options.agent ?? ""}"`,
+    );
+  }
+  const client = createHttpClient({
+    userAgent: `${agent}/${VERSION} (+https://www.npmjs.com/package/heed)`,
+    // Asking about a loopback or private site is asking for it; anything else is guarded.
+    allowPrivateAddresses: options.allowPrivate === true || isPrivateHost(origin.hostname),
+  });
+  const out = new LineWriter(io.stdout);
+  const err = new LineWriter(io.stderr);
+  try {
+    const { catalog, access, pacer } = await discoverDatasets(origin.href, { client, agent });
+    await describeAnswers(catalog, err);
+    await err.flush();
+    let failed = 0;
+    const downloads = new Map<string, DownloadResult>();
+    if (options.download !== undefined) {
+      const dir = resolvePath(io.cwd, options.download);
+      await mkdir(dir, { recursive: true });
+      const bar = new DownloadBar(io.stderr);
+      const finished: DownloadRecord[] = [];
+      for (const dataset of catalog.datasets) {
+        // Guesses are listed, not fetched: the site did not say they are data. A folder whose
+        // manifest could not be read has no files to fetch.
+        if (dataset.guess || !dataset.fetchable || dataset.entry.manifest) continue;
+        for (const file of dataset.files) {
+          if (!file.fetchable || downloads.has(file.url)) continue;
+          const result = await downloadFile(file.url, {
+            dir,
+            client,
+            access,
+            pacer,
+            onProgress: (p) => bar.progress(p),
+          });
+          downloads.set(file.url, result);
+          if (result.ok) {
+            bar.done(
+              result.file,
+              `${result.how}, ${formatSize(result.bytes)}, sha256 ${result.sha256}`,
+            );
+            finished.push({
+              url: result.url,
+              file: result.file,
+              bytes: result.bytes,
+              sha256: result.sha256,
+              at: new Date().toISOString(),
+            });
+          } else {
+            failed++;
+            bar.done(result.file ?? file.url, `failed: ${result.message}`);
+          }
+        }
+      }
+      await recordDownloads(dir, finished);
+    }
+    if (options.json) {
+      for (const d of catalog.datasets)
+        await out.line(JSON.stringify(datasetJson(catalog, d, downloads)));
+    } else {
+      for (const line of table(catalog.datasets)) await out.line(line);
+    }
+    await out.flush();
+    await err.flush();
+    return catalog.datasets.length === 0 || failed > 0 ? EXIT_NOT_ALLOWED : EXIT_OK;
+  } finally {
+    await client.close();
+  }
+}
+
+async function describeAnswers(catalog: SiteCatalog, err: LineWriter): Promise<void> {
+  const { robots, dataTxt } = catalog;
+  await err.line(`${robots.url}: ${robots.status ?? "no answer"}, ${robots.why}`);
+  switch (dataTxt.outcome) {
+    case "found":
+      await err.line(
+        `${dataTxt.url}: ${dataTxt.status ?? ""}, read as the ${formName(dataTxt.form ?? "empty")} (${dataTxt.formReason ?? ""})`,
+      );
+      break;
+    case "missing":
+    case "failed":
+    case "forbidden":
+      await err.line(`${dataTxt.url}: ${dataTxt.message ?? dataTxt.outcome}`);
+      break;
+  }
+  for (const note of catalog.notes) {
+    const where = note.line === null ? note.source : `${note.source}:${note.line}`;
+    await err.line(`${where}: ${note.severity}: ${note.message} [${note.code}]`);
+  }
+  const n = catalog.datasets.length;
+  const open = catalog.datasets.filter((d) => d.fetchable).length;
+  await err.line(`${n} dataset${n === 1 ? "" : "s"} for ${catalog.agent}, ${open} fetchable`);
+}
+
+function state(d: SiteDataset): string {
+  if (d.closedBy !== null) return "closed";
+  if (!d.fetchable) return "forbidden";
+  return d.guess ? "guess" : "fetchable";
+}
+
+function table(datasets: readonly SiteDataset[]): string[] {
+  const rows = datasets.map((d) => [
+    state(d),
+    d.entry.name ?? d.entry.title ?? "",
+    d.files
+      .map((f) => {
+        const url = new URL(f.url);
+        return url.pathname + url.search;
+      })
+      .join(" "),
+    d.entry.rows === null ? "" : String(d.entry.rows),
+    d.entry.cols === null ? "" : String(d.entry.cols),
+    d.entry.license ?? "",
+    d.entry.type ?? "",
+    d.via,
+  ]);
+  const head = ["STATE", "NAME", "PATH", "ROWS", "COLS", "LICENSE", "TYPE", "FROM"];
+  const widths = head.map((h, i) =>
+    Math.min(60, Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length))),
+  );
+  const format = (r: readonly string[]) =>
+    r
+      .map((cell, i) => clip(cell, widths[i] ?? 0).padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
+  return [format(head), ...rows.map(format)];
+}
+
+function clip(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+function isPrivateHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\./.test(host) ||
+    /^10\./.test(host) ||
+    /^192\.168\./.test(host) ||
+    /^172\.(?:1[6-9]|2\d|3[01])\./.test(host) ||
+    host === "::1"
+  );
+}

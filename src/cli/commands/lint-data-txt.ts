@@ -1,0 +1,126 @@
+/**
+ * `heed lint` for a /data.txt (docs/data-txt.md): the form read and why, then every finding,
+ * one a line as `FILE:LINE: severity: message [code]`, or one JSON object with `--json`.
+ * Exit 0: no errors; 1: errors; 2: bad input.
+ */
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { fetchDataTxt } from "../../net/data-txt-fetch.js";
+import { createHttpClient } from "../../net/http-client.js";
+import { type DataTxtLintReport, lintDataTxt } from "../../protocol/datasets/index.js";
+import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
+import { type Io, LineWriter } from "../io.js";
+import { isUrl } from "../robots-source.js";
+import { VERSION } from "../version.js";
+
+/** `auto`: by file name; `robots`; `data` (form from the content); `data-yaml`, `data-draft` (form forced). */
+export const LINT_KINDS = ["auto", "robots", "data", "data-yaml", "data-draft"] as const;
+export type LintKind = (typeof LINT_KINDS)[number];
+
+export function isDataTxtKind(kind: LintKind, source: string): boolean {
+  if (kind === "robots") return false;
+  if (kind !== "auto") return true;
+  const name = isUrl(source) ? safePath(source) : basename(source);
+  return /(?:^|\/)data\.txt$/i.test(name);
+}
+
+export async function runLintDataTxt(
+  source: string,
+  options: { readonly kind: LintKind; readonly json: boolean },
+  io: Io,
+): Promise<number> {
+  const { bytes, url } = await load(source, io);
+  const form =
+    options.kind === "data-yaml" ? "yaml" : options.kind === "data-draft" ? "draft" : "auto";
+  const report = lintDataTxt(bytes, { form, ...(url === null ? {} : { url }) });
+  const label = source === "-" ? "<stdin>" : source;
+  const out = new LineWriter(io.stdout);
+  if (options.json) {
+    await out.line(JSON.stringify(toJson(label, report)));
+  } else {
+    for (const f of report.findings) {
+      const where = f.line === null ? label : `${label}:${f.line}`;
+      await out.line(`${where}: ${f.severity}: ${f.message} [${f.code}]`);
+    }
+    await out.line(
+      `${report.datasets} dataset${report.datasets === 1 ? "" : "s"}; ${report.errors} error${report.errors === 1 ? "" : "s"}, ${report.warnings} warning${report.warnings === 1 ? "" : "s"}, ${report.infos} note${report.infos === 1 ? "" : "s"}`,
+    );
+  }
+  await out.flush();
+  return report.errors > 0 ? EXIT_NOT_ALLOWED : EXIT_OK;
+}
+
+function toJson(file: string, report: DataTxtLintReport): Record<string, unknown> {
+  return {
+    file,
+    kind: "data.txt",
+    form: report.form,
+    formReason: report.formReason,
+    datasets: report.datasets,
+    records: report.records,
+    errors: report.errors,
+    warnings: report.warnings,
+    infos: report.infos,
+    findings: report.findings.map((f) => ({
+      line: f.line,
+      severity: f.severity,
+      code: f.code,
+      message: f.message,
+    })),
+  };
+}
+
+async function load(source: string, io: Io): Promise<{ bytes: Uint8Array; url: string | null }> {
+  if (source === "-") {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin)
+      chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    return { bytes: Buffer.concat(chunks), url: null };
+  }
+  if (!isUrl(source)) {
+    try {
+      return { bytes: await readFile(source), url: null };
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const why =
+        code === "ENOENT"
+          ? "no such file"
+          : code === "EISDIR"
+            ? "it is a directory"
+            : String(error);
+      throw new CliError(`cannot read ${source}: ${why}`, 2, { cause: error });
+    }
+  }
+  const host = safeHost(source);
+  const client = createHttpClient({
+    userAgent: `heed/${VERSION} (+https://www.npmjs.com/package/heed)`,
+    allowPrivateAddresses: /^(?:127\.|localhost$|\[::1\]$)/.test(host),
+  });
+  try {
+    const answer = await fetchDataTxt(source, { client });
+    if (answer.kind === "found") return { bytes: answer.body, url: answer.url };
+    throw new CliError(
+      answer.kind === "missing"
+        ? `${source}: ${answer.status}, no such file (seeds/002 §3.1: the site may hold datasets found by other means)`
+        : `cannot fetch ${source}: ${answer.message}`,
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "";
+  }
+}

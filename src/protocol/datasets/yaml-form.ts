@@ -1,0 +1,512 @@
+/**
+ * The YAML form of /data.txt, as deployed in practice: a list of entries, each with a `path`
+ * (one path, or a list of the dataset's files) and optional `name`, `title`, `description`,
+ * `license`, `type`, `rows`, `cols` and `columns` (name → type).
+ *
+ * Read with the `yaml` package, restricted: the failsafe schema (every scalar a string, so no
+ * value becomes a date, a float or a custom type behind the catalog's back), and the document
+ * walked by hand, refusing anchors, aliases and tags (an alias can multiply a small file into
+ * a huge value; a tag can ask for types). An entry with a refused construct is left out with a
+ * diagnostic naming its line; the other entries stand. Nothing is ever converted with `toJS`.
+ */
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  type Pair,
+  parseDocument,
+  type YAMLMap,
+} from "yaml";
+import type { Diagnostic } from "../robots/diagnostic.js";
+import { MAX_COLUMNS, MAX_ENTRIES, MAX_FILES_PER_ENTRY, MAX_YAML_DEPTH } from "./limits.js";
+import { resolveDatasetPath } from "./resolve.js";
+import type { ColumnSpec, DatasetEntry } from "./types.js";
+
+export interface FormContext {
+  /** The URL the file is served at; its paths resolve against it. */
+  readonly fileUrl: string;
+  /** False when the site is not known (a local file): full URLs are then only warned about. */
+  readonly knownSite: boolean;
+}
+
+export interface FormReading {
+  readonly entries: readonly DatasetEntry[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The text fields of an entry, read as strings. */
+const TEXT_FIELDS = ["name", "title", "description", "license", "type"] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+const COUNT_FIELDS = ["rows", "cols"] as const;
+type CountField = (typeof COUNT_FIELDS)[number];
+
+interface Problem {
+  readonly offset: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+export function readYamlForm(text: string, context: FormContext): FormReading {
+  const lines = new LineCounter();
+  const diagnostics: Diagnostic[] = [];
+  const lineOf = (offset: number): number => lines.linePos(offset).line;
+  const doc = parseDocument(text, {
+    schema: "failsafe",
+    uniqueKeys: true,
+    merge: false,
+    strict: true,
+    prettyErrors: false,
+    lineCounter: lines,
+  });
+  for (const error of doc.errors) {
+    diagnostics.push(
+      problem(
+        lineOf(error.pos[0]),
+        "yaml-syntax",
+        `YAML: ${firstLine(error.message)} [${error.code}]`,
+      ),
+    );
+  }
+  for (const warning of doc.warnings) {
+    // Unresolved tags are reported by the walk below, once, with the reason.
+    if (warning.code === "TAG_RESOLVE_FAILED") continue;
+    diagnostics.push({
+      line: lineOf(warning.pos[0]),
+      severity: "warning",
+      code: "yaml-warning",
+      message: `YAML: ${firstLine(warning.message)} [${warning.code}]`,
+    });
+  }
+  if (doc.errors.length > 0) {
+    diagnostics.push(
+      problem(null, "yaml-unreadable", "the YAML has errors; no entry was read from it"),
+    );
+    return { entries: [], diagnostics };
+  }
+  const refused = refusedConstructs(doc);
+  const root = doc.contents;
+  // Each refused construct belongs to the entry around it, or to the list itself.
+  const items = root !== null && isSeq(root) ? root.items.filter(isNodeLike) : [];
+  const byItem = new Map<Node, Problem[]>();
+  const rootProblems: Problem[] = [];
+  for (const p of refused) {
+    const item = itemAt(p.offset, items);
+    if (item === null) rootProblems.push(p);
+    else byItem.set(item, [...(byItem.get(item) ?? []), p]);
+  }
+  for (const p of refused) diagnostics.push(problem(lineOf(p.offset), p.code, p.message));
+  if (root === null) {
+    diagnostics.push(problem(null, "no-entries", "the YAML document is empty: no entries"));
+    return { entries: [], diagnostics };
+  }
+  if (rootProblems.length > 0) {
+    diagnostics.push(
+      problem(
+        lineOf(rootProblems[0]?.offset ?? 0),
+        "yaml-refused",
+        "the list itself uses a refused construct; no entry was read",
+      ),
+    );
+    return { entries: [], diagnostics };
+  }
+  if (!isSeq(root)) {
+    const got = isMap(root) ? "a mapping" : "a single value";
+    diagnostics.push(
+      problem(
+        lineOf(root.range?.[0] ?? 0),
+        "not-a-list",
+        `expected a list of entries ("- path: …"), got ${got}`,
+      ),
+    );
+    return { entries: [], diagnostics };
+  }
+  const entries: DatasetEntry[] = [];
+  for (let i = 0; i < root.items.length; i++) {
+    const item = root.items[i];
+    if (i >= MAX_ENTRIES) {
+      diagnostics.push(
+        problem(
+          lineOf(nodeStart(item)),
+          "entry-limit",
+          `more than ${MAX_ENTRIES} entries; the rest were not read`,
+        ),
+      );
+      break;
+    }
+    if (!isNodeLike(item)) continue;
+    const own = byItem.get(item) ?? [];
+    if (own.length > 0) {
+      diagnostics.push(
+        problem(
+          lineOf(nodeStart(item)),
+          "entry-refused",
+          `entry ${i + 1} is left out: it uses ${describeRefused(own)}, which data.txt does not allow`,
+        ),
+      );
+      continue;
+    }
+    const entry = readEntry(item, i + 1, lineOf, context, diagnostics);
+    if (entry !== null) entries.push(entry);
+  }
+  if (entries.length === 0 && root.items.length === 0) {
+    diagnostics.push(
+      problem(lineOf(nodeStart(root)), "no-entries", "the list is empty: no entries"),
+    );
+  }
+  return { entries, diagnostics };
+}
+
+/**
+ * Anchors, aliases and tags anywhere in the document, and collections nested deeper than
+ * {@link MAX_YAML_DEPTH}. An explicit stack, bounded by the depth limit, so that no input can
+ * make the walk itself deep.
+ */
+function refusedConstructs(doc: Document): Problem[] {
+  const problems: Problem[] = [];
+  const root = doc.contents;
+  if (root === null) return problems;
+  const stack: { node: unknown; depth: number }[] = [{ node: root, depth: 1 }];
+  let depthReported = false;
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop() as { node: unknown; depth: number };
+    if (!isNodeLike(node)) continue;
+    const offset = nodeStart(node);
+    if (isAlias(node)) {
+      problems.push({
+        offset,
+        code: "yaml-alias",
+        message: `alias *${node.source}: aliases are not allowed`,
+      });
+      continue;
+    }
+    if (typeof node.anchor === "string") {
+      problems.push({
+        offset,
+        code: "yaml-anchor",
+        message: `anchor &${node.anchor}: anchors are not allowed`,
+      });
+    }
+    if (typeof node.tag === "string") {
+      problems.push({
+        offset,
+        code: "yaml-tag",
+        message: `tag ${node.tag}: tags and custom types are not allowed`,
+      });
+    }
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth >= MAX_YAML_DEPTH) {
+      if (!depthReported) {
+        depthReported = true;
+        problems.push({
+          offset,
+          code: "depth-limit",
+          message: `collections nested deeper than ${MAX_YAML_DEPTH} levels are not read`,
+        });
+      }
+      continue;
+    }
+    for (const item of node.items) {
+      if (isMap(node)) {
+        const pair = item as Pair;
+        stack.push({ node: pair.key, depth: depth + 1 }, { node: pair.value, depth: depth + 1 });
+      } else stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  return problems.sort((a, b) => a.offset - b.offset);
+}
+
+/** The item whose range holds `offset` (items in document order), by binary search; or null. */
+function itemAt(offset: number, items: readonly Node[]): Node | null {
+  let low = 0;
+  let high = items.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const range = (items[mid] as Node).range;
+    if (range === null || range === undefined) return null;
+    if (offset < range[0]) high = mid - 1;
+    else if (offset >= range[2]) low = mid + 1;
+    else return items[mid] as Node;
+  }
+  return null;
+}
+
+function describeRefused(problems: readonly Problem[]): string {
+  const kinds = new Set(
+    problems.map((p) => p.code.replace("yaml-", "").replace("depth-limit", "deep nesting")),
+  );
+  const names = [...kinds].map((k) =>
+    k === "alias" ? "an alias" : k === "anchor" ? "an anchor" : k === "tag" ? "a tag" : k,
+  );
+  return names.join(" and ");
+}
+
+function readEntry(
+  node: Node,
+  index: number,
+  lineOf: (offset: number) => number,
+  context: FormContext,
+  diagnostics: Diagnostic[],
+): DatasetEntry | null {
+  const line = lineOf(nodeStart(node));
+  if (!isMap(node)) {
+    diagnostics.push(
+      problem(line, "bad-entry", `entry ${index} is not a mapping of fields ("path: …"); left out`),
+    );
+    return null;
+  }
+  const fields = readFields(node, line, lineOf, diagnostics);
+  const pathNode = fields.get("path");
+  if (pathNode === undefined) {
+    diagnostics.push(problem(line, "missing-path", `entry ${index} has no path; left out`));
+    return null;
+  }
+  const path = readPath(pathNode.value, pathNode.line, diagnostics);
+  if (path === null) return null;
+  const list = typeof path === "string" ? [path] : path;
+  const urls: string[] = [];
+  for (const p of list) {
+    const resolved = resolveDatasetPath(p, context.fileUrl);
+    if (resolved.ok) urls.push(resolved.url);
+    else if (!context.knownSite && resolved.code === "outside-site" && /^https?:\/\//i.test(p)) {
+      diagnostics.push({
+        line: pathNode.line,
+        severity: "warning",
+        code: "absolute-url",
+        message: `"${p}" is a full URL: it must be on the site that serves this file`,
+      });
+      urls.push(p);
+    } else diagnostics.push(problem(pathNode.line, resolved.code, resolved.message));
+  }
+  if (urls.length === 0) {
+    diagnostics.push(
+      problem(line, "no-usable-path", `entry ${index} has no path on the site; left out`),
+    );
+    return null;
+  }
+  const text: Record<TextField, string | null> = {
+    name: null,
+    title: null,
+    description: null,
+    license: null,
+    type: null,
+  };
+  for (const key of TEXT_FIELDS) {
+    const field = fields.get(key);
+    if (field !== undefined) text[key] = readText(key, field.value, field.line, diagnostics);
+  }
+  const counts: Record<CountField, number | null> = { rows: null, cols: null };
+  for (const key of COUNT_FIELDS) {
+    const field = fields.get(key);
+    if (field !== undefined) counts[key] = readCount(key, field.value, field.line, diagnostics);
+  }
+  const columnsField = fields.get("columns");
+  const columns =
+    columnsField === undefined
+      ? null
+      : readColumns(columnsField.value, columnsField.line, lineOf, diagnostics);
+  const extra: Record<string, string> = {};
+  for (const [key, field] of fields) {
+    if (KNOWN.has(key)) continue;
+    if (isScalar(field.value)) {
+      diagnostics.push({
+        line: field.line,
+        severity: "info",
+        code: "unknown-field",
+        message: `"${key}" is not a data.txt field; kept as written`,
+      });
+      Object.defineProperty(extra, key, { value: String(field.value.value), enumerable: true });
+    } else {
+      diagnostics.push({
+        line: field.line,
+        severity: "warning",
+        code: "unknown-field",
+        message: `"${key}" is not a data.txt field and is not a plain value; ignored`,
+      });
+    }
+  }
+  const single = typeof path === "string" ? path : null;
+  return {
+    path,
+    urls,
+    ...text,
+    ...counts,
+    columns,
+    extra,
+    line,
+    manifest: single !== null && isManifestPath(single),
+    agents: null,
+    record: null,
+  };
+}
+
+const KNOWN = new Set<string>(["path", ...TEXT_FIELDS, ...COUNT_FIELDS, "columns"]);
+
+/** True for a path naming a folder or a folder's own data.txt: a manifest to follow. */
+export function isManifestPath(path: string): boolean {
+  const bare = path.replace(/[?#].*$/, "");
+  return bare.endsWith("/") || /(?:^|\/)data\.txt$/i.test(bare);
+}
+
+interface Field {
+  readonly value: unknown;
+  readonly line: number;
+}
+
+function readFields(
+  map: YAMLMap,
+  entryLine: number,
+  lineOf: (offset: number) => number,
+  diagnostics: Diagnostic[],
+): Map<string, Field> {
+  const fields = new Map<string, Field>();
+  for (const pair of map.items) {
+    const key = pair.key;
+    const line = isNodeLike(key) ? lineOf(nodeStart(key)) : entryLine;
+    if (!isScalar(key) || typeof key.value !== "string") {
+      diagnostics.push(problem(line, "bad-key", "a field name must be plain text; field ignored"));
+      continue;
+    }
+    const name = key.value;
+    const lower = name.toLowerCase();
+    if (lower !== name && KNOWN.has(lower)) {
+      diagnostics.push({
+        line,
+        severity: "warning",
+        code: "field-case",
+        message: `"${name}" read as "${lower}": data.txt field names are lower-case`,
+      });
+    }
+    const valueLine = isNodeLike(pair.value) ? lineOf(nodeStart(pair.value)) : line;
+    fields.set(KNOWN.has(lower) ? lower : name, { value: pair.value, line: valueLine });
+  }
+  return fields;
+}
+
+function readPath(
+  value: unknown,
+  line: number,
+  diagnostics: Diagnostic[],
+): string | string[] | null {
+  if (isScalar(value) && typeof value.value === "string" && value.value !== "") return value.value;
+  if (isSeq(value)) {
+    const paths: string[] = [];
+    for (const item of value.items) {
+      if (paths.length >= MAX_FILES_PER_ENTRY) {
+        diagnostics.push(
+          problem(
+            line,
+            "path-limit",
+            `more than ${MAX_FILES_PER_ENTRY} files in one path list; the rest were not read`,
+          ),
+        );
+        break;
+      }
+      if (isScalar(item) && typeof item.value === "string" && item.value !== "")
+        paths.push(item.value);
+      else
+        diagnostics.push(
+          problem(line, "bad-path", "a path list holds only paths; an item was ignored"),
+        );
+    }
+    if (paths.length > 0) return paths;
+  }
+  diagnostics.push(
+    problem(line, "bad-path", "path must be a path or a list of paths; entry left out"),
+  );
+  return null;
+}
+
+function readText(
+  key: string,
+  value: unknown,
+  line: number,
+  diagnostics: Diagnostic[],
+): string | null {
+  if (isScalar(value) && typeof value.value === "string") return value.value;
+  if (value === null || (isScalar(value) && value.value === null)) return null;
+  diagnostics.push(
+    problem(line, "bad-field", `${key} must be text, not a list or mapping; ignored`),
+  );
+  return null;
+}
+
+function readCount(
+  key: string,
+  value: unknown,
+  line: number,
+  diagnostics: Diagnostic[],
+): number | null {
+  const raw = isScalar(value) && typeof value.value === "string" ? value.value.trim() : null;
+  if (raw !== null && /^\d+$/.test(raw)) {
+    const n = Number(raw);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  diagnostics.push(
+    problem(
+      line,
+      "bad-count",
+      `${key} must be a whole number, got ${raw === null ? "a collection" : `"${raw}"`}; ignored`,
+    ),
+  );
+  return null;
+}
+
+function readColumns(
+  value: unknown,
+  line: number,
+  lineOf: (offset: number) => number,
+  diagnostics: Diagnostic[],
+): ColumnSpec[] | null {
+  if (!isMap(value)) {
+    diagnostics.push(
+      problem(line, "bad-columns", "columns must be a mapping of column name to type; ignored"),
+    );
+    return null;
+  }
+  const columns: ColumnSpec[] = [];
+  for (const pair of value.items) {
+    if (columns.length >= MAX_COLUMNS) {
+      diagnostics.push(
+        problem(line, "column-limit", `more than ${MAX_COLUMNS} columns; the rest were not read`),
+      );
+      break;
+    }
+    const key = pair.key;
+    const at = isNodeLike(key) ? lineOf(nodeStart(key)) : line;
+    if (!isScalar(key) || typeof key.value !== "string") {
+      diagnostics.push(
+        problem(at, "bad-columns", "a column name must be plain text; column ignored"),
+      );
+      continue;
+    }
+    const type = pair.value;
+    if (type === null || (isScalar(type) && typeof type.value === "string")) {
+      columns.push({ name: key.value, type: type === null ? "" : String(type.value) });
+    } else {
+      diagnostics.push(
+        problem(at, "bad-columns", `column "${key.value}": its type must be text; column ignored`),
+      );
+    }
+  }
+  return columns;
+}
+
+function isNodeLike(value: unknown): value is Node {
+  return typeof value === "object" && value !== null && "range" in value;
+}
+
+function nodeStart(node: unknown): number {
+  return isNodeLike(node) ? (node.range?.[0] ?? 0) : 0;
+}
+
+function problem(line: number | null, code: string, message: string): Diagnostic {
+  return { line, severity: "error", code, message };
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0] ?? text;
+}

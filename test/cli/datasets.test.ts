@@ -1,0 +1,471 @@
+// `heed datasets` as users run it: the built CLI against real sites on 127.0.0.1 (the issue's
+// Proof). A YAML catalog with manifests; a draft-form file with two robots' records; a 404
+// site whose data is only in its sitemap and links; a catalog whose paths robots.txt forbids;
+// malformed, refused, huge and outside-the-site catalogs; polite, resumable downloads. What
+// each site was asked is read from its own request log.
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { MAX_DATA_TXT_BYTES } from "../../src/protocol/datasets/index.js";
+import { tempDir, TOLERANCE_MS } from "../helpers/crawl-harness.js";
+import { jsonLines, runCli } from "../helpers/run-cli.js";
+
+interface Logged {
+  readonly path: string;
+  readonly at: number;
+  readonly headers: IncomingMessage["headers"];
+}
+
+interface Site {
+  readonly origin: string;
+  readonly log: Logged[];
+  close(): Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, origin: string) => void;
+
+/** A site on 127.0.0.1 whose routes see its own origin; everything else is a 404. */
+async function startSite(routes: Record<string, Handler | string>): Promise<Site> {
+  const log: Logged[] = [];
+  let origin = "";
+  const server = createServer((req, res) => {
+    const path = req.url ?? "/";
+    log.push({ path, at: Date.now(), headers: req.headers });
+    const route = routes[path];
+    if (route === undefined) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("not found");
+    } else if (typeof route === "string") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(route.replaceAll("{origin}", origin));
+    } else route(req, res, origin);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    log,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const paths = (site: Site): string[] => site.log.map((r) => r.path);
+const byPath = (objects: Record<string, unknown>[]) =>
+  new Map(objects.map((o) => [JSON.stringify(o.path), o]));
+
+describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
+  let temp: Awaited<ReturnType<typeof tempDir>>;
+  before(async () => {
+    temp = await tempDir("heed-datasets-");
+  });
+  after(async () => {
+    await temp.cleanup();
+  });
+
+  it("a YAML catalog with manifests: folders are read one level, robots.txt is asked first", async () => {
+    const site = await startSite({
+      "/robots.txt": "User-agent: *\nDisallow:\n",
+      "/data.txt": [
+        "# our data",
+        "- path: /top.csv",
+        "  name: top",
+        "  license: CC0-1.0",
+        "  columns: {a: int, b: string}",
+        "- path: census/",
+        "  title: Census",
+        "- path: gone/",
+        "",
+      ].join("\n"),
+      "/census/data.txt": "- path: 2020.csv\n  rows: 2\n- path: deeper/\n",
+    });
+    try {
+      const result = await runCli(["datasets", `${site.origin}/`, "--json"]);
+      assert.equal(result.code, 0, result.stderr);
+      const objects = jsonLines(result.stdout);
+      assert.deepEqual(
+        objects.map((o) => [o.path, o.via, o.source]),
+        [
+          ["/top.csv", "data.txt", `${site.origin}/data.txt`],
+          ["2020.csv", "manifest", `${site.origin}/census/data.txt`],
+          ["deeper/", "manifest", `${site.origin}/census/data.txt`],
+          ["gone/", "data.txt", `${site.origin}/data.txt`],
+        ],
+      );
+      const top = objects[0] as Record<string, unknown>;
+      assert.equal(top.license, "CC0-1.0");
+      assert.deepEqual(top.columns, { a: "int", b: "string" });
+      assert.equal(top.form, "yaml");
+      assert.equal(top.line, 2);
+      assert.deepEqual(top.urls, [`${site.origin}/top.csv`]);
+      assert.equal(objects[1]?.rows, 2);
+      assert.deepEqual(objects[1]?.urls, [`${site.origin}/census/2020.csv`]);
+      assert.equal(paths(site)[0], "/robots.txt");
+      assert.ok(!paths(site).includes("/census/deeper/data.txt"), "one level only");
+      assert.ok(paths(site).includes("/gone/data.txt"));
+      assert.match(result.stderr, /read as the YAML catalog form/);
+      assert.match(
+        result.stderr,
+        /manifests are followed one level only \[manifest-not-followed\]/,
+      );
+      assert.match(result.stderr, /gone\/data\.txt: 404, no manifest/);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("the table on a terminal names state, name, path, rows and where each came from", async () => {
+    const site = await startSite({
+      "/data.txt": "- path: /a.csv\n  name: alpha\n  rows: 12\n  cols: 3\n  license: MIT\n",
+    });
+    try {
+      const result = await runCli(["datasets", site.origin]);
+      assert.equal(result.code, 0, result.stderr);
+      const lines = result.stdout.trimEnd().split("\n");
+      assert.match(lines[0] ?? "", /^STATE\s+NAME\s+PATH\s+ROWS\s+COLS\s+LICENSE\s+TYPE\s+FROM$/);
+      assert.match(lines[1] ?? "", /^fetchable\s+alpha\s+\/a\.csv\s+12\s+3\s+MIT\s+data\.txt$/);
+      assert.match(result.stderr, /robots\.txt: 404/);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("the draft form with two robots' records: each robot sees its own record, Disallow closes", async () => {
+    const site = await startSite({
+      "/data.txt": [
+        "User-agent: harvester",
+        "Name: full dump",
+        "License: CC0-1.0",
+        "Allow: /dumps/all.csv",
+        "",
+        "User-agent: *",
+        "Description: the open sample",
+        "Disallow: /samples/draft.csv",
+        "Allow: /samples/open.csv",
+        "Allow: /samples/draft.csv",
+        "",
+      ].join("\n"),
+      "/samples/open.csv": "a\n1\n",
+      "/samples/draft.csv": "a\n2\n",
+    });
+    try {
+      const harvester = await runCli(["datasets", site.origin, "--agent", "Harvester", "--json"]);
+      assert.equal(harvester.code, 0, harvester.stderr);
+      const mine = jsonLines(harvester.stdout);
+      assert.deepEqual(
+        mine.map((o) => [o.path, o.name, o.license, o.agents, o.form]),
+        [["/dumps/all.csv", "full dump", "CC0-1.0", ["harvester"], "draft"]],
+      );
+      assert.match(harvester.stderr, /draft form \(seeds\/002 robots\.txt grammar\)/);
+
+      const dir = join(temp.dir, "draft-download");
+      const other = await runCli([
+        "datasets",
+        site.origin,
+        "--agent",
+        "otherbot",
+        "--json",
+        "--download",
+        dir,
+      ]);
+      assert.equal(other.code, 0, other.stderr);
+      const theirs = byPath(jsonLines(other.stdout));
+      assert.deepEqual([...theirs.keys()], ['"/samples/open.csv"', '"/samples/draft.csv"']);
+      const draft = theirs.get('"/samples/draft.csv"') as Record<string, unknown>;
+      assert.equal(draft.fetchable, false);
+      assert.deepEqual(draft.closedBy, { line: 8, rule: "Disallow: /samples/draft.csv" });
+      assert.equal(draft.description, "the open sample");
+      assert.equal(theirs.get('"/samples/open.csv"')?.fetchable, true);
+      assert.ok(paths(site).includes("/samples/open.csv"));
+      assert.ok(
+        !paths(site).includes("/samples/draft.csv"),
+        "a closed dataset is never downloaded",
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("a 404 site: says so, and lists sitemap entries and links that look like data, as guesses", async () => {
+    const sitemap = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      "<url><loc>{origin}/about.html</loc></url>",
+      "<url><loc>{origin}/files/prices.csv</loc></url>",
+      "<url><loc>{origin}/files/archive.json.gz</loc></url>",
+      "<url><loc>{origin}/export</loc><type>data</type></url>",
+      "<url><loc>{origin}/news/</loc></url>",
+      "</urlset>",
+    ].join("\n");
+    const site = await startSite({
+      "/robots.txt": "User-agent: *\nDisallow:\nSitemap: {origin}/maps/sitemap.xml\n",
+      "/maps/sitemap.xml": (_req, res, origin) => {
+        res.writeHead(200, { "content-type": "application/xml" });
+        res.end(sitemap.replaceAll("{origin}", origin));
+      },
+      "/": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end(
+          '<html><body><a href="/dl/trips.parquet">trips</a> <a href="/report.pdf">report</a>' +
+            ' <a type="text/csv" href="/get?id=3">table</a> <a href="https://elsewhere.example/x.csv">x</a></body></html>',
+        );
+      },
+      "/files/prices.csv": "p\n1\n",
+    });
+    try {
+      const dir = join(temp.dir, "guesses");
+      const result = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /404: the site has no \/data\.txt/);
+      const objects = jsonLines(result.stdout);
+      assert.deepEqual(
+        objects.map((o) => [o.path, o.via, o.guess]),
+        [
+          ["/files/prices.csv", "sitemap", true],
+          ["/files/archive.json.gz", "sitemap", true],
+          ["/export", "sitemap", true],
+          ["/dl/trips.parquet", "link", true],
+          ["/get?id=3", "link", true],
+        ],
+      );
+      assert.equal(objects[2]?.guessWhy, "the sitemap marks it <type>data</type>");
+      assert.equal(objects[4]?.guessWhy, "declared as text/csv");
+      assert.ok(!paths(site).includes("/files/prices.csv"), "guesses are listed, not downloaded");
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("seeds/002 §5.2: an HTML page answered for /data.txt is read as the 404 it stands for", async () => {
+    const site = await startSite({
+      "/data.txt": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end("<!doctype html><h1>What are you looking for?</h1>");
+      },
+      "/": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end('<a href="/d/x.csv">x</a>');
+      },
+    });
+    try {
+      const result = await runCli(["datasets", site.origin, "--json"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /200 with an HTML page, not a data\.txt/);
+      assert.deepEqual(
+        jsonLines(result.stdout).map((o) => [o.path, o.guess]),
+        [["/d/x.csv", true]],
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("a catalog whose paths robots.txt forbids: listed as not fetchable with the line, never fetched", async () => {
+    const site = await startSite({
+      "/robots.txt": "User-agent: *\nDisallow: /private/\n\nUser-agent: greedy\nDisallow: /\n",
+      "/data.txt":
+        "- path: /private/secret.csv\n- path: /open/b.csv\n- path: [/open/c.csv, /private/d.csv]\n",
+      "/open/b.csv": "b\n1\n",
+      "/open/c.csv": "c\n1\n",
+      "/private/secret.csv": "s\n1\n",
+      "/private/d.csv": "d\n1\n",
+    });
+    try {
+      const dir = join(temp.dir, "forbidden");
+      const result = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      assert.equal(result.code, 0, result.stderr);
+      const objects = jsonLines(result.stdout);
+      assert.deepEqual(
+        objects.map((o) => o.fetchable),
+        [false, true, true],
+      );
+      const files = objects[0]?.files as { url: string; fetchable: boolean; why: string }[];
+      assert.match(files[0]?.why ?? "", /forbidden by robots\.txt line 2: Disallow: \/private\//);
+      const mixed = objects[2]?.files as { fetchable: boolean }[];
+      assert.deepEqual(
+        mixed.map((f) => f.fetchable),
+        [true, false],
+      );
+      const asked = paths(site);
+      assert.ok(!asked.some((p) => p.startsWith("/private/")), `asked: ${asked.join(" ")}`);
+      assert.ok(asked.includes("/open/b.csv") && asked.includes("/open/c.csv"));
+      assert.equal(await readFile(join(dir, "open", "b.csv"), "utf8"), "b\n1\n");
+
+      // A robot the robots.txt shuts out entirely does not even read /data.txt.
+      const before = site.log.length;
+      const greedy = await runCli(["datasets", site.origin, "--agent", "greedy", "--json"]);
+      assert.equal(greedy.code, 1);
+      assert.match(
+        greedy.stderr,
+        /data\.txt: not fetched: forbidden by robots\.txt line 5: Disallow: \//,
+      );
+      assert.deepEqual(
+        site.log.slice(before).map((r) => r.path),
+        ["/robots.txt"],
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("bad catalogs: malformed YAML, anchors and tags, a huge file, a path outside the site — each a diagnostic", async () => {
+    const huge = "- path: /a.csv\n  description: " + "x".repeat(MAX_DATA_TXT_BYTES) + "\n";
+    const site = await startSite({
+      "/data.txt":
+        "- path: /ok.csv\n- path: https://elsewhere.example/x.csv\n- path: /y.csv\n  license: &l MIT\n- path: !!str /z.csv\n",
+      "/broken/data.txt": "- path: /a.csv\n  name: [unclosed\n",
+      "/huge/data.txt": huge,
+    });
+    try {
+      const result = await runCli(["datasets", site.origin, "--json"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(
+        jsonLines(result.stdout).map((o) => o.path),
+        ["/ok.csv"],
+      );
+      const data = `${site.origin}/data.txt`;
+      assert.match(
+        result.stderr,
+        new RegExp(`${data}:2: error: "https://elsewhere.example/x.csv" is outside the site`),
+      );
+      assert.match(
+        result.stderr,
+        new RegExp(`${data}:4: error: anchor &l: anchors are not allowed \\[yaml-anchor\\]`),
+      );
+      assert.match(
+        result.stderr,
+        new RegExp(
+          `${data}:5: error: tag tag:yaml.org,2002:str: tags and custom types are not allowed \\[yaml-tag\\]`,
+        ),
+      );
+
+      const broken = await runCli(["lint", `${site.origin}/broken/data.txt`]);
+      assert.equal(broken.code, 1);
+      assert.match(broken.stdout, /broken\/data\.txt:\d+: error: YAML: .* \[yaml-syntax\]/);
+
+      const big = await runCli(["lint", `${site.origin}/huge/data.txt`]);
+      assert.equal(big.code, 1);
+      assert.match(
+        big.stdout,
+        new RegExp(
+          `error: the file is \\d+ bytes, more than the ${MAX_DATA_TXT_BYTES} a data\\.txt may have; not read \\[size-limit\\]`,
+        ),
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("downloads: paced by Crawl-delay, resumed with Range after a cut, size and SHA-256 recorded", async () => {
+    const body = Buffer.alloc(256 * 1024);
+    for (let i = 0; i < body.length; i++) body[i] = (i * 7919) % 251;
+    const sha = createHash("sha256").update(body).digest("hex");
+    let cutNext = true;
+    const site = await startSite({
+      "/robots.txt": "User-agent: *\nCrawl-delay: 0.3\nDisallow: /nothing\n",
+      "/data.txt": "- path: /big.bin\n- path: /small.csv\n",
+      "/small.csv": "a\n1\n",
+      "/big.bin": (req, res) => {
+        const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? "");
+        if (range !== null && req.headers["if-range"] === '"v1"') {
+          const from = Number(range[1]);
+          res.writeHead(206, {
+            etag: '"v1"',
+            "content-length": String(body.length - from),
+            "content-range": `bytes ${from}-${body.length - 1}/${body.length}`,
+          });
+          res.end(body.subarray(from));
+          return;
+        }
+        res.writeHead(200, { etag: '"v1"', "content-length": String(body.length) });
+        if (cutNext) {
+          cutNext = false;
+          // Half the body, then the connection drops.
+          res.write(body.subarray(0, body.length / 2), () => res.destroy());
+          return;
+        }
+        res.end(body);
+      },
+    });
+    try {
+      const dir = join(temp.dir, "resume");
+      const first = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      assert.equal(first.code, 1, "a cut download is a failure");
+      assert.match(first.stderr, /big\.bin: failed: .*run again to resume/);
+      const part = await stat(join(dir, "big.bin.part"));
+      assert.ok(part.size > 0 && part.size < body.length, `part of ${part.size} bytes`);
+
+      const second = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      assert.equal(second.code, 0, second.stderr);
+      const big = jsonLines(second.stdout)[0] as { downloads: Record<string, unknown>[] };
+      assert.deepEqual(big.downloads[0], {
+        url: `${site.origin}/big.bin`,
+        file: "big.bin",
+        bytes: body.length,
+        sha256: sha,
+        how: "resumed",
+      });
+      const ranged = site.log
+        .filter((r) => r.path === "/big.bin")
+        .map((r) => r.headers.range ?? null);
+      assert.deepEqual(ranged, [null, `bytes=${part.size}-`]);
+      assert.ok((await readFile(join(dir, "big.bin"))).equals(body));
+      const sums = await readFile(join(dir, "SHA256SUMS"), "utf8");
+      assert.ok(sums.includes(`${sha}  big.bin\n`), sums);
+      const records = JSON.parse(await readFile(join(dir, "heed-downloads.json"), "utf8")) as {
+        file: string;
+        bytes: number;
+      }[];
+      assert.deepEqual(
+        records.map((r) => [r.file, r.bytes]),
+        [
+          ["big.bin", body.length],
+          ["small.csv", 4],
+        ],
+      );
+      // Within each run (each starts with robots.txt), every request waited the site's
+      // Crawl-delay after the answer before it, so arrivals are at least that far apart.
+      const runs: Logged[][] = [];
+      for (const request of site.log) {
+        if (request.path === "/robots.txt") runs.push([]);
+        runs[runs.length - 1]?.push(request);
+      }
+      assert.equal(runs.length, 2);
+      for (const run of runs) {
+        for (let i = 1; i < run.length; i++) {
+          const gap = (run[i] as Logged).at - (run[i - 1] as Logged).at;
+          assert.ok(
+            gap >= 300 - TOLERANCE_MS,
+            `gap of ${gap} ms before ${(run[i] as Logged).path}`,
+          );
+        }
+      }
+      // A third run finds the files whole and fetches nothing but robots.txt and the catalog.
+      const before = site.log.length;
+      const third = await runCli(["datasets", site.origin, "--download", dir]);
+      assert.equal(third.code, 0);
+      assert.deepEqual(
+        site.log.slice(before).map((r) => r.path),
+        ["/robots.txt", "/data.txt"],
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("bad input: exit 2 with a message", async () => {
+    const notUrl = await runCli(["datasets", "not a url"]);
+    assert.equal(notUrl.code, 2);
+    assert.match(notUrl.stderr, /expected a site URL/);
+    const badAgent = await runCli(["datasets", "http://127.0.0.1:9/", "--agent", "@bot"]);
+    assert.equal(badAgent.code, 2);
+    assert.match(badAgent.stderr, /--agent: expected a name token/);
+  });
+});
