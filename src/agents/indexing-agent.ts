@@ -79,13 +79,37 @@ export const INDEXING_AGENT_SOURCE = String.raw`"use strict";
     if (pathPart === "") return origin + basePath + search;
     return origin + removeDots(dir + pathPart) + search;
   }
+  function attr(tag, name) {
+    const m = new RegExp("\\s" + name + "\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s>]+))", "i").exec(tag);
+    return m === null ? null : decode(m[1] !== undefined ? m[1] : m[2] !== undefined ? m[2] : m[3]);
+  }
+  // <meta name=robots> or one naming the robot that sent the agent: noindex, nofollow, none.
+  function metaRobots(html) {
+    const robot = heed.info.robot.toLowerCase();
+    const out = { noindex: false, nofollow: false };
+    const re = /<meta\b[^>]*>/gi;
+    let m;
+    while ((m = re.exec(html)) !== null) {
+      const name = (attr(m[0], "name") || "").toLowerCase();
+      if (name !== "robots" && name !== robot) continue;
+      const content = (attr(m[0], "content") || "").toLowerCase();
+      if (/\b(?:noindex|none)\b/.test(content)) out.noindex = true;
+      if (/\b(?:nofollow|none)\b/.test(content)) out.nofollow = true;
+    }
+    return out;
+  }
   function linksOf(html, url) {
     const out = [];
     const seen = {};
-    const re = /<(?:a|area|link)\b[^>]*?\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
+    const re = /<(?:a|area|link)\b[^>]*>/gi;
     let m;
     while ((m = re.exec(html)) !== null) {
-      const raw = decode(m[1] !== undefined ? m[1] : m[2] !== undefined ? m[2] : m[3]);
+      const href = attr(m[0], "href");
+      if (href === null) continue;
+      // rel=nofollow: a polite robot does not follow it; rel=stylesheet and the like are not pages.
+      const rel = (attr(m[0], "rel") || "").toLowerCase();
+      if (/(?:^|\s)(?:nofollow|stylesheet|icon|preload|prefetch|dns-prefetch|preconnect|manifest)(?:\s|$)/.test(rel)) continue;
+      const raw = href;
       const link = resolve(url, raw);
       if (link !== null && !seen[link]) { seen[link] = true; out.push(link); }
     }
@@ -98,13 +122,16 @@ export const INDEXING_AGENT_SOURCE = String.raw`"use strict";
     const html = HTML.test(path);
     const title = html ? /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(page.text) : null;
     const text = html ? visibleText(page.text) : TEXT.test(path) ? squeeze(page.text) : null;
+    const meta = html ? metaRobots(page.text) : { noindex: false, nofollow: false };
     heed.emit({
       type: "page",
       url: page.url,
       title: title === null ? null : squeeze(decode(title[1])),
       digest: text === null ? null : text.slice(0, digestLength),
       sha256: page.sha256,
-      links: html ? linksOf(page.text, page.url) : [],
+      links: html && !meta.nofollow ? linksOf(page.text, page.url) : [],
+      noindex: meta.noindex,
+      nofollow: meta.nofollow,
       lastmod: page.lastmod,
       size: page.size,
     });

@@ -26,6 +26,8 @@ export interface IndexedPage {
   readonly links: readonly string[];
   readonly lastmod: string | null;
   readonly size: number;
+  /** `<meta name=robots>` (or one naming the robot) says noindex: filed, not kept. */
+  readonly noindex: boolean;
   /** The agent host that indexed it. */
   readonly host: string;
 }
@@ -174,6 +176,7 @@ function readPages(records: readonly Json[], origin: string, host: string): Inde
         : [],
       lastmod: typeof r.lastmod === "string" ? r.lastmod : null,
       size: typeof r.size === "number" ? r.size : 0,
+      noindex: r.noindex === true,
       host,
     });
   }

@@ -591,18 +591,21 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       });
       if (found.length > 0) await store.frontier.add(found);
     }
-    await options.onPage?.({
-      url,
-      status: 200,
-      headers: { "content-type": "application/json", "x-heed-indexed-by": page.host },
-      body: new TextEncoder().encode(JSON.stringify(page)),
-      at,
-      rule: decision.rule,
-      delaySeconds: 0,
-    });
+    // `noindex` (meta robots): filed and its links followed as allowed, not kept.
+    if (!page.noindex)
+      await options.onPage?.({
+        url,
+        status: 200,
+        headers: { "content-type": "application/json", "x-heed-indexed-by": page.host },
+        body: new TextEncoder().encode(JSON.stringify(page)),
+        at,
+        rule: decision.rule,
+        delaySeconds: 0,
+      });
     await store.frontier.settle(lease, { kind: "done", status: 200, at: now() });
     // No byte of the page crossed the network to the site: the agent read it there.
-    await logOutcome(url, origin, at, 0, 200, 0, "indexed-by-agent", page.host, {
+    const outcome = page.noindex ? "indexed-by-agent-noindex" : "indexed-by-agent";
+    await logOutcome(url, origin, at, 0, 200, 0, outcome, page.host, {
       via: readMeta(lease.entry.meta, depth).via,
     });
     tally.fetched++;

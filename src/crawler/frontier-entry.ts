@@ -19,6 +19,7 @@ export const FETCHED_OUTCOMES: ReadonlySet<string> = new Set([
   "fetched-noindex",
   "not-modified",
   "indexed-by-agent",
+  "indexed-by-agent-noindex",
 ]);
 
 /** Queues again, page by page, every URL the crawl log says was fetched (a re-crawl). */

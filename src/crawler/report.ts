@@ -149,7 +149,7 @@ export interface ReportBuilder {
 /** Is this record an HTTP exchange tried (see the file's comment)? */
 export function isRequest(record: CrawlRecord): boolean {
   // A page an agent indexed at the site (heed crawl --agents) was filed without a request.
-  if (record.outcome === "indexed-by-agent") return false;
+  if (record.outcome.startsWith("indexed-by-agent")) return false;
   return record.status !== null || record.outcome === "error";
 }
 

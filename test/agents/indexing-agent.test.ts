@@ -3,7 +3,7 @@
 // robots.txt forbids and symlinks out of the subtree never appear.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { stat, writeFile } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { dispatchAgent } from "../../src/agents/dispatch.js";
@@ -106,6 +106,39 @@ describe("the indexing agent", { timeout: 60_000 }, () => {
     assert.deepEqual(
       result.records.map((r) => (r as unknown as Page).url),
       [`${SITE}/home/user1/sub/a.html`],
+    );
+  });
+
+  it("honours <meta name=robots>, one naming its robot, and rel=nofollow", async () => {
+    const dir = join(site.root, "home/user1/meta");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, "a.html"),
+      '<meta name="robots" content="noindex"><a href="x.html">x</a>',
+    );
+    await writeFile(
+      join(dir, "b.html"),
+      '<meta name="HeedBot" content="nofollow"><a href="x.html">x</a>',
+    );
+    await writeFile(
+      join(dir, "c.html"),
+      '<meta name="OtherBot" content="none"><a rel="nofollow" href="x.html">x</a> <a href="y.html">y</a>',
+    );
+    const result = await dispatchAgent(url, {
+      site: SITE,
+      path: "/home/user1/meta/",
+      robot: "HeedBot",
+      userAgent: "HeedBot/1",
+      allowPrivate: true,
+    });
+    const pages = result.records as unknown as (Page & { noindex: boolean; nofollow: boolean })[];
+    assert.deepEqual(
+      pages.map((p) => [new URL(p.url).pathname, p.noindex, p.nofollow, p.links]),
+      [
+        ["/home/user1/meta/a.html", true, false, [`${SITE}/home/user1/meta/x.html`]],
+        ["/home/user1/meta/b.html", false, true, []],
+        ["/home/user1/meta/c.html", false, false, [`${SITE}/home/user1/meta/y.html`]],
+      ],
     );
   });
 });
