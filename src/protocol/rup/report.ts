@@ -222,3 +222,28 @@ function readHeader(
   } else urlBase = base.value;
   return sequenceNumber === null || urlBase === null ? null : { sequenceNumber, urlBase };
 }
+
+/**
+ * Folds the changes of each path over a period into what a robot needs to act on: created then
+ * changed is New; changed then deleted is Delete; created and deleted within the period is
+ * nothing (the robot never saw it); deleted then created again is Change. Each path is dated by
+ * its last change; the result is in time order, then path order. Input is in log order.
+ */
+export function collapseChanges(changes: readonly Change[]): Change[] {
+  const byPath = new Map<string, { first: ChangeKind; last: ChangeKind; at: number }>();
+  for (const c of changes) {
+    const seen = byPath.get(c.path);
+    if (seen === undefined) byPath.set(c.path, { first: c.kind, last: c.kind, at: c.at });
+    else {
+      seen.last = c.kind;
+      seen.at = c.at;
+    }
+  }
+  const out: Change[] = [];
+  for (const [path, { first, last, at }] of byPath) {
+    if (last === "Delete") {
+      if (first !== "New") out.push({ kind: "Delete", at, path });
+    } else out.push({ kind: first === "New" ? "New" : "Change", at, path });
+  }
+  return out.sort((a, b) => a.at - b.at || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   formatReport,
+  collapseChanges,
   groupChanges,
   MAX_REPORT_BYTES,
   MAX_REPORT_LINES,
@@ -152,5 +153,42 @@ describe("formatReport and parseReport", () => {
   it("limit: MAX_REPORT_BYTES characters", () => {
     const text = `SequenceNumber: 1\nURLBase: http://h/\n\nNew[2026-11-21T08:00:00Z]: /${"a".repeat(MAX_REPORT_BYTES)}\n`;
     assert.ok(parseReport(text).diagnostics.some((d) => d.code === "too-large"));
+  });
+});
+
+describe("collapseChanges", () => {
+  // What a robot must do after each history of one path within a report's period.
+  const CASES: readonly [history: string, expected: string | null][] = [
+    ["New", "New"],
+    ["Change", "Change"],
+    ["Delete", "Delete"],
+    ["New Change Change", "New"],
+    ["Change Delete", "Delete"],
+    ["New Delete", null],
+    ["Delete New", "Change"],
+    ["New Delete New", "New"],
+  ];
+  for (const [history, expected] of CASES) {
+    it(`${history} → ${expected ?? "nothing"}`, () => {
+      const kinds = history.split(" ") as ("New" | "Change" | "Delete")[];
+      const out = collapseChanges(kinds.map((kind, i) => ({ kind, at: T + i * 1000, path: "/p" })));
+      assert.deepEqual(
+        out,
+        expected === null
+          ? []
+          : [{ kind: expected, at: T + (kinds.length - 1) * 1000, path: "/p" }],
+      );
+    });
+  }
+  it("orders by time, then path", () => {
+    const out = collapseChanges([
+      { kind: "New", at: T + 5, path: "/b" },
+      { kind: "New", at: T, path: "/c" },
+      { kind: "New", at: T + 5, path: "/a" },
+    ]);
+    assert.deepEqual(
+      out.map((c) => c.path),
+      ["/c", "/a", "/b"],
+    );
   });
 });
