@@ -10,6 +10,17 @@ import { runDemo } from "./commands/demo.js";
 import { EXPORT_FORMATS, runExport } from "./commands/export.js";
 import { runLint } from "./commands/lint.js";
 import { runReport } from "./commands/report.js";
+import {
+  runRupIndex,
+  runRupInbox,
+  runRupInfo,
+  runRupKey,
+  runRupModify,
+  runRupRegister,
+  runRupSeq,
+  runRupUnregister,
+} from "./commands/rup.js";
+import { runServeDir } from "./commands/serve.js";
 import { runSitemapBuild, runSitemapList, runSitemapUpdate } from "./commands/sitemap.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
 import type { Io } from "./io.js";
@@ -265,6 +276,174 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--out <file>", "write to this file instead of standard output")
     .action(async (options) => {
       setExit(await runExport(options, io));
+    });
+
+  program
+    .command("serve")
+    .description(
+      "serve a directory as a web site (static files, conditional GET, its robots.txt); with --rup, its Remote Update Protocol service (seeds/001). Runs until interrupted. Exit 2: bad options",
+    )
+    .argument("<dir>", "the site's directory")
+    .option("--port <n>", "port to listen on (0: any free one, printed)", "8080")
+    .option("--host <addr>", "address to listen on", "127.0.0.1")
+    .option(
+      "--rup",
+      "offer RUP: /rupinfo.txt (and .tex), the action endpoint /cgi-bin/rup, the modification log, reports by e-mail",
+      false,
+    )
+    .option("--smtp <url>", "mail server for reports: smtp://host:port (or smtps://)")
+    .option("--from <addr>", "From address of reports (default rup@localhost)")
+    .option(
+      "--state <path>",
+      "SQLite file of the RUP state: registrations, log, snapshot, unsent reports",
+      "./heed-rup.db",
+    )
+    .option(
+      "--base <url>",
+      "the site's public URL, for URLBase and RUP-CGI (default: the address listened on)",
+    )
+    .option("--latency <list>", "latency units offered, e.g. day,week,month (the default)")
+    .option(
+      "--max-query-span <N-unit>",
+      "how long the modification log is kept and GetIndex reaches back",
+      "1-month",
+    )
+    .option(
+      "--exclude <patterns>",
+      "Exclude patterns offered (regular expressions, comma-separated)",
+    )
+    .option(
+      "--include-only <patterns>",
+      "IncludeOnly patterns offered (regular expressions, comma-separated)",
+    )
+    .option(
+      "--scan-interval <seconds>",
+      "compare the whole tree with the snapshot this often, besides watching it (0: only at start-up)",
+      "300",
+    )
+    .action(async (dir: string, options) => {
+      setExit(await runServeDir(dir, options, io));
+    });
+
+  const rup = program
+    .command("rup")
+    .description(
+      "the robot's side of the Remote Update Protocol (seeds/001): register with sites, take their reports in, queue what changed. Exit 0: done; 1: the site refused (seq: reports lost); 2: bad input or unreachable",
+    );
+  const storeOption = (): Option =>
+    new Option(
+      "--store <path>",
+      "the crawl's SQLite file, where registrations and keys are kept",
+    ).default("./heed-crawl.db");
+  const agentOption = (): Option =>
+    new Option("--agent <name>", "the robot's name token, sent in User-Agent").default("heed");
+  const prefsOptions = (command: Command): Command =>
+    command
+      .option(
+        "--latency <value>",
+        "time between reports: day, week, month, or N-unit such as 3-day",
+      )
+      .option(
+        "--exclude <pattern>",
+        "hear of everything but paths matching this offered pattern (repeatable)",
+        collect,
+        [],
+      )
+      .option(
+        "--include-only <pattern>",
+        "hear only of paths matching this offered pattern (repeatable)",
+        collect,
+        [],
+      );
+
+  rup
+    .command("info")
+    .description("read a site's /rupinfo.txt. Exit 2: the site offers no RUP")
+    .argument("<site>", "the site's URL")
+    .addOption(agentOption())
+    .option("--json", "one JSON object: url, cgiUrl, info, diagnostics", false)
+    .action(async (site: string, options) => {
+      setExit(await runRupInfo(site, { ...options, store: "" }, io));
+    });
+  prefsOptions(
+    rup
+      .command("register")
+      .description(
+        "register with a site; prints the RegistrationKey once and keeps it in the store",
+      )
+      .argument("<site>", "the site's URL")
+      .option("--email <addr>", "where the site mails reports (required)"),
+  )
+    .addOption(storeOption())
+    .addOption(agentOption())
+    .option("--json", "one JSON object: site, email, registrationKey, cgiUrl", false)
+    .action(async (site: string, options) => {
+      setExit(await runRupRegister(site, options, io));
+    });
+  prefsOptions(
+    rup
+      .command("modify")
+      .description("change preferences with a site (only what is given)")
+      .argument("<site>", "the site's URL")
+      .option("--email <addr>", "a new address for reports"),
+  )
+    .addOption(storeOption())
+    .addOption(agentOption())
+    .action(async (site: string, options) => {
+      setExit(await runRupModify(site, options, io));
+    });
+  rup
+    .command("unregister")
+    .description("cancel the registration with a site")
+    .argument("<site>", "the site's URL")
+    .addOption(storeOption())
+    .addOption(agentOption())
+    .action(async (site: string, options) => {
+      setExit(await runRupUnregister(site, options, io));
+    });
+  rup
+    .command("seq")
+    .description(
+      "ask a site for its SequenceNumber and compare it with the last report received. Exit 1: reports were lost",
+    )
+    .argument("<site>", "the site's URL")
+    .addOption(storeOption())
+    .addOption(agentOption())
+    .option("--json", "one JSON object: sequenceNumber, received, lost", false)
+    .action(async (site: string, options) => {
+      setExit(await runRupSeq(site, options, io));
+    });
+  rup
+    .command("key")
+    .description("print the RegistrationKey kept for a site")
+    .argument("<site>", "the site's URL")
+    .addOption(storeOption())
+    .action(async (site: string, options) => {
+      setExit(await runRupKey(site, { ...options, agent: "heed" }, io));
+    });
+  rup
+    .command("index")
+    .description(
+      "ask a site for its changes of the last span (GetIndex), printed as a report; no registration needed",
+    )
+    .argument("<site>", "the site's URL")
+    .option("--span <N-unit>", "how far back, e.g. 2-week (required)")
+    .addOption(agentOption())
+    .option("--json", "one JSON object: sequenceNumber, urlBase, changes, diagnostics", false)
+    .action(async (site: string, options) => {
+      setExit(await runRupIndex(site, { ...options, store: "" }, io));
+    });
+  rup
+    .command("inbox")
+    .description(
+      "receive reports by SMTP: check sequence numbers, recover lost reports (GetIndex, else a full re-crawl), queue New/Change URLs and mark Delete ones gone in the store. Runs until interrupted",
+    )
+    .requiredOption("--listen <host:port>", "address to listen on, e.g. 127.0.0.1:2525")
+    .addOption(storeOption())
+    .addOption(agentOption())
+    .option("--json", "one JSON object a line per report", false)
+    .action(async (options) => {
+      setExit(await runRupInbox(options, io));
     });
 
   program

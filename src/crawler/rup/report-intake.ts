@@ -1,0 +1,226 @@
+/**
+ * Taking in a report (seeds/001 §3.2, §3.3.3): its sequence number checked against the last
+ * one; a gap recovered with GetIndex over the time since the last report came, or, when that
+ * reaches further back than the site's MaxQuerySpan (or the site will not answer it), a full
+ * re-crawl of the site queued; then New and Change URLs queued for the next crawl and Delete
+ * URLs marked gone. Taking in the same report twice does no harm: a duplicate is recorded and
+ * nothing else.
+ */
+import type { HttpClient } from "../../net/http-client.js";
+import {
+  type ChangeKind,
+  type ChangeLine,
+  formatDate,
+  latencyMs,
+  type LatencyUnit,
+  isLatencyUnit,
+  parseReport,
+  type Report,
+  spanCovering,
+} from "../../protocol/rup/index.js";
+import type { CrawlStore, NewUrl } from "../../store/types.js";
+import { normalizeUrl, originOf } from "../url-normal.js";
+import type { RobotState, SiteRegistration } from "./robot-state.js";
+import { refusalMessage, sendAction } from "./rup-client.js";
+
+/** URLs queued per frontier call: one transaction each, small enough not to hold the store long. */
+const QUEUE_BATCH = 1000;
+/** Priority of URLs a report names: above links found by crawling, which start at 0. */
+export const RUP_PRIORITY = 1;
+
+export interface IntakeOptions {
+  readonly state: RobotState;
+  readonly store: CrawlStore;
+  readonly client: HttpClient;
+  readonly now: () => number;
+}
+
+export type IntakeOutcome = "applied" | "duplicate" | "recovered" | "recrawl";
+
+export interface IntakeResult {
+  readonly origin: string;
+  readonly seq: number;
+  readonly outcome: IntakeOutcome;
+  /** URLs queued for fetching, and URLs marked gone. */
+  readonly queued: number;
+  readonly gone: number;
+  readonly detail: string;
+}
+
+/** A report that cannot be taken in: `permanent` ones will never be (550), others may later (451). */
+export class IntakeRefusal extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = "IntakeRefusal";
+  }
+}
+
+export async function takeReport(report: Report, options: IntakeOptions): Promise<IntakeResult> {
+  const origin = new URL(report.urlBase).origin;
+  const site = options.state.site(origin);
+  if (site === null) throw new IntakeRefusal(`no registration with ${origin} in this store`, true);
+  const now = options.now();
+  if (report.sequenceNumber <= site.lastSeq) {
+    const detail = `report ${report.sequenceNumber} taken in before (last ${site.lastSeq})`;
+    options.state.took(
+      { origin, seq: report.sequenceNumber, receivedAt: now, outcome: "duplicate", detail },
+      [],
+    );
+    return { origin, seq: report.sequenceNumber, outcome: "duplicate", queued: 0, gone: 0, detail };
+  }
+  let outcome: IntakeOutcome = "applied";
+  let detail = "";
+  let queued = 0;
+  let gone: { url: string; at: number }[] = [];
+  if (report.sequenceNumber > site.lastSeq + 1) {
+    const lost = `reports ${site.lastSeq + 1}${report.sequenceNumber - 1 > site.lastSeq + 1 ? `-${report.sequenceNumber - 1}` : ""} lost`;
+    const recovery = await recover(site, now, options);
+    if (recovery.kind === "index") {
+      outcome = "recovered";
+      detail = `${lost}; recovered with GetIndex Span=${recovery.span}; `;
+      const applied = await apply(recovery.changes, site, report.sequenceNumber, options, now);
+      queued += applied.queued;
+      gone = applied.gone;
+    } else {
+      outcome = "recrawl";
+      detail = `${lost}; ${recovery.why}: full re-crawl of ${site.urlBase} queued (${recovery.queued} URLs); `;
+      queued += recovery.queued;
+    }
+  }
+  const applied = await apply(report.changes, site, report.sequenceNumber, options, now);
+  queued += applied.queued;
+  gone = [...gone.filter((g) => !applied.back.includes(g.url)), ...applied.gone];
+  detail += `${applied.queued} queued, ${applied.gone.length} gone`;
+  options.state.took(
+    { origin, seq: report.sequenceNumber, receivedAt: now, outcome, detail },
+    gone,
+  );
+  return { origin, seq: report.sequenceNumber, outcome, queued, gone: gone.length, detail };
+}
+
+type Recovery =
+  | { kind: "index"; span: string; changes: readonly ChangeLine[] }
+  | { kind: "recrawl"; why: string; queued: number };
+
+/**
+ * seeds/001 §3.3.3: "the Robot can either get the lost data using the unregistered robot part of
+ * the protocol, or, if this is not supported or the required data extends too much into the
+ * past for the server to satisfy the request, completely reindex the site". The span asked
+ * covers the time since the last report came, plus one unit for clocks that differ.
+ */
+async function recover(
+  site: SiteRegistration,
+  now: number,
+  options: IntakeOptions,
+): Promise<Recovery> {
+  const unit: LatencyUnit = isLatencyUnit(site.spanUnit) ? site.spanUnit : "day";
+  const base = spanCovering(Math.max(0, now - site.lastReportAt), unit);
+  const span = { count: base.count + 1, unit };
+  const spanText = `${span.count}-${span.unit}`;
+  if (site.maxQuerySpanMs !== null && latencyMs(span) > site.maxQuerySpanMs) {
+    return {
+      kind: "recrawl",
+      why: `Span=${spanText} is beyond the site's MaxQuerySpan`,
+      queued: await recrawl(site, options),
+    };
+  }
+  let answer;
+  try {
+    answer = await sendAction(options.client, site.cgiUrl, { action: "GetIndex", span });
+  } catch (error) {
+    // The site is unreachable now: refuse for the moment, so that the report comes again later.
+    throw new IntakeRefusal(`cannot recover a lost report: ${(error as Error).message}`, false);
+  }
+  if (answer.status !== 200) {
+    return {
+      kind: "recrawl",
+      why: `GetIndex refused (${refusalMessage(answer)})`,
+      queued: await recrawl(site, options),
+    };
+  }
+  const parsed = parseReport(answer.text);
+  if (parsed.report === null) {
+    return {
+      kind: "recrawl",
+      why: "GetIndex answered no usable report",
+      queued: await recrawl(site, options),
+    };
+  }
+  return { kind: "index", span: spanText, changes: parsed.report.changes };
+}
+
+/** Queues every URL of the site the crawl log knows, and its root, for fetching again. */
+async function recrawl(site: SiteRegistration, options: IntakeOptions): Promise<number> {
+  const urls = new Set<string>([normalizeUrl("/", site.urlBase) ?? site.urlBase]);
+  for await (const batch of options.store.log.scan(QUEUE_BATCH)) {
+    for (const record of batch) if (record.origin === site.origin) urls.add(record.url);
+  }
+  return queue([...urls], site.origin, { via: "rup", recrawl: true }, options);
+}
+
+async function queue(
+  urls: readonly string[],
+  origin: string,
+  meta: Record<string, unknown>,
+  options: IntakeOptions,
+): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < urls.length; i += QUEUE_BATCH) {
+    const batch: NewUrl[] = urls.slice(i, i + QUEUE_BATCH).map((url) => ({
+      url,
+      origin,
+      depth: 0,
+      priority: RUP_PRIORITY,
+      notBefore: 0,
+      referrer: null,
+      meta: JSON.stringify(meta),
+    }));
+    n += await options.store.frontier.revisit(batch);
+  }
+  return n;
+}
+
+/**
+ * Acts on change lines: the last line naming a path decides (a file created then deleted
+ * within the period is gone). Paths that resolve outside the site are ignored.
+ */
+async function apply(
+  lines: readonly ChangeLine[],
+  site: SiteRegistration,
+  seq: number,
+  options: IntakeOptions,
+  now: number,
+): Promise<{ queued: number; gone: { url: string; at: number }[]; back: string[] }> {
+  const last = new Map<string, { kind: ChangeKind; at: number }>();
+  for (const line of lines) {
+    for (const path of line.paths) {
+      const url =
+        path.startsWith("/") && !path.startsWith("//") ? normalizeUrl(path, site.urlBase) : null;
+      if (url === null || originOf(url) !== site.origin) continue;
+      last.delete(url);
+      last.set(url, { kind: line.kind, at: line.at });
+    }
+  }
+  const fetch = [...last].filter(([, v]) => v.kind !== "Delete").map(([url]) => url);
+  const gone = [...last]
+    .filter(([, v]) => v.kind === "Delete")
+    .map(([url, v]) => ({ url, at: v.at }));
+  const queued = await queue(fetch, site.origin, { via: "rup", seq }, options);
+  options.state.back(fetch);
+  for (const g of gone) {
+    await options.store.log.append({
+      url: g.url,
+      origin: site.origin,
+      at: now,
+      ms: 0,
+      status: null,
+      bytes: 0,
+      outcome: "gone",
+      detail: `RUP report ${seq}: Delete[${formatDate(g.at)}]`,
+    });
+  }
+  return { queued, gone, back: fetch };
+}
