@@ -207,6 +207,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "./heed-crawl.db",
     )
     .option("--out <dir>", "write what is fetched as WARC 1.1 files (.warc.gz) in this directory")
+    .option(
+      "--warc-max-bytes <n>",
+      "start a new WARC file once one holds this many bytes (default 1000000000)",
+    )
     .option("--max-pages <n>", "stop after this many pages in all", "1000")
     .option("--max-depth <n>", "follow links this many steps from the seeds", "5")
     .option("--max-per-host <n>", "fetch at most this many pages of one site in a run")
@@ -226,6 +230,17 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "crawl private and loopback addresses (on by itself when a seed is one)",
     )
     .option("--recrawl", "fetch again what earlier runs fetched, with conditional requests", false)
+    .option(
+      "--revisit",
+      "fetch again, with conditional requests, the pages the site's guidance brings back now " +
+        "(sitemap changefreq and a lastmod newer than the last fetch; REGP Index-page and Change-*)",
+      false,
+    )
+    .option(
+      "--sort-query",
+      "sort query parameters when normalising URLs (?b=1&a=2 and ?a=2&b=1 become one page)",
+      false,
+    )
     .option("--quiet", "no progress line", false)
     .option("--json", "print a summary object at the end", false)
     .action(async (urls: string[], options) => {

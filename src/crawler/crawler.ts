@@ -12,23 +12,20 @@ import {
 } from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";
 import type { AccessPlan, DialectChoice, Robot } from "../protocol/robots/index.js";
-import { EMPTY_PLAN } from "../protocol/robots/plan.js";
-import type { CrawlRecord, CrawlStore, Discovery, Lease, NewUrl } from "../store/types.js";
-import { MAX_SITEMAP_REDIRECTS, type OpenedSitemap, readSitemaps } from "../net/sitemap-fetch.js";
-import { sitemapsFromRobots } from "../protocol/sitemap/discovery.js";
-import {
-  LINK_PRIORITY,
-  readMeta,
-  SEED_PRIORITY,
-  sitemapPriority,
-  type UrlMeta,
-  writeMeta,
-} from "./discovery.js";
-import { trapReason } from "./traps.js";
+import type { CrawlRecord, CrawlStore, Discovery, Lease } from "../store/types.js";
+import { LINK_PRIORITY, readMeta, SEED_PRIORITY } from "./discovery.js";
+import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
 import { extractLinks, robotsTag } from "./links.js";
-import { afterStart, earliestStart, FRESH_PACE, type Pace } from "./pace.js";
+import { mirrored, onHost } from "./other-host.js";
+import { afterStart } from "./pace.js";
+import { INDEX_PAGE_PRIORITY, revisitOf } from "./revisit.js";
 import { makeScope, type ScopeKind } from "./scope.js";
 import { SiteRules, type SiteView } from "./site-rules.js";
+import { fromPace, ipKey, paced, type SitePace, startAt, toPace } from "./site-pace.js";
+import { feedSitemaps } from "./sitemap-feed.js";
+import { cancellableSleep, sleep } from "./sleep.js";
+import { trapReason } from "./traps.js";
+import { type Allowed, decide, type Verdict } from "./verdict.js";
 import { normalizeUrl, originOf } from "./url-normal.js";
 
 export interface CrawlerOptions {
@@ -62,6 +59,14 @@ export interface CrawlerOptions {
    * If-Modified-Since): a re-crawl. `maxPages` then counts this run's pages.
    */
   readonly recrawl?: boolean;
+  /**
+   * Fetch again the pages whose revisit moment has come (sitemap `<changefreq>`, REGP
+   * Index-page and Change-*), and those whose sitemap `<lastmod>` is newer than their last
+   * fetch, with conditional requests. `maxPages` then counts this run's pages.
+   */
+  readonly revisit?: boolean;
+  /** Sort query parameters when normalising URLs (`?b=1&a=2` and `?a=2&b=1` are one page). */
+  readonly sortQuery?: boolean;
   readonly now?: () => number;
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: CrawlEvent) => void;
@@ -110,6 +115,8 @@ export interface CrawlSummary {
   readonly done: number;
   readonly elapsedMs: number;
   readonly pagesPerSecond: number;
+  /** Pages queued again at the start because their revisit moment had come. */
+  readonly revisitsDue: number;
   readonly stoppedBy: "finished" | "max-pages" | "aborted";
 }
 
@@ -121,11 +128,6 @@ const LEASE_MS = 3 * 60_000;
 /** Longest single sleep, so that aborts and new work are noticed. */
 const MAX_SLEEP_MS = 1000;
 const RETRY_BASE_MS = 2_000;
-
-interface SitePace {
-  agent: Pace;
-  ip: Pace;
-}
 
 export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const now = options.now ?? Date.now;
@@ -160,17 +162,26 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const fed = new Set<string>();
   const perSite = new Map<string, number>();
 
+  const normal = (url: string) =>
+    normalizeUrl(url, undefined, { sortQuery: options.sortQuery === true });
+  const again = options.recrawl === true || options.revisit === true;
+
   // A local store's leases at start belong to a run that died; a shared store's may be alive.
   await store.frontier.recover(store.shared ? now() : Number.MAX_SAFE_INTEGER);
   await store.frontier.add(
     options.seeds.flatMap((seed) => {
-      const url = normalizeUrl(seed);
+      const url = normal(seed);
       return url === null ? [] : [newUrl(url, 0, SEED_PRIORITY, null, { via: "seed" })];
     }),
   );
   if (options.recrawl === true) await requeueFetched(store);
+  const revisitsDue = options.revisit === true ? await requeueDue(store, now()) : 0;
   const before = await store.frontier.counts();
-  let done = options.recrawl === true ? 0 : before.done;
+  let done = again ? 0 : before.done;
+  // The page budget counts the whole crawl, as maxPages does: a resumed run starts from what
+  // the earlier runs fetched of each site.
+  if (options.maxPerHost !== undefined && !again && before.done > 0)
+    await countFetchedPerSite(store, perSite);
   let stoppedBy: CrawlSummary["stoppedBy"] = "finished";
 
   const robot = (at: number): Robot => ({
@@ -212,19 +223,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       return;
     }
     const pace = await paceOf(origin);
-    const asked = robotsAsked.get(origin);
-    if (asked !== undefined) {
-      robotsAsked.delete(origin);
-      if (pace.agent.lastAt === null || pace.agent.lastAt < asked)
-        pace.agent = { ...pace.agent, lastAt: asked };
-      if (pace.ip.lastAt === null || pace.ip.lastAt < asked)
-        pace.ip = { ...pace.ip, lastAt: asked };
-    }
-    // Only a site that admits the robot, and not one that sends it to a mirror, is read for sitemaps.
-    if (!fed.has(origin) && view.kind !== "closed" && base.allowed && base.plan.mirror === null) {
-      fed.add(origin);
-      await feedSitemaps(origin, view, base.plan, pace);
-    }
+    await feedOnce(origin, view, base, pace);
     const due = startAt(base.plan, pace, now());
     if (due > now()) {
       await store.frontier.setNextAt(origin, due);
@@ -237,81 +236,51 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   };
 
   /**
-   * seeds/003 §4.2: the crawler "sequentially parses all the sitemap.xml files listed in
-   * robots.txt and saves all the URLs into a non-crawl queue" before it follows links: the
-   * site's sitemaps (robots.txt `Sitemap` lines, else /sitemap.xml) feed the frontier, ordered
-   * by their priority, each request to the site paced like a page.
+   * Reads a site's sitemaps at its first visit in this run. Only a site that admits the robot,
+   * and not one that sends it to a mirror, is read for sitemaps.
    */
-  const feedSitemaps = async (origin: string, view: SiteView, plan: AccessPlan, pace: SitePace) => {
-    const policy = view.kind === "rules" ? view.policy : null;
-    const found = sitemapsFromRobots(policy, `${origin}/robots.txt`);
-    const who = robot(now());
-    const locations = found.sitemaps
-      .map((s) => s.url)
-      .filter((u) => policy === null || originOf(u) !== origin || policy.isAllowed(u, who));
-    const open = async (location: string): Promise<OpenedSitemap> => {
-      let current = location;
-      for (let hop = 0; hop <= MAX_SITEMAP_REDIRECTS; hop++) {
-        const own = originOf(current) === origin;
-        if (own) {
-          while (startAt(plan, pace, now()) > now() && !options.signal?.aborted) {
-            await sleep(Math.min(startAt(plan, pace, now()) - now(), MAX_SLEEP_MS));
-          }
-          pace.agent = afterStart(plan, "agent", pace.agent, now());
-          pace.ip = afterStart(plan, "ip", pace.ip, now());
-        }
-        const headers = plan.cookie === null ? {} : { cookie: plan.cookie.value };
-        const result = await client.fetchPage(current, { headers });
-        if (own) await exchangeEnded(origin, plan, pace, now());
-        if (result.kind === "error") return { ok: false, message: result.message, status: null };
-        if (result.status >= 300 && result.status < 400 && result.location !== null) {
-          current = result.location;
-          continue;
-        }
-        const body = result.body;
-        if (result.status !== 200 || body === null) {
-          return { ok: false, message: `HTTP ${result.status}`, status: result.status };
-        }
-        return {
-          ok: true,
-          finalUrl: current,
-          chunks: (async function* () {
-            yield body;
-          })(),
-        };
-      }
-      return { ok: false, message: `more than ${MAX_SITEMAP_REDIRECTS} redirects`, status: null };
-    };
-    let batch: NewUrl[] = [];
-    let added = 0;
-    const flush = async () => {
-      if (batch.length > 0) added += await store.frontier.add(batch);
-      batch = [];
-    };
-    const read = readSitemaps(locations, {
-      open,
-      follow: true,
-      allowAnyPathOnHost: found.fromRobots,
-    });
-    for await (const event of read) {
-      if (options.signal?.aborted) break;
-      if (event.kind !== "url") continue;
-      const loc = normalizeUrl(event.url.loc);
-      if (loc === null || !inScope(loc) || trapReason(loc) !== null) continue;
-      const srcloc = event.url.srcloc === null ? null : normalizeUrl(event.url.srcloc);
-      if (srcloc !== null) standIns.set(srcloc, loc);
-      const meta: UrlMeta = {
-        via: srcloc === null ? "sitemap" : "srcloc",
-        ...(event.url.type === null ? {} : { type: event.url.type }),
-        ...(srcloc === null ? {} : { srcloc }),
-      };
-      batch.push(newUrl(loc, 0, sitemapPriority(event.url.priority), null, meta));
-      if (batch.length >= 500) await flush();
-      // No more of a site's sitemap than the crawl may fetch.
-      if (added + batch.length >= options.maxPages) break;
+  const feedOnce = async (origin: string, view: SiteView, base: Verdict, pace: SitePace) => {
+    const asked = robotsAsked.get(origin);
+    if (asked !== undefined) {
+      robotsAsked.delete(origin);
+      if (pace.agent.lastAt === null || pace.agent.lastAt < asked)
+        pace.agent = { ...pace.agent, lastAt: asked };
+      if (pace.ip.lastAt === null || pace.ip.lastAt < asked)
+        pace.ip = { ...pace.ip, lastAt: asked };
     }
-    await flush();
+    if (fed.has(origin) || view.kind === "closed" || !base.allowed || base.plan.mirror !== null)
+      return;
+    fed.add(origin);
+    await feedSite(origin, view, base.plan, pace);
   };
+
+  const feedSite = (origin: string, view: SiteView, plan: AccessPlan, pace: SitePace) =>
+    feedSitemaps({
+      origin,
+      policy: view.kind === "rules" ? view.policy : null,
+      robot: robot(now()),
+      store,
+      client,
+      cookie: plan.cookie?.value ?? null,
+      awaitTurn: async () => {
+        while (startAt(plan, pace, now()) > now() && options.signal?.aborted !== true) {
+          await sleep(Math.min(startAt(plan, pace, now()) - now(), MAX_SLEEP_MS));
+        }
+        pace.agent = afterStart(plan, "agent", pace.agent, now());
+        pace.ip = afterStart(plan, "ip", pace.ip, now());
+      },
+      requestEnded: () => exchangeEnded(origin, plan, pace, now()),
+      normal,
+      accept: (url) => {
+        const loc = normal(url);
+        return loc !== null && inScope(loc) && trapReason(loc) === null ? loc : null;
+      },
+      standIn: (srcloc, snapshot) => standIns.set(srcloc, snapshot),
+      limit: options.maxPages,
+      revisitChanged: options.revisit === true,
+      now,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
 
   const fetchOne = async (origin: string, view: SiteView, lease: Lease): Promise<void> => {
     const { url } = lease.entry;
@@ -436,14 +405,24 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   };
 
   /**
-   * A link its site's rules (already in memory) refuse for the whole crawl is not queued: it
-   * would only be leased to be skipped. Links of sites not read yet are queued and checked then.
+   * Where a followed link goes in the frontier, or null when it does not. Its site's rules,
+   * when already in memory, speak first: a link they refuse for the whole crawl is not queued
+   * (it would only be leased to be skipped); an Index-page path comes before other links
+   * (seeds/003 §3.2.14); a site that names another host as its canonical one (Host, §3.2.13)
+   * is crawled there when the crawl's scope takes that host, so that its mirrors are not
+   * fetched twice. Links of sites not read yet are queued and checked when leased.
    */
-  const refusedForGood = (link: string): boolean => {
+  const placeLink = (link: string): { url: string; priority: number } | null => {
+    if (standIns.has(link) || trapReason(link) !== null) return null;
     const view = sites.peek(originOf(link));
-    if (view === null || view.kind !== "rules") return false;
+    if (view === null || view.kind !== "rules") return { url: link, priority: LINK_PRIORITY };
     const d = view.policy.check(link, robot(now()));
-    return !d.allowed && (d.reason === "rule" || d.reason === "default");
+    if (!d.allowed && (d.reason === "rule" || d.reason === "default")) return null;
+    const host = d.plan?.host ?? null;
+    const moved = host === null ? null : onHost(link, host.value);
+    if (moved !== null && moved !== link && inScope(moved) && !standIns.has(moved))
+      return { url: moved, priority: LINK_PRIORITY };
+    return { url: link, priority: d.plan?.indexPage ? INDEX_PAGE_PRIORITY : LINK_PRIORITY };
   };
 
   /** Stores a site's pace, so that a restarted crawl keeps its gaps; a site without rules has none to keep. */
@@ -461,7 +440,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     sent: Readonly<Record<string, string>>,
     timing: Timing,
   ): Promise<void> => {
-    const { url, depth, attempts } = lease.entry;
+    const { url, depth } = lease.entry;
     const meta = readMeta(lease.entry.meta, depth);
     // A page outside the crawl's scope is here only because a Mirror-site line sent the crawl
     // to it: crawling the mirror instead (seeds/003 §3.2.11) means following its links to itself.
@@ -489,7 +468,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     }
     if (status >= 300 && status < 400 && status !== 304) {
       // The target is queued like any link, so robots.txt is checked for it before it is fetched.
-      const target = result.location === null ? null : normalizeUrl(result.location);
+      const target = result.location === null ? null : normal(result.location);
       if (target !== null && follow(target))
         await store.frontier.add([
           newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect" }),
@@ -499,13 +478,17 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       done++;
       return;
     }
-    if (result.etag !== null || result.lastModified !== null) {
+    if (status === 200 || status === 304) {
+      const revisit = revisitOf({ changefreq: meta.changefreq ?? null, plan: decision.plan });
+      // A 304 keeps the validators the site answered before (RFC 9110 §15.4.5 may omit them).
+      const known = status === 304 ? await store.pages.get(url) : null;
       await store.pages.put({
         url,
-        etag: result.etag,
-        lastModified: result.lastModified,
+        etag: result.etag ?? known?.etag ?? null,
+        lastModified: result.lastModified ?? known?.lastModified ?? null,
         fetchedAt: at,
         status,
+        revisitAt: revisit === null ? null : at + revisit.afterMs,
       });
     }
     // REGP Host (seeds/003 §3.2.13) names the canonical host; a page's own canonical link wins.
@@ -514,22 +497,19 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     const header = robotsTag(result.headers["x-robots-tag"] ?? null, token);
     let noindex = header.noindex;
     if (status === 200 && result.body !== null && isHtml(result.contentType)) {
-      const page = extractLinks(new TextDecoder().decode(result.body), url, token);
-      canonical = page.canonical;
+      const page = extractLinks(new TextDecoder().decode(result.body), url, token, {
+        sortQuery: options.sortQuery === true,
+      });
+      canonical = page.canonical ?? canonical;
       noindex ||= page.noindex;
       // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
       // page has every link followed, however deep it stands.
       const deepEnough = meta.type === "list" || depth < options.maxDepth;
       if (meta.type !== "data" && deepEnough && !header.nofollow && !page.nofollowAll) {
-        const found = page.links
-          .filter(
-            (link) =>
-              follow(link) &&
-              !refusedForGood(link) &&
-              !standIns.has(link) &&
-              trapReason(link) === null,
-          )
-          .map((link) => newUrl(link, depth + 1, LINK_PRIORITY, url));
+        const found = page.links.flatMap((link) => {
+          const placed = follow(link) ? placeLink(link) : null;
+          return placed === null ? [] : [newUrl(placed.url, depth + 1, placed.priority, url)];
+        });
         if (found.length > 0) await store.frontier.add(found);
       }
     }
@@ -563,7 +543,6 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     done++;
     perSite.set(origin, (perSite.get(origin) ?? 0) + 1);
     emit({ type: "fetched", url, status });
-    void attempts;
   };
 
   const retryOrFail = async (
@@ -601,6 +580,19 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       Pick<CrawlRecord, "canonical" | "via" | "gapMs" | "requiredGapMs" | "waitedMs">
     > = {},
   ) => store.log.append({ url, origin, at, ms, status, bytes, outcome, detail, ...extras });
+
+  /**
+   * A revisit run reads each seed's site for sitemaps before anything else, even when none of
+   * its pages is due: a newer `<lastmod>` is how a site says a page changed.
+   */
+  const feedSeedSites = async () => {
+    for (const origin of new Set(options.seeds.flatMap((s) => normal(s) ?? []).map(originOf))) {
+      if (options.signal?.aborted === true) return;
+      const view = await sites.view(origin);
+      await feedOnce(origin, view, decide(view, `${origin}/`, robot(now())), await paceOf(origin));
+    }
+  };
+  if (options.revisit === true) await feedSeedSites();
 
   const launch = (origin: string) => {
     active.set(origin, (active.get(origin) ?? 0) + 1);
@@ -664,6 +656,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     done: counts.done,
     elapsedMs,
     pagesPerSecond: elapsedMs > 0 ? (tally.fetched * 1000) / elapsedMs : 0,
+    revisitsDue,
     stoppedBy,
   };
 }
@@ -676,139 +669,25 @@ interface Timing {
   readonly waitedMs: number;
 }
 
-interface Allowed {
-  readonly allowed: true;
-  readonly plan: AccessPlan;
-  readonly rule: string | null;
-}
-
-type Verdict =
-  | Allowed
-  | {
-      readonly allowed: false;
-      readonly why: string;
-      readonly retryAt: number | null;
-      readonly plan: AccessPlan;
-    };
-
-/** What the site's rules say about one URL, and when to come back if the answer is "not now". */
-function decide(view: SiteView, url: string, robot: Robot): Verdict {
-  switch (view.kind) {
-    case "open":
-      return { allowed: true, plan: EMPTY_PLAN, rule: view.detail };
-    case "closed":
-      return {
-        allowed: false,
-        why: view.detail,
-        retryAt: view.forbidden ? null : view.retryAt,
-        plan: EMPTY_PLAN,
-      };
-    case "rules": {
-      const d = view.policy.check(url, robot);
-      const plan = d.plan ?? EMPTY_PLAN;
-      const why = d.rule === null ? (d.detail ?? d.basis ?? d.reason) : `line ${d.line}: ${d.rule}`;
-      if (d.allowed) return { allowed: true, plan, rule: why };
-      // A closed time window is "not now"; every other refusal is "never, in this crawl".
-      const retryAt = d.reason === "time" ? (d.next ?? null) : null;
-      return { allowed: false, why: `${d.reason}: ${why}`, retryAt, plan };
-    }
+/** Queues again the pages whose revisit moment has come; returns how many. */
+async function requeueDue(store: CrawlStore, now: number): Promise<number> {
+  let queued = 0;
+  for await (const urls of store.pages.due(now, 1000)) {
+    queued += await store.frontier.revisit(
+      urls.map((url) => newUrl(url, 0, LINK_PRIORITY, null, { via: "revisit" })),
+    );
   }
+  return queued;
 }
 
-/** Queues again, page by page, every URL the crawl log says was fetched. */
-async function requeueFetched(store: CrawlStore): Promise<void> {
-  const page = 1000;
-  const total = await store.log.count();
-  for (let offset = 0; offset < total; offset += page) {
-    const records = await store.log.list(page, offset);
-    const urls = records
-      .filter(
-        (r) =>
-          r.outcome === "fetched" ||
-          r.outcome === "fetched-noindex" ||
-          r.outcome === "not-modified",
-      )
-      .map((r) => newUrl(r.url, 0, LINK_PRIORITY, null, { via: "revisit" }));
-    if (urls.length > 0) await store.frontier.revisit(urls);
+/** Pages fetched of each site in earlier runs of this crawl, from the crawl log. */
+async function countFetchedPerSite(store: CrawlStore, into: Map<string, number>): Promise<void> {
+  for await (const records of store.log.scan(5000)) {
+    for (const r of records)
+      if (FETCHED_OUTCOMES.has(r.outcome)) into.set(r.origin, (into.get(r.origin) ?? 0) + 1);
   }
-}
-
-/** Does the plan set a gap or a rate for this binding? */
-function paced(plan: AccessPlan, scope: "agent" | "ip"): boolean {
-  const delay = scope === "agent" ? plan.crawlDelay : plan.ipDelay;
-  return (delay !== null && delay.value > 0) || plan.rates.some((r) => r.scope === scope);
-}
-
-/** When a request may start under both bindings (name token and IP). */
-function startAt(plan: AccessPlan, pace: SitePace, now: number): number {
-  return Math.max(
-    earliestStart(plan, "agent", pace.agent, now),
-    earliestStart(plan, "ip", pace.ip, now),
-  );
-}
-
-function newUrl(
-  url: string,
-  depth: number,
-  priority: number,
-  referrer: string | null,
-  meta: UrlMeta | null = null,
-): NewUrl {
-  const text = meta === null ? null : writeMeta(meta);
-  return { url, origin: originOf(url), depth, priority, notBefore: 0, referrer, meta: text };
-}
-
-/** `url` with its host replaced by a REGP Host value (`www.example.com`, maybe with a port). */
-function onHost(url: string, host: string): string | null {
-  try {
-    const target = new URL(url);
-    target.host = host.replace(/^https?:\/\//i, "").replace(/\/$/, "");
-    return normalizeUrl(target.href);
-  } catch {
-    return null;
-  }
-}
-
-function mirrored(url: string, host: string): string | null {
-  const target = new URL(url);
-  const mirror = /^https?:\/\//i.test(host)
-    ? new URL(host)
-    : new URL(`${target.protocol}//${host}`);
-  target.host = mirror.host;
-  return normalizeUrl(target.href);
 }
 
 function isHtml(contentType: string | null): boolean {
   return contentType !== null && /^(?:text\/html|application\/xhtml\+xml)\b/i.test(contentType);
-}
-
-function ipKey(origin: string, ip: string | undefined): string {
-  return `${origin} ip=${ip ?? "default"}`;
-}
-
-function toPace(
-  state: {
-    lastRequestAt: number | null;
-    windows: readonly { scope: "agent" | "ip"; start: number; count: number }[];
-  } | null,
-): Pace {
-  if (state === null) return FRESH_PACE;
-  return { lastAt: state.lastRequestAt, window: state.windows[0] ?? null };
-}
-
-function fromPace(origin: string, pace: Pace) {
-  return { origin, lastRequestAt: pace.lastAt, windows: pace.window === null ? [] : [pace.window] };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** A sleep that can be called off, so that a finished crawl does not linger on its timer. */
-function cancellableSleep(ms: number): { done: Promise<void>; cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  const done = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return { done, cancel: () => clearTimeout(timer) };
 }

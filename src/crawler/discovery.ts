@@ -1,15 +1,17 @@
 /**
  * How a URL came into the crawl, and what its sitemap said of it, carried in the frontier's
  * `meta` (seeds/003 §3.2.12): `type` data (fetch, do not follow links) or list (follow every
- * link), and `srcloc`, the original page a snapshot stands for.
+ * link), `srcloc`, the original page a snapshot stands for, and `changefreq`.
  */
-import type { PageType } from "../protocol/sitemap/types.js";
+import type { ChangeFreq, PageType } from "../protocol/sitemap/types.js";
 import type { Discovery } from "../store/types.js";
 
 export interface UrlMeta {
   readonly via: Discovery;
   readonly type?: PageType;
   readonly srcloc?: string;
+  /** The sitemap's `<changefreq>`: how often to come back (see `revisit.ts`). */
+  readonly changefreq?: ChangeFreq;
 }
 
 export function writeMeta(meta: UrlMeta): string {
@@ -29,11 +31,9 @@ export function readMeta(meta: string | null, depth: number): UrlMeta {
   return { via: depth === 0 ? "seed" : "link" };
 }
 
-/** Frontier priorities: seeds first, then what sitemaps list (by their priority), then links. */
+/**
+ * Frontier priorities: seeds first, then the site's Index-page paths, what sitemaps list (by
+ * their priority, see `revisit.ts`), then links.
+ */
 export const SEED_PRIORITY = 100;
 export const LINK_PRIORITY = 0;
-
-/** sitemaps.org `<priority>` 0.0-1.0 (default 0.5) → 10-20, above every link. */
-export function sitemapPriority(priority: number | null): number {
-  return 10 + Math.round((priority ?? 0.5) * 10);
-}

@@ -4,7 +4,7 @@
  * the canonical link; `rel=nofollow`; and `<meta name=robots>` (or one naming the robot).
  */
 import { Parser } from "htmlparser2";
-import { normalizeUrl } from "./url-normal.js";
+import { type NormalizeOptions, normalizeUrl } from "./url-normal.js";
 
 export interface PageLinks {
   /** Normalised absolute URLs, in document order, without repeats. */
@@ -18,7 +18,12 @@ export interface PageLinks {
 }
 
 /** Reads the links of an HTML document at `pageUrl`, as the robot `agent` (lower-case token). */
-export function extractLinks(html: string, pageUrl: string, agent: string): PageLinks {
+export function extractLinks(
+  html: string,
+  pageUrl: string,
+  agent: string,
+  normal: NormalizeOptions = {},
+): PageLinks {
   let base = pageUrl;
   const links: string[] = [];
   const nofollow: string[] = [];
@@ -29,7 +34,7 @@ export function extractLinks(html: string, pageUrl: string, agent: string): Page
 
   const add = (href: string | undefined, rel: string | undefined) => {
     if (href === undefined) return;
-    const url = normalizeUrl(href.trim(), base);
+    const url = normalizeUrl(href.trim(), base, normal);
     if (url === null || seen.has(url)) return;
     seen.add(url);
     if (rel !== undefined && /(?:^|\s)nofollow(?:\s|$)/i.test(rel)) nofollow.push(url);
@@ -55,7 +60,7 @@ export function extractLinks(html: string, pageUrl: string, agent: string): Page
           case "link": {
             const rel = (attributes.rel ?? "").toLowerCase().split(/\s+/);
             if (rel.includes("canonical") && attributes.href !== undefined) {
-              canonical = normalizeUrl(attributes.href, base);
+              canonical = normalizeUrl(attributes.href, base, normal);
             } else if (rel.includes("alternate") || rel.includes("next")) {
               add(attributes.href, undefined);
             }

@@ -189,18 +189,31 @@ export interface CrawlLog {
   count(): Promise<number>;
 }
 
-/** What a fetched page said about itself, for conditional requests on a re-crawl. */
+/**
+ * What a fetched page said about itself, for conditional requests on a re-crawl, and when the
+ * site's guidance brings it back.
+ */
 export interface PageValidators {
   readonly url: string;
   readonly etag: string | null;
   readonly lastModified: string | null;
   readonly fetchedAt: number;
   readonly status: number;
+  /**
+   * When to fetch it again (changefreq, Index-page, Change-*), or null when nothing asks for a
+   * revisit. Left out on `put`, it is stored as null; read back, it is always present.
+   */
+  readonly revisitAt?: number | null;
 }
 
 export interface PageStore {
   get(url: string): Promise<PageValidators | null>;
   put(page: PageValidators): Promise<void>;
+  /**
+   * URLs whose revisit moment is at or before `now`, soonest first, `batch` at a time (the last
+   * batch may be shorter). Pages put while the scan runs may or may not be included.
+   */
+  due(now: number, batch: number): AsyncIterable<readonly string[]>;
 }
 
 /** Everything a crawl keeps; `close` flushes and releases the back end. */

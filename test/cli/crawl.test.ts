@@ -40,6 +40,36 @@ describe("heed crawl", SUITE, () => {
     }
   }
 
+  it("--sort-query: one page for two orders of the same query parameters", async () => {
+    const links = ["/list?b=2&a=1", "/list?a=1&b=2"];
+    const fetched = async (args: readonly string[]) => {
+      const site = await startSite({ pages: 1, extraLinks: links });
+      try {
+        const result = await runCli(
+          [
+            "crawl",
+            `${site.origin}/`,
+            "--agent",
+            "HeedTest",
+            "--store",
+            store(),
+            "--quiet",
+            ...args,
+          ],
+          {
+            timeoutMs: 30_000,
+          },
+        );
+        assert.equal(result.code, 0, result.stderr);
+        return site.log.map((r) => r.path).filter((p) => p.startsWith("/list"));
+      } finally {
+        await site.close();
+      }
+    };
+    assert.deepEqual((await fetched([])).sort(), [...links].sort());
+    assert.deepEqual(await fetched(["--sort-query"]), ["/list?a=1&b=2"]);
+  });
+
   it("--json: one JSON summary on stdout, nothing on stderr; User-Agent NAME/<version> (+<url>)", async () => {
     const { result, log } = await crawlSite(["--agent", "HeedTest", "--json"]);
     assert.equal(result.code, 0, result.stderr);
@@ -55,6 +85,7 @@ describe("heed crawl", SUITE, () => {
       "pagesPerSecond",
       "queued",
       "retried",
+      "revisitsDue",
       "skipped",
       "stoppedBy",
     ]);

@@ -423,6 +423,59 @@ describe("WarcWriter: rotation and restarts", SUITE, () => {
 });
 
 describe("heed crawl --out", SUITE, () => {
+  it("--warc-max-bytes: rotates files, each page whole in one of them, every page once", async () => {
+    const site = await startSite({ pages: 12, links: 3, pageBytes: 1500 });
+    const dir = freshDir();
+    try {
+      const result = await runCli([
+        "crawl",
+        `${site.origin}/`,
+        "--agent",
+        "x",
+        "--store",
+        join(root, `crawl${n++}.db`),
+        "--out",
+        dir,
+        "--warc-max-bytes",
+        "3000",
+        "--json",
+        "--quiet",
+      ]);
+      assert.equal(result.code, 0, result.stderr);
+      const files = await warcFiles(dir);
+      assert.ok(files.length >= 4, `${files.length} files`);
+      const perFile = await readBoth(files);
+      const uris: string[] = [];
+      for (const records of perFile) {
+        const of = (type: string) =>
+          records.filter((r) => r.warc["warc-type"] === type).map((r) => r.warc["warc-target-uri"]);
+        assert.equal(
+          records[0]?.warc["warc-type"],
+          "warcinfo",
+          "each file opens with its warcinfo",
+        );
+        assert.deepEqual(of("request"), of("response"), "a page's records stay in one file");
+        assert.deepEqual(of("metadata"), of("response"));
+        uris.push(...(of("response") as string[]));
+      }
+      const fetched = site.log.filter((r) => isPage(r.path)).map((r) => `${site.origin}${r.path}`);
+      assert.deepEqual([...uris].sort(), [...fetched].sort());
+      assert.equal(new Set(uris).size, uris.length);
+      const bad = await runCli([
+        "crawl",
+        `${site.origin}/`,
+        "--agent",
+        "x",
+        "--warc-max-bytes",
+        "0",
+      ]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--warc-max-bytes: expected a whole number ≥ 1, got "0"/);
+    } finally {
+      await site.close();
+    }
+  });
+
   it("writes one response record per page in the server log, with its body, headers and rule", async () => {
     const gzipped = 2;
     const options: SiteOptions = {

@@ -852,10 +852,52 @@ export function storeContract(name: string, harness: StoreHarness): void {
           status: 200,
         };
         await store.pages.put(page);
-        assert.deepEqual(await store.pages.get(`${A}/x`), page);
-        const bare = { ...page, etag: null, lastModified: null, status: 304, fetchedAt: T0 + 1 };
+        // A revisit moment left out is stored as none.
+        assert.deepEqual(await store.pages.get(`${A}/x`), { ...page, revisitAt: null });
+        const bare = {
+          ...page,
+          etag: null,
+          lastModified: null,
+          status: 304,
+          fetchedAt: T0 + 1,
+          revisitAt: T0 + 60_000,
+        };
         await store.pages.put(bare);
         assert.deepEqual(await store.pages.get(`${A}/x`), bare);
+      }),
+    );
+
+    it(
+      "lists the pages due for a revisit, soonest first, in batches; a put without one withdraws it",
+      withStore(async (store) => {
+        const put = (path: string, revisitAt: number | null) =>
+          store.pages.put({
+            url: `${A}${path}`,
+            etag: null,
+            lastModified: null,
+            fetchedAt: T0,
+            status: 200,
+            revisitAt,
+          });
+        // Seven due (one exactly at the moment asked), one later, one never.
+        for (let i = 0; i < 7; i++) await put(`/due${i}`, T0 + 1000 - i * 100);
+        await put("/later", T0 + 5000);
+        await put("/never", null);
+        await put("/withdrawn", T0);
+        await put("/withdrawn", null);
+        const batches: (readonly string[])[] = [];
+        for await (const batch of store.pages.due(T0 + 1000, 3)) batches.push(batch);
+        assert.deepEqual(
+          batches.map((b) => b.length),
+          [3, 3, 1],
+        );
+        assert.deepEqual(
+          batches.flat(),
+          [6, 5, 4, 3, 2, 1, 0].map((i) => `${A}/due${i}`),
+        );
+        const none: string[] = [];
+        for await (const batch of store.pages.due(T0, 10)) none.push(...batch);
+        assert.deepEqual(none, []);
       }),
     );
   });

@@ -20,6 +20,7 @@ export interface CrawlCommandOptions {
   readonly infoUrl: string;
   readonly store: string;
   readonly out?: string;
+  readonly warcMaxBytes?: string;
   readonly maxPages: string;
   readonly maxDepth: string;
   readonly maxPerHost?: string;
@@ -33,6 +34,8 @@ export interface CrawlCommandOptions {
   readonly allowPrivate?: boolean;
   readonly quiet?: boolean;
   readonly recrawl?: boolean;
+  readonly revisit?: boolean;
+  readonly sortQuery?: boolean;
   readonly json?: boolean;
 }
 
@@ -64,6 +67,10 @@ export async function runCrawl(
     options.maxPerHost === undefined ? undefined : count("--max-per-host", options.maxPerHost, 1);
   const concurrency = count("--concurrency", options.concurrency, 1);
   const perHost = count("--per-host", options.perHost, 1);
+  const warcMaxBytes =
+    options.warcMaxBytes === undefined
+      ? undefined
+      : count("--warc-max-bytes", options.warcMaxBytes, 1);
   const userAgent = `${agent}/${VERSION} (+${options.infoUrl})`;
   // Crawling a loopback or private seed is asking for it; anything else must opt in.
   const allowPrivate =
@@ -82,6 +89,7 @@ export async function runCrawl(
           prefix: "heed",
           software: `heed/${VERSION}`,
           info: { "http-header-user-agent": userAgent, robots: "obey" },
+          ...(warcMaxBytes === undefined ? {} : { maxBytes: warcMaxBytes }),
         }).catch(async (error: unknown) => {
           await store.close();
           throw new CliError(
@@ -146,6 +154,8 @@ export async function runCrawl(
       perHost,
       scope: options.scope,
       recrawl: options.recrawl === true,
+      revisit: options.revisit === true,
+      sortQuery: options.sortQuery === true,
       ...(maxPerHost === undefined ? {} : { maxPerHost }),
       signal: controller.signal,
       onEvent: (event) => progress?.event(event),
@@ -171,7 +181,9 @@ export async function runCrawl(
   else if (options.quiet !== true) {
     io.stderr.write(
       `heed crawl: ${summary.fetched} fetched, ${summary.skipped} skipped, ${summary.failed} failed, ` +
-        `${summary.queued} still queued (${summary.stoppedBy}) in ${(summary.elapsedMs / 1000).toFixed(1)} s\n`,
+        `${summary.queued} still queued (${summary.stoppedBy}) in ${(summary.elapsedMs / 1000).toFixed(1)} s` +
+        (options.revisit === true ? `; ${summary.revisitsDue} pages were due for a revisit` : "") +
+        "\n",
     );
   }
   return EXIT_OK;

@@ -21,7 +21,8 @@
  * | P host:<orig>   | string | host state as JSON                                                    |
  * | P log           | list   | crawl records as JSON, in order of appending; canonical, via,         |
  * |                 |        | requiredGapMs, gapMs and waitedMs absent when null                    |
- * | P pages         | hash   | url → page validators as JSON                                         |
+ * | P pages         | hash   | url → page validators as JSON (revisitAt absent when null)            |
+ * | P revisits      | zset   | pages with a revisit moment: score = revisitAt, member url            |
  */
 export function redisKeys(prefix: string) {
   return {
@@ -33,6 +34,7 @@ export function redisKeys(prefix: string) {
     host: (origin: string) => `${prefix}host:${origin}`,
     log: `${prefix}log`,
     pages: `${prefix}pages`,
+    revisits: `${prefix}revisits`,
   } as const;
 }
 

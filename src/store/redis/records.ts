@@ -157,11 +157,26 @@ export function redisPageStore(client: Redis, keys: RedisKeys): PageStore {
       const json = await client.hget(keys.pages, url);
       if (json === null) return null;
       const page = JSON.parse(json) as Omit<PageValidators, "url">;
-      return { url, ...page };
+      return { url, ...page, revisitAt: page.revisitAt ?? null };
     },
     async put(page) {
       const { url, etag, lastModified, fetchedAt, status } = page;
-      await client.hset(keys.pages, url, JSON.stringify({ etag, lastModified, fetchedAt, status }));
+      const revisitAt = page.revisitAt ?? null;
+      const fields = { etag, lastModified, fetchedAt, status };
+      const value = JSON.stringify(revisitAt === null ? fields : { ...fields, revisitAt });
+      const step = client.multi().hset(keys.pages, url, value);
+      if (revisitAt === null) step.zrem(keys.revisits, url);
+      else step.zadd(keys.revisits, revisitAt, url);
+      await step.exec();
+    },
+    async *due(now, batch) {
+      // Offsets, not a cursor: a member that becomes due is scored below `now`, so pages put
+      // during the scan shift later batches at most by what was put.
+      for (let offset = 0; ; offset += batch) {
+        const urls = await client.zrangebyscore(keys.revisits, "-inf", now, "LIMIT", offset, batch);
+        if (urls.length > 0) yield urls;
+        if (urls.length < batch) return;
+      }
     },
   };
 }

@@ -190,11 +190,23 @@ export function sqliteCrawlLog(db: Database.Database): CrawlLog {
 export function sqlitePageStore(db: Database.Database): PageStore {
   const get = db.prepare<
     [string],
-    { etag: string | null; last_modified: string | null; fetched_at: number; status: number }
-  >("SELECT etag, last_modified, fetched_at, status FROM pages WHERE url = ?");
-  const put = db.prepare<[PageValidators]>(
-    `INSERT OR REPLACE INTO pages (url, etag, last_modified, fetched_at, status)
-     VALUES (@url, @etag, @lastModified, @fetchedAt, @status)`,
+    {
+      etag: string | null;
+      last_modified: string | null;
+      fetched_at: number;
+      status: number;
+      revisit_at: number | null;
+    }
+  >("SELECT etag, last_modified, fetched_at, status, revisit_at FROM pages WHERE url = ?");
+  const put = db.prepare<[Required<PageValidators>]>(
+    `INSERT OR REPLACE INTO pages (url, etag, last_modified, fetched_at, status, revisit_at)
+     VALUES (@url, @etag, @lastModified, @fetchedAt, @status, @revisitAt)`,
+  );
+  // Keyset paging over the partial index: each batch costs the same wherever it starts.
+  const due = db.prepare<[number, number, string, number], { url: string; at: number }>(
+    `SELECT url, revisit_at AS at FROM pages
+     WHERE revisit_at IS NOT NULL AND revisit_at <= ? AND (revisit_at, url) > (?, ?)
+     ORDER BY revisit_at, url LIMIT ?`,
   );
   return {
     async get(url) {
@@ -206,11 +218,23 @@ export function sqlitePageStore(db: Database.Database): PageStore {
         lastModified: row.last_modified,
         fetchedAt: row.fetched_at,
         status: row.status,
+        revisitAt: row.revisit_at,
       };
     },
     async put(page) {
       const { url, etag, lastModified, fetchedAt, status } = page;
-      put.run({ url, etag, lastModified, fetchedAt, status });
+      put.run({ url, etag, lastModified, fetchedAt, status, revisitAt: page.revisitAt ?? null });
+    },
+    async *due(now, batch) {
+      let after = { at: Number.MIN_SAFE_INTEGER, url: "" };
+      for (;;) {
+        const rows = due.all(now, after.at, after.url, batch);
+        if (rows.length > 0) yield rows.map((r) => r.url);
+        if (rows.length < batch) return;
+        const last = rows[rows.length - 1];
+        if (last === undefined) return;
+        after = last;
+      }
     },
   };
 }

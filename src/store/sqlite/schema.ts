@@ -180,6 +180,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: "pages: when the site's guidance brings a page back",
+    sql: `
+      -- ms since the epoch; NULL when nothing asks for a revisit.
+      ALTER TABLE pages ADD COLUMN revisit_at INTEGER;
+      CREATE INDEX pages_revisit ON pages (revisit_at, url) WHERE revisit_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** Brings the file to the newest schema; returns the version it is at. */
@@ -215,8 +224,10 @@ export function migrate(
       `the store has schema version ${found}; this heed knows up to ${newest}: use a newer heed`,
     );
   }
+  // Every migration not yet applied, not only those above the highest: numbers are reserved
+  // per feature, so a file may have 6 and still lack 3 (it skips what it has).
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (migration.version > found) apply.immediate(migration);
+    apply.immediate(migration);
   }
   return current();
 }
