@@ -191,7 +191,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description(
       "crawl politely from seed URLs, obeying every robots.txt dialect; run again to resume",
     )
-    .argument("<url...>", "seed URLs")
+    .argument("[url...]", "seed URLs (none with --queued)")
     .option(
       "--agent <name>",
       "the robot's name token, matched in robots.txt and sent in User-Agent",
@@ -234,6 +234,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--revisit",
       "fetch again, with conditional requests, the pages the site's guidance brings back now " +
         "(sitemap changefreq and a lastmod newer than the last fetch; REGP Index-page and Change-*)",
+      false,
+    )
+    .option(
+      "--queued",
+      "fetch what the store has queued (URLs heed rup inbox took from RUP reports), with or without seeds",
       false,
     )
     .option(

@@ -16,6 +16,8 @@ export interface SiteServerOptions {
   readonly port?: number;
   /** Turns RUP on; `urlBase` defaults to the address listened on. */
   readonly rup?: Omit<RupSiteOptions, "root" | "urlBase"> & { readonly urlBase?: string };
+  /** Told of each answer sent: method, path and query, status (an access log). */
+  readonly onRequest?: (entry: { method: string; path: string; status: number }) => void;
 }
 
 export interface SiteServer {
@@ -49,6 +51,12 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
     await files(req, res);
   };
   const server: Server = createServer((req, res) => {
+    const log = options.onRequest;
+    if (log !== undefined) {
+      res.once("finish", () =>
+        log({ method: req.method ?? "", path: req.url ?? "", status: res.statusCode }),
+      );
+    }
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
       res.end("internal error\n");

@@ -19,14 +19,14 @@ import {
   spanCovering,
 } from "../../protocol/rup/index.js";
 import type { CrawlStore, NewUrl } from "../../store/types.js";
+import { SEED_PRIORITY, writeMeta } from "../discovery.js";
+import { FETCHED_OUTCOMES } from "../frontier-entry.js";
 import { normalizeUrl, originOf } from "../url-normal.js";
 import type { RobotState, SiteRegistration } from "./robot-state.js";
 import { refusalMessage, sendAction } from "./rup-client.js";
 
 /** URLs queued per frontier call: one transaction each, small enough not to hold the store long. */
 const QUEUE_BATCH = 1000;
-/** Priority of URLs a report names: above links found by crawling, which start at 0. */
-export const RUP_PRIORITY = 1;
 
 export interface IntakeOptions {
   readonly state: RobotState;
@@ -152,19 +152,26 @@ async function recover(
   return { kind: "index", span: spanText, changes: parsed.report.changes };
 }
 
-/** Queues every URL of the site the crawl log knows, and its root, for fetching again. */
+/** Queues every page of the site the crawl log says was fetched, and its root, for fetching again. */
 async function recrawl(site: SiteRegistration, options: IntakeOptions): Promise<number> {
   const urls = new Set<string>([normalizeUrl("/", site.urlBase) ?? site.urlBase]);
   for await (const batch of options.store.log.scan(QUEUE_BATCH)) {
-    for (const record of batch) if (record.origin === site.origin) urls.add(record.url);
+    for (const record of batch) {
+      if (record.origin === site.origin && FETCHED_OUTCOMES.has(record.outcome))
+        urls.add(record.url);
+    }
   }
-  return queue([...urls], site.origin, { via: "rup", recrawl: true }, options);
+  return queue([...urls], site.origin, options);
 }
 
+/**
+ * Queues URLs for the next crawl (`heed crawl --queued`): a page fetched before is queued again
+ * (its validators make the fetch conditional), a new one is added. The site named them, as a
+ * seed is named: they go first.
+ */
 async function queue(
   urls: readonly string[],
   origin: string,
-  meta: Record<string, unknown>,
   options: IntakeOptions,
 ): Promise<number> {
   let n = 0;
@@ -173,10 +180,10 @@ async function queue(
       url,
       origin,
       depth: 0,
-      priority: RUP_PRIORITY,
+      priority: SEED_PRIORITY,
       notBefore: 0,
       referrer: null,
-      meta: JSON.stringify(meta),
+      meta: writeMeta({ via: "revisit" }),
     }));
     n += await options.store.frontier.revisit(batch);
   }
@@ -208,7 +215,7 @@ async function apply(
   const gone = [...last]
     .filter(([, v]) => v.kind === "Delete")
     .map(([url, v]) => ({ url, at: v.at }));
-  const queued = await queue(fetch, site.origin, { via: "rup", seq }, options);
+  const queued = await queue(fetch, site.origin, options);
   options.state.back(fetch);
   for (const g of gone) {
     await options.store.log.append({

@@ -18,6 +18,7 @@ import { startSiteServer, type SiteServer } from "../../../src/site/site-server.
 import { openSqliteStore } from "../../../src/store/index.js";
 import { QUEUED } from "../../../src/store/sqlite/schema.js";
 import type { CrawlStore } from "../../../src/store/types.js";
+import { runCli } from "../../helpers/run-cli.js";
 import { startSmtpSink, type SmtpSink } from "../../helpers/smtp-sink.js";
 
 const DAY = 86_400_000;
@@ -32,6 +33,8 @@ class World {
   store!: CrawlStore;
   client!: HttpClient;
   blackhole!: SmtpSink;
+  /** Requests the site answered, as `METHOD /path STATUS`. */
+  requests: string[] = [];
 
   constructor(
     readonly dir: string,
@@ -51,6 +54,7 @@ class World {
     this.site = await startSiteServer({
       root: this.dir,
       port: this.sitePort,
+      onRequest: (e) => this.requests.push(`${e.method} ${e.path} ${e.status}`),
       rup: {
         statePath: join(this.tmp, "site.db"),
         transport: mail,
@@ -180,6 +184,32 @@ describe("RUP end to end", () => {
       assert.deepEqual(w.outcomes(), ["1 applied"]);
       assert.deepEqual(w.queued(), ["/a/b/c/deep.html", "/index.html", "/new.html"]);
       assert.deepEqual(w.gone(), ["/old.html"]);
+
+      // heed crawl --queued fetches exactly the pages the report named, besides what it reads
+      // of any site it visits (robots.txt, and the sitemap it looks for at /sitemap.xml).
+      w.requests = [];
+      const crawled = await runCli(
+        [
+          "crawl",
+          "--queued",
+          "--store",
+          join(w.tmp, "crawl.db"),
+          "--agent",
+          "heedtest",
+          "--allow-private",
+          "--json",
+        ],
+        { timeoutMs: 60_000 },
+      );
+      assert.equal(crawled.code, 0, crawled.stderr);
+      assert.deepEqual(w.requests.filter((r) => r.startsWith("GET")).sort(), [
+        "GET /a/b/c/deep.html 200",
+        "GET /index.html 200",
+        "GET /new.html 200",
+        "GET /robots.txt 200",
+        "GET /sitemap.xml 404",
+      ]);
+      assert.deepEqual(w.queued(), []);
 
       // Day 2: report 2 goes into a mail server that accepts it and loses it.
       await w.site.close();
