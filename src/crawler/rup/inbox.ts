@@ -25,6 +25,8 @@ const MAX_CLIENTS = 32;
 export interface InboxOptions extends IntakeOptions {
   readonly host: string;
   readonly port: number;
+  /** Default {@link MAX_MESSAGE_BYTES}. */
+  readonly maxMessageBytes?: number;
   /** Told of each report taken in or refused. */
   readonly onReport?: (event: InboxEvent) => void;
 }
@@ -48,6 +50,7 @@ function smtpError(message: string, code: number): SmtpError {
 }
 
 export async function startInbox(options: InboxOptions): Promise<Inbox> {
+  const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   // Reports are taken in one after another: sequence checks and recoveries never interleave.
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -63,7 +66,7 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["AUTH", "STARTTLS"],
-    size: MAX_MESSAGE_BYTES,
+    size: maxBytes,
     maxClients: MAX_CLIENTS,
     logger: false,
     banner: "heed RUP inbox",
@@ -71,7 +74,7 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
       simpleParser(stream)
         .then(async (mail) => {
           if ((stream as { sizeExceeded?: boolean }).sizeExceeded === true) {
-            throw refuse(`message larger than ${MAX_MESSAGE_BYTES} bytes`, true);
+            throw refuse(`message larger than ${maxBytes} bytes`, true);
           }
           const parsed = parseReport(mail.text ?? "");
           if (parsed.report === null) {

@@ -7,7 +7,7 @@
  */
 import { lstat } from "node:fs/promises";
 import watcher from "@parcel/watcher";
-import { diffSnapshots, scanTree, urlPathOf } from "./scan.js";
+import { diffSnapshots, type ScanOptions, scanTree, urlPathOf } from "./scan.js";
 import type { FileStat, LoggedChange, SiteState } from "./state.js";
 
 export interface ModificationLogOptions {
@@ -18,6 +18,9 @@ export interface ModificationLogOptions {
   readonly now: () => number;
   /** Absolute paths never logged. */
   readonly ignore?: ReadonlySet<string>;
+  /** Limits of each scan (default scan.ts's MAX_FILES and MAX_DEPTH). */
+  readonly maxFiles?: number;
+  readonly maxDepth?: number;
   /** Told of problems (a scan cut short, a watcher error); default: nothing. */
   readonly warn?: (message: string) => void;
 }
@@ -130,7 +133,12 @@ export class ModificationLog {
     }
   }
 
-  private scanOptions() {
-    return this.options.ignore === undefined ? {} : { ignore: this.options.ignore };
+  private scanOptions(): ScanOptions {
+    const { ignore, maxFiles, maxDepth } = this.options;
+    return {
+      ...(ignore === undefined ? {} : { ignore }),
+      ...(maxFiles === undefined ? {} : { maxFiles }),
+      ...(maxDepth === undefined ? {} : { maxDepth }),
+    };
   }
 }

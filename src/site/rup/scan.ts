@@ -22,6 +22,10 @@ const STAT_BATCH = 64;
 export interface ScanOptions {
   /** Absolute paths never logged (the state file and its journal, when inside the site). */
   readonly ignore?: ReadonlySet<string>;
+  /** Default {@link MAX_FILES}. */
+  readonly maxFiles?: number;
+  /** Default {@link MAX_DEPTH}. */
+  readonly maxDepth?: number;
 }
 
 export interface ScanResult {
@@ -50,6 +54,8 @@ export async function scanTree(
   options: ScanOptions = {},
 ): Promise<ScanResult> {
   const files = new Map<string, FileStat>();
+  const maxFiles = options.maxFiles ?? MAX_FILES;
+  const maxDepth = options.maxDepth ?? MAX_DEPTH;
   const stack: { path: string; depth: number }[] = [{ path: dir, depth: 0 }];
   while (stack.length > 0) {
     const { path, depth } = stack.pop() as { path: string; depth: number };
@@ -64,8 +70,8 @@ export async function scanTree(
       if (entry.name.startsWith(".")) continue;
       const full = join(path, entry.name);
       if (entry.isDirectory()) {
-        if (depth + 1 > MAX_DEPTH)
-          return { files, cut: `${full} is deeper than ${MAX_DEPTH} directories` };
+        if (depth + 1 > maxDepth)
+          return { files, cut: `${full} is deeper than ${maxDepth} directories` };
         stack.push({ path: full, depth: depth + 1 });
       } else if (entry.isFile() && options.ignore?.has(full) !== true) wanted.push(full);
       // Symbolic links and special files are not published (see static-files.ts).
@@ -79,7 +85,7 @@ export async function scanTree(
         if (s?.isFile() === true && url !== null)
           files.set(url, { size: s.size, mtimeMs: s.mtimeMs });
       });
-      if (files.size > MAX_FILES) return { files, cut: `more than ${MAX_FILES} files` };
+      if (files.size > maxFiles) return { files, cut: `more than ${maxFiles} files` };
     }
   }
   return { files, cut: null };

@@ -7,6 +7,7 @@ import {
   groupChanges,
   MAX_REPORT_BYTES,
   MAX_REPORT_LINES,
+  MAX_REPORT_PATHS,
   parseReport,
   REPORT_WRAP,
 } from "../../../src/protocol/rup/index.js";
@@ -148,6 +149,14 @@ describe("formatReport and parseReport", () => {
     const r = parseReport(text);
     assert.ok(r.diagnostics.some((d) => d.code === "too-many-lines"));
     assert.ok((r.report?.changes.length ?? 0) <= MAX_REPORT_LINES);
+  });
+
+  it("limit: MAX_REPORT_PATHS paths in all", () => {
+    const line = `New[2026-11-21T08:00:00Z]: ${Array.from({ length: 3000 }, () => "/p").join(", ")}\n`;
+    const lines = Math.ceil(MAX_REPORT_PATHS / 3000) + 1;
+    const r = parseReport(`SequenceNumber: 1\nURLBase: http://h/\n\n${line.repeat(lines)}`);
+    assert.ok(r.diagnostics.some((d) => d.code === "too-many-paths"));
+    assert.ok((r.report?.changes.reduce((n, c) => n + c.paths.length, 0) ?? 0) <= MAX_REPORT_PATHS);
   });
 
   it("limit: MAX_REPORT_BYTES characters", () => {

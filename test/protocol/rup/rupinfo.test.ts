@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import {
   formatRupInfo,
   MAX_LATENCIES,
+  MAX_LINE_LENGTH,
   MAX_PATTERNS,
   MAX_RUPINFO_BYTES,
   parseRupInfo,
@@ -123,5 +124,13 @@ describe("parseRupInfo", () => {
     const lats = Array.from({ length: MAX_LATENCIES + 1 }, () => "day").join(", ");
     const l = parseRupInfo(`RUP-CGI: /rup\nLatency: ${lats}\n`);
     assert.equal(l.info?.latencies.length, MAX_LATENCIES);
+  });
+});
+
+describe("parseRupInfo: line length", () => {
+  it("limit: a line longer than MAX_LINE_LENGTH is cut and reported", () => {
+    const r = parseRupInfo(`RUP-CGI: /rup\nExclude: ^/a/, ^/${"b".repeat(MAX_LINE_LENGTH)}/\n`);
+    const d = r.diagnostics.find((x) => x.code === "line-too-long");
+    assert.equal(d?.line, 2);
   });
 });
