@@ -16,8 +16,13 @@ export interface SiteServerOptions {
   readonly port?: number;
   /** Turns RUP on; `urlBase` defaults to the address listened on. */
   readonly rup?: Omit<RupSiteOptions, "root" | "urlBase"> & { readonly urlBase?: string };
-  /** Told of each answer sent: method, path and query, status (an access log). */
-  readonly onRequest?: (entry: { method: string; path: string; status: number }) => void;
+  /** Told of each answer sent: method, path and query, status, body bytes (an access log). */
+  readonly onRequest?: (entry: {
+    method: string;
+    path: string;
+    status: number;
+    bytes: number;
+  }) => void;
 }
 
 export interface SiteServer {
@@ -54,7 +59,12 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
     const log = options.onRequest;
     if (log !== undefined) {
       res.once("finish", () =>
-        log({ method: req.method ?? "", path: req.url ?? "", status: res.statusCode }),
+        log({
+          method: req.method ?? "",
+          path: req.url ?? "",
+          status: res.statusCode,
+          bytes: Number(res.getHeader("content-length") ?? 0),
+        }),
       );
     }
     handle(req, res).catch(() => {

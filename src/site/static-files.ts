@@ -138,7 +138,10 @@ export function createStaticHandler(
       res.end();
       return;
     }
-    res.writeHead(200, { ...headers, "content-length": String(stat.size) });
+    // Set one by one, so that an access log (site-server.ts onRequest) can read them back.
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.setHeader("content-length", String(stat.size));
+    res.writeHead(200);
     if (req.method === "HEAD") {
       res.end();
       return;
