@@ -94,7 +94,7 @@ async function timedCrawl(
   counter.on = tally;
   const started = performance.now();
   try {
-    await crawl({
+    const summary = await crawl({
       ...options,
       agent: "rupbench",
       userAgent: "rupbench/1.0",
@@ -107,10 +107,16 @@ async function timedCrawl(
       scope: "host",
       signal,
     });
+    process.stderr.write(
+      `  crawl: ${summary.fetched} fetched, ${summary.skipped} skipped, ${summary.failed} failed, ${summary.queued} queued\n`,
+    );
   } finally {
-    counter.on = null;
     await client.close();
     await store.close();
+    // The site logs an answer when it has left ("finish"), which may come after the crawler has
+    // read it: let the last ones be counted before the tally is read.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    counter.on = null;
   }
   return (performance.now() - started) / 1000;
 }
@@ -194,6 +200,8 @@ async function main(): Promise<void> {
     const rupStarted = performance.now();
     const tick = await rupSite.tick();
     if (tick.sent !== 1) throw new Error(`the report was not delivered: ${JSON.stringify(tick)}`);
+    const taken = robot.reports(new URL(base).origin).at(-1);
+    process.stderr.write(`report ${taken?.seq ?? "?"} taken in: ${taken?.detail ?? "?"}\n`);
     await inbox.close();
     await robotStore.close();
     robot.close();

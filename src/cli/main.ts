@@ -341,6 +341,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "compare the whole tree with the snapshot this often, besides watching it (0: only at start-up)",
       "300",
     )
+    .option(
+      "--allow-private-webhooks",
+      "let webhook registrations (a URL in place of RobotEmail) name loopback and private addresses",
+      false,
+    )
     .action(async (dir: string, options) => {
       setExit(await runServeDir(dir, options, io));
     });

@@ -46,7 +46,10 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
     if (
       options.rup !== undefined &&
       rup === null &&
-      (pathname.startsWith("/rupinfo.") || pathname.startsWith("/cgi-bin/"))
+      (pathname.startsWith("/rupinfo.") ||
+        pathname.startsWith("/cgi-bin/") ||
+        pathname.startsWith("/resourcesync/") ||
+        pathname.startsWith("/.well-known/"))
     ) {
       res.writeHead(503, { "retry-after": "1", "content-type": "text/plain; charset=utf-8" });
       res.end("starting\n");

@@ -30,6 +30,7 @@ export interface ServeDirOptions {
   readonly exclude?: string;
   readonly includeOnly?: string;
   readonly scanInterval: string;
+  readonly allowPrivateWebhooks?: boolean;
 }
 
 /** Serves `dir` (and its RUP service with --rup) until the process is told to stop. */
@@ -126,6 +127,7 @@ function rupOptions(options: ServeDirOptions, io: Io) {
     exclude: patterns("--exclude", options.exclude),
     includeOnly: patterns("--include-only", options.includeOnly),
     scanIntervalMs: scan * 1000,
+    allowPrivateWebhooks: options.allowPrivateWebhooks === true,
     ...(options.base === undefined ? {} : { urlBase: new URL("/", options.base).href }),
   };
 }

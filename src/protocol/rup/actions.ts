@@ -55,6 +55,18 @@ function isActionName(name: string): name is ActionName {
   return Object.hasOwn(FIELDS, name);
 }
 
+/** Longest callback URL accepted in place of an address. */
+export const MAX_CALLBACK_URL_LENGTH = 2048;
+
+/** Whether a RobotEmail value is an http(s) URL (a webhook registration) rather than an address. */
+export function isCallbackUrl(value: string): boolean {
+  return (
+    value.length <= MAX_CALLBACK_URL_LENGTH &&
+    /^https?:\/\/\S+$/i.test(value) &&
+    URL.canParse(value)
+  );
+}
+
 const bad = (field: string | null, message: string): ActionParse => ({
   ok: false,
   status: 400,
@@ -103,6 +115,9 @@ export function parseActionRequest(fields: readonly (readonly [string, string])[
 
   for (const name of ["RobotEmail", "RegisteredRobotEmail"]) {
     if (!has(name)) continue;
+    // An http(s) URL instead of an address registers a webhook (heed's extra, see
+    // site/rup/webhook.ts); anything else must be an address.
+    if (isCallbackUrl(get(name))) continue;
     const problem = emailProblem(get(name));
     if (problem !== null) return bad(name, `${name}: ${problem}`);
   }

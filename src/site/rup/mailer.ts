@@ -5,7 +5,9 @@
  * wait behind it, so that they arrive in sequence order.
  */
 import nodemailer from "nodemailer";
+import type { HttpClient } from "../../net/http-client.js";
 import type { OutboxEntry, SiteState } from "./state.js";
+import { isWebhookTarget, postWebhook, webhookBody } from "./webhook.js";
 
 /** The first retry waits this long; each later one twice as long as the one before. */
 export const RETRY_BASE_MS = 60_000;
@@ -87,11 +89,21 @@ export interface SendResult {
   readonly failed: number;
 }
 
-/** Sends what is due in the outbox at `now`, oldest first, each robot's reports in order. */
+/**
+ * Sends what is due in the outbox at `now`, oldest first, each robot's reports in order: by
+ * mail through `transport`, or to a webhook registration's URL through `webhooks`. Without
+ * the means to deliver one, it stays in the outbox.
+ */
 export async function sendOutbox(
   state: SiteState,
-  transport: MailTransport,
-  options: { from: string; urlBase: string; now: number; warn?: (message: string) => void },
+  transport: MailTransport | null,
+  options: {
+    from: string;
+    urlBase: string;
+    now: number;
+    webhooks?: HttpClient;
+    warn?: (message: string) => void;
+  },
 ): Promise<SendResult> {
   const blocked = new Set<number>();
   let sent = 0;
@@ -102,8 +114,15 @@ export async function sendOutbox(
       blocked.add(entry.registrationId);
       continue;
     }
+    const hook = isWebhookTarget(entry.email);
+    if ((hook && options.webhooks === undefined) || (!hook && transport === null)) {
+      blocked.add(entry.registrationId);
+      continue;
+    }
     try {
-      await transport.send(reportMail(entry, options.from, options.urlBase));
+      if (hook && options.webhooks !== undefined) {
+        await postWebhook(options.webhooks, entry.email, webhookBody(entry.body), entry.keyHash);
+      } else await transport?.send(reportMail(entry, options.from, options.urlBase));
       state.sent(entry.id);
       sent += 1;
     } catch (error) {

@@ -7,10 +7,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolve } from "node:path";
 import { formatRupInfo, type Latency, latencyMs, type RupInfo } from "../../protocol/rup/index.js";
+import { VERSION } from "../../cli/version.js";
+import { createHttpClient, type HttpClient } from "../../net/http-client.js";
 import { ActionEndpoint } from "./action-endpoint.js";
 import { type MailTransport, sendOutbox, type SendResult } from "./mailer.js";
 import { ModificationLog } from "./modification-log.js";
-import { makeDueReports } from "./reports.js";
+import { productToken } from "../../protocol/robots/index.js";
+import { capabilityList, changeList, RESOURCESYNC_PATHS, sourceDescription } from "./changelist.js";
+import { makeDueReports, readSiteRobots, reportFilter } from "./reports.js";
 import { SiteState } from "./state.js";
 
 /** Where the action endpoint answers, after the CGI scripts the seed has in mind. */
@@ -42,6 +46,12 @@ export interface RupSiteOptions {
   /** Rounds of the report schedule, every this many ms (default 5000; 0: only by `tick`). */
   readonly tickMs?: number;
   readonly warn?: (message: string) => void;
+  /**
+   * Webhook registrations (an http(s) URL in place of an address) may name private and
+   * loopback addresses; off by default, so that a robot cannot make the site call inside its
+   * own network.
+   */
+  readonly allowPrivateWebhooks?: boolean;
 }
 
 export const DEFAULT_LATENCIES: readonly string[] = ["day", "week", "month"];
@@ -63,6 +73,7 @@ export class RupSite {
   private readonly timers: NodeJS.Timeout[] = [];
   private ticking: Promise<TickResult> | null = null;
   private transport: MailTransport | null;
+  private readonly webhooks: HttpClient;
 
   private constructor(
     private readonly options: RupSiteOptions,
@@ -71,6 +82,10 @@ export class RupSite {
     this.now = options.now ?? Date.now;
     this.state = state;
     this.transport = options.transport;
+    this.webhooks = createHttpClient({
+      userAgent: `heed-rup/${VERSION}`,
+      allowPrivateAddresses: options.allowPrivateWebhooks === true,
+    });
     this.info = {
       cgiUrl: new URL(ACTION_PATH, options.urlBase).href,
       authentifier: "none",
@@ -148,7 +163,37 @@ export class RupSite {
       await this.endpoint.handle(req, res);
       return true;
     }
-    return false;
+    const xml = await this.resourceSync(req, pathname);
+    if (xml === null) return false;
+    res.writeHead(200, {
+      "content-type": "application/xml; charset=utf-8",
+      "cache-control": "no-cache",
+    });
+    res.end(req.method === "HEAD" ? undefined : xml);
+    return true;
+  }
+
+  /** The ResourceSync documents (./changelist.ts), or null for any other path. */
+  private async resourceSync(req: IncomingMessage, pathname: string): Promise<string | null> {
+    const base = this.options.urlBase;
+    if (pathname === RESOURCESYNC_PATHS.description) return sourceDescription(base);
+    if (pathname === RESOURCESYNC_PATHS.capabilities) return capabilityList(base);
+    if (pathname !== RESOURCESYNC_PATHS.changes) return null;
+    const now = this.now();
+    const from = now - latencyMs(this.info.maxQuerySpan ?? DEFAULT_MAX_QUERY_SPAN);
+    const ua = req.headers["user-agent"];
+    const keep = reportFilter(
+      { kind: "all" },
+      ua === undefined || ua.trim() === "" ? null : productToken(ua),
+      await readSiteRobots(this.options.root),
+      base,
+    );
+    return changeList(
+      this.state.changesSince(from).filter((c) => keep(c.path)),
+      base,
+      from,
+      now,
+    );
   }
 
   /**
@@ -166,15 +211,13 @@ export class RupSite {
     await this.log.idle();
     const now = this.now();
     const made = await makeDueReports(this.state, this.options.root, this.options.urlBase, now);
-    const sent =
-      this.transport === null
-        ? { sent: 0, failed: 0 }
-        : await sendOutbox(this.state, this.transport, {
-            from: this.options.from,
-            urlBase: this.options.urlBase,
-            now,
-            ...(this.options.warn === undefined ? {} : { warn: this.options.warn }),
-          });
+    const sent = await sendOutbox(this.state, this.transport, {
+      from: this.options.from,
+      urlBase: this.options.urlBase,
+      now,
+      webhooks: this.webhooks,
+      ...(this.options.warn === undefined ? {} : { warn: this.options.warn }),
+    });
     const span = this.info.maxQuerySpan ?? DEFAULT_MAX_QUERY_SPAN;
     const pruned = this.state.prune(now - latencyMs(span));
     return { made, pruned, ...sent };
@@ -186,6 +229,7 @@ export class RupSite {
     await this.ticking?.catch(() => undefined);
     await this.log.stop();
     this.transport?.close();
+    await this.webhooks.close();
     this.state.close();
   }
 }

@@ -36,7 +36,10 @@ export interface Registration {
 export interface OutboxEntry {
   readonly id: number;
   readonly registrationId: number;
+  /** An address, or an http(s) URL for a webhook registration. */
   readonly email: string;
+  /** The registration's key digest: a webhook's signing secret. */
+  readonly keyHash: string;
   readonly seq: number;
   readonly body: string;
   readonly attempts: number;
@@ -277,19 +280,21 @@ export class SiteState {
           id: number;
           registration_id: number;
           email: string;
+          key_hash: string;
           seq: number;
           body: string;
           attempts: number;
           next_try: number;
         }
       >(
-        "SELECT o.id, o.registration_id, r.email, o.seq, o.body, o.attempts, o.next_try FROM outbox o JOIN registrations r ON r.id = o.registration_id ORDER BY o.id",
+        "SELECT o.id, o.registration_id, r.email, r.key_hash, o.seq, o.body, o.attempts, o.next_try FROM outbox o JOIN registrations r ON r.id = o.registration_id ORDER BY o.id",
       )
       .all()
       .map((row) => ({
         id: row.id,
         registrationId: row.registration_id,
         email: row.email,
+        keyHash: row.key_hash,
         seq: row.seq,
         body: row.body,
         attempts: row.attempts,

@@ -43,6 +43,11 @@ describe("parseActionRequest", () => {
       "GetSequenceNumber",
     ],
     ["§3.3.4", "Action=GetIndex&Span=2-week", "GetIndex"],
+    [
+      "heed's webhook extra: a URL in place of the address",
+      "Action=Register&RobotEmail=https://robot.test/hook",
+      "Register",
+    ],
   ];
   for (const [source, query, action] of GOOD) {
     it(`seeds/001 ${source}: ${query}`, () => {

@@ -15,6 +15,9 @@ import {
 import { MAX_ACTIONS_PER_WINDOW } from "../../../src/site/rup/action-endpoint.js";
 import { parseSmtpUrl, retryDelayMs, smtpTransport } from "../../../src/site/rup/mailer.js";
 import { startSiteServer, type SiteServer } from "../../../src/site/site-server.js";
+import { hashKey } from "../../../src/site/rup/keys.js";
+import { verifyWebhook } from "../../../src/site/rup/webhook.js";
+import { startServer } from "../../helpers/http-server.js";
 import { startSmtpSink, type SmtpSink } from "../../helpers/smtp-sink.js";
 import { until } from "../../helpers/until.js";
 
@@ -27,9 +30,10 @@ interface Fixture {
   clock: { t: number };
   sink: SmtpSink;
   server: SiteServer;
+  privateHooks: boolean;
 }
 
-async function fixture(existing?: Fixture): Promise<Fixture> {
+async function fixture(existing?: Partial<Fixture>): Promise<Fixture> {
   const dir = existing?.dir ?? (await mkdtemp(join(tmpdir(), "heed-rup-site-")));
   const state =
     existing?.state ?? join(await mkdtemp(join(tmpdir(), "heed-rup-state-")), "state.db");
@@ -56,9 +60,10 @@ async function fixture(existing?: Fixture): Promise<Fixture> {
       maxQuerySpan: { count: 2, unit: "week" },
       tickMs: 0,
       scanIntervalMs: 0,
+      allowPrivateWebhooks: existing?.privateHooks ?? true,
     },
   });
-  return { dir, state, clock, sink, server };
+  return { dir, state, clock, sink, server, privateHooks: existing?.privateHooks ?? true };
 }
 
 async function act(
@@ -443,5 +448,102 @@ describe("RUP site", () => {
     );
     const week = await act(f.server, { Action: "GetIndex", Span: "1-week" });
     assert.match(week.body, /\/old\.html/);
+  });
+
+  describe("webhooks (an extra: a URL in place of an address)", () => {
+    it("POSTs the report as JSON signed with HMAC-SHA256; a refused post is retried", async () => {
+      const received: { body: string; signature: string }[] = [];
+      let answer = 500;
+      const hook = await startServer({
+        "/hook": (req, res) => {
+          const chunks: Buffer[] = [];
+          req.on("data", (c: Buffer) => chunks.push(c));
+          req.on("end", () => {
+            received.push({
+              body: Buffer.concat(chunks).toString("utf8"),
+              signature: String(req.headers["x-rup-signature"]),
+            });
+            res.statusCode = answer;
+            res.end();
+          });
+        },
+      });
+      try {
+        const url = `${hook.origin}/hook`;
+        const key = await register(f, url, { Latency: "day" });
+        await writeFile(join(f.dir, "hooked.html"), "h");
+        await settle(f, () => logged(f).includes("New /hooked.html"));
+        f.clock.t += DAY;
+        assert.equal((await f.server.rup?.tick())?.failed, 1);
+        answer = 204;
+        f.clock.t += retryDelayMs(0);
+        assert.equal((await f.server.rup?.tick())?.sent, 1);
+        assert.equal(received.length, 2);
+        const last = received[1];
+        assert.ok(last);
+        assert.ok(verifyWebhook(last.body, last.signature, hashKey(key)));
+        assert.ok(!verifyWebhook(last.body, last.signature, hashKey("another key")));
+        assert.ok(!verifyWebhook(`${last.body} `, last.signature, hashKey(key)));
+        const json = JSON.parse(last.body) as {
+          sequenceNumber: number;
+          urlBase: string;
+          changes: { kind: string; paths: string[] }[];
+        };
+        assert.equal(json.sequenceNumber, 1);
+        assert.equal(json.urlBase, f.server.url);
+        assert.deepEqual(
+          json.changes.map((c) => [c.kind, c.paths]),
+          [["New", ["/hooked.html"]]],
+        );
+        assert.equal(f.sink.mails.length, 0);
+      } finally {
+        await hook.close();
+      }
+    });
+
+    it("a webhook on a private address is refused by the SSRF guard unless allowed, and kept", async () => {
+      await f.server.close();
+      f = await fixture({ ...f, privateHooks: false });
+      await register(f, "http://127.0.0.1:9/hook", { Latency: "day" });
+      f.clock.t += DAY;
+      const t = await f.server.rup?.tick();
+      assert.equal(t?.failed, 1);
+      assert.equal(f.server.rup?.state.outbox().length, 1);
+    });
+  });
+
+  it("offers the log as a ResourceSync change list (an extra), robots.txt applied", async () => {
+    await writeFile(join(f.dir, "listed.html"), "l");
+    await mkdir(join(f.dir, "private"));
+    await writeFile(join(f.dir, "private", "hidden.html"), "p");
+    await unlink(join(f.dir, "index.html"));
+    await settle(f, () => logged(f).length >= 3);
+    const description = await (
+      await fetch(new URL("/.well-known/resourcesync", f.server.url))
+    ).text();
+    assert.match(description, /<rs:md capability="description"\/>/);
+    assert.ok(description.includes(new URL("/resourcesync/capabilitylist.xml", f.server.url).href));
+    const capabilities = await (
+      await fetch(new URL("/resourcesync/capabilitylist.xml", f.server.url))
+    ).text();
+    assert.ok(
+      capabilities.includes(
+        `<loc>${new URL("/resourcesync/changelist.xml", f.server.url).href}</loc><rs:md capability="changelist"/>`,
+      ),
+    );
+    const res = await fetch(new URL("/resourcesync/changelist.xml", f.server.url));
+    assert.equal(res.headers.get("content-type"), "application/xml; charset=utf-8");
+    const list = await res.text();
+    const entries = [
+      ...list.matchAll(/<loc>([^<]+)<\/loc><rs:md change="(\w+)" datetime="([^"]+)"\/>/g),
+    ].map((m) => `${m[2] ?? ""} ${new URL(m[1] ?? "").pathname}`);
+    // Every change is listed as logged (a watcher may log a new file's first write as well).
+    assert.ok(entries.includes("created /listed.html"), entries.join());
+    assert.ok(entries.includes("deleted /index.html"), entries.join());
+    assert.ok(!entries.some((e) => e.includes("/private/")), "robots.txt forbids /private/");
+    assert.match(
+      list,
+      /<rs:md capability="changelist" from="2026-11-07T08:00:00Z" until="2026-11-21T08:00:00Z"\/>/,
+    );
   });
 });
