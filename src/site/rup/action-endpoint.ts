@@ -233,7 +233,8 @@ function agentOf(req: IncomingMessage): string | null {
 /** The request's fields, or the refusal of a request that cannot be read. */
 async function readFields(req: IncomingMessage): Promise<{ list: [string, string][] } | Answer> {
   const url = new URL(req.url ?? "/", "http://site.invalid");
-  if (req.method === "GET" || req.method === "HEAD") {
+  // seeds/001 §3.1.1: POST preferred, GET honoured. HEAD is neither: it must not act.
+  if (req.method === "GET") {
     if (url.search.length > MAX_REQUEST_BYTES)
       return refusal({
         status: 400,

@@ -105,7 +105,10 @@ export class ModificationLog {
     const stat = await lstat(absolute).catch(() => null);
     if (stat?.isDirectory() === true) {
       const scan = await scanTree(this.options.root, absolute, this.scanOptions());
-      this.apply(diffSnapshots(this.snapshot, scan.files, `${url}/`, now), true);
+      const changes = diffSnapshots(this.snapshot, scan.files, `${url}/`, now);
+      // A file replaced by a directory of the same name is gone.
+      if (this.snapshot.has(url)) changes.push({ kind: "Delete", path: url, at: now });
+      this.apply(changes, true);
       return;
     }
     const changes: LoggedChange[] = [];

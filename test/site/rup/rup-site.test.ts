@@ -285,6 +285,16 @@ describe("RUP site", () => {
       assert.equal(f.server.rup?.state.registrations().length, 0);
     });
 
+    it("HEAD and PUT do not act: 405, nothing registered", async () => {
+      for (const method of ["HEAD", "PUT"]) {
+        const url = new URL("/cgi-bin/rup?Action=Register&RobotEmail=x%40robot.test", f.server.url);
+        const res = await fetch(url, { method });
+        assert.equal(res.status, 405);
+        assert.equal(res.headers.get("allow"), "POST, GET");
+      }
+      assert.equal(f.server.rup?.state.registrations().length, 0);
+    });
+
     it("a POST that is not a form: 400", async () => {
       const res = await fetch(new URL("/cgi-bin/rup", f.server.url), {
         method: "POST",
