@@ -464,6 +464,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "receive reports by SMTP: check sequence numbers, recover lost reports (GetIndex, else a full re-crawl), queue New/Change URLs and mark Delete ones gone in the store. Runs until interrupted",
     )
     .requiredOption("--listen <host:port>", "address to listen on, e.g. 127.0.0.1:2525")
+    .option(
+      "--check-every <minutes>",
+      "ask sites whose report is overdue for their SequenceNumber, and recover what was lost (0: never)",
+      "15",
+    )
     .addOption(storeOption())
     .addOption(agentOption())
     .option("--json", "one JSON object a line per report", false)

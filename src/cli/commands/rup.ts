@@ -287,9 +287,13 @@ export async function runRupIndex(
 }
 
 export async function runRupInbox(
-  options: RupCommonOptions & { listen: string },
+  options: RupCommonOptions & { listen: string; checkEvery: string },
   io: Io,
 ): Promise<number> {
+  const minutes = Number(options.checkEvery);
+  if (!Number.isFinite(minutes) || minutes < 0) {
+    throw new CliError(`--check-every: expected minutes ≥ 0, got "${options.checkEvery}"`);
+  }
   const m = /^(.*):(\d{1,5})$/.exec(options.listen);
   const port = Number(m?.[2]);
   if (m === null || port > 65_535)
@@ -320,6 +324,7 @@ export async function runRupInbox(
       store,
       client: http,
       now: Date.now,
+      checkEveryMs: minutes * 60_000,
       onReport: print,
     }).catch((error: unknown) => {
       throw new CliError(`--listen ${options.listen}: ${(error as Error).message}`, 2, {

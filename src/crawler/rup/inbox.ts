@@ -11,6 +11,7 @@ import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { MAX_REPORT_BYTES, parseReport } from "../../protocol/rup/index.js";
 import {
+  checkOverdue,
   IntakeRefusal,
   type IntakeOptions,
   type IntakeResult,
@@ -25,6 +26,11 @@ const MAX_CLIENTS = 32;
 export interface InboxOptions extends IntakeOptions {
   readonly host: string;
   readonly port: number;
+  /**
+   * Every this many ms, asks the sites whose report is overdue for their sequence number and
+   * recovers what was lost (seeds/001 §3.3.3); default 15 minutes, 0: only by `check`.
+   */
+  readonly checkEveryMs?: number;
   /** Default {@link MAX_MESSAGE_BYTES}. */
   readonly maxMessageBytes?: number;
   /** Told of each report taken in or refused. */
@@ -38,6 +44,8 @@ export type InboxEvent =
 export interface Inbox {
   readonly host: string;
   readonly port: number;
+  /** Runs the overdue check now (in turn with reports being taken in). */
+  check(): Promise<IntakeResult[]>;
   close(): Promise<void>;
 }
 
@@ -103,9 +111,22 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
     server.listen(options.port, options.host, () => ok());
   });
   const address = server.server.address() as AddressInfo;
+  const check = async (): Promise<IntakeResult[]> => {
+    const results = await serial(() => checkOverdue(options));
+    for (const r of results) options.onReport?.({ kind: "taken", ...r });
+    return results;
+  };
+  const every = options.checkEveryMs ?? 15 * 60_000;
+  const timer = every > 0 ? setInterval(() => void check().catch(() => undefined), every) : null;
+  timer?.unref();
   return {
     host: options.host,
     port: address.port,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    check,
+    close: async () => {
+      if (timer !== null) clearInterval(timer);
+      await new Promise<void>((ok) => server.close(() => ok()));
+      await chain;
+    },
   };
 }

@@ -14,7 +14,9 @@ import {
   latencyMs,
   type LatencyUnit,
   isLatencyUnit,
+  parseLatency,
   parseReport,
+  readSequenceNumber,
   type Report,
   spanCovering,
 } from "../../protocol/rup/index.js";
@@ -76,19 +78,11 @@ export async function takeReport(report: Report, options: IntakeOptions): Promis
   let queued = 0;
   let gone: { url: string; at: number }[] = [];
   if (report.sequenceNumber > site.lastSeq + 1) {
-    const lost = `reports ${site.lastSeq + 1}${report.sequenceNumber - 1 > site.lastSeq + 1 ? `-${report.sequenceNumber - 1}` : ""} lost`;
-    const recovery = await recover(site, now, options);
-    if (recovery.kind === "index") {
-      outcome = "recovered";
-      detail = `${lost}; recovered with GetIndex Span=${recovery.span}; `;
-      const applied = await apply(recovery.changes, site, report.sequenceNumber, options, now);
-      queued += applied.queued;
-      gone = applied.gone;
-    } else {
-      outcome = "recrawl";
-      detail = `${lost}; ${recovery.why}: full re-crawl of ${site.urlBase} queued (${recovery.queued} URLs); `;
-      queued += recovery.queued;
-    }
+    const gap = await recoverGap(site, report.sequenceNumber - 1, now, options);
+    outcome = gap.outcome;
+    detail = `${gap.detail}; `;
+    queued = gap.queued;
+    gone = gap.gone;
   }
   const applied = await apply(report.changes, site, report.sequenceNumber, options, now);
   queued += applied.queued;
@@ -99,6 +93,92 @@ export async function takeReport(report: Report, options: IntakeOptions): Promis
     gone,
   );
   return { origin, seq: report.sequenceNumber, outcome, queued, gone: gone.length, detail };
+}
+
+/** Recovers reports `site.lastSeq + 1` to `upTo`, which never came. */
+async function recoverGap(
+  site: SiteRegistration,
+  upTo: number,
+  now: number,
+  options: IntakeOptions,
+): Promise<{
+  outcome: "recovered" | "recrawl";
+  detail: string;
+  queued: number;
+  gone: { url: string; at: number }[];
+}> {
+  const lost = `report${upTo > site.lastSeq + 1 ? `s ${site.lastSeq + 1}-${upTo}` : ` ${upTo}`} lost`;
+  const recovery = await recover(site, now, options);
+  if (recovery.kind === "index") {
+    const applied = await apply(recovery.changes, site, upTo, options, now);
+    return {
+      outcome: "recovered",
+      detail: `${lost}; recovered with GetIndex Span=${recovery.span}`,
+      queued: applied.queued,
+      gone: applied.gone,
+    };
+  }
+  return {
+    outcome: "recrawl",
+    detail: `${lost}; ${recovery.why}: full re-crawl of ${site.urlBase} queued (${recovery.queued} URLs)`,
+    queued: recovery.queued,
+    gone: [],
+  };
+}
+
+/**
+ * How long after a report was due the robot waits before it asks whether one was lost
+ * (seeds/001 §3.3.3: "if the latency time expired and no message arrives in a reasonable
+ * amount of time"): a quarter of the latency, at least an hour, for mail that is slow.
+ */
+export function overdueAfterMs(latencyMsValue: number): number {
+  return latencyMsValue + Math.max(3_600_000, latencyMsValue / 4);
+}
+
+/**
+ * seeds/001 §3.3.3: for each site whose report is overdue, asks GetSequenceNumber; when the
+ * site made reports that never came, recovers them as for a gap. A site that made none (it is
+ * late, or down) is asked again at the next check. Sites that cannot be reached are skipped.
+ */
+export async function checkOverdue(options: IntakeOptions): Promise<IntakeResult[]> {
+  const results: IntakeResult[] = [];
+  for (const site of options.state.sites()) {
+    const now = options.now();
+    const latency = site.latency === null ? null : parseLatency(site.latency);
+    if (latency?.ok !== true || now < site.lastReportAt + overdueAfterMs(latencyMs(latency.value)))
+      continue;
+    let answer;
+    try {
+      answer = await sendAction(options.client, site.cgiUrl, {
+        action: "GetSequenceNumber",
+        key: site.key,
+        registeredEmail: site.email,
+      });
+    } catch {
+      continue;
+    }
+    const made = answer.status === 200 ? readSequenceNumber(answer.body) : null;
+    if (made === null || made <= site.lastSeq) continue;
+    const gap = await recoverGap(site, made, now, options).catch((error: unknown) => {
+      if (error instanceof IntakeRefusal) return null;
+      throw error;
+    });
+    if (gap === null) continue;
+    const detail = `no report since ${formatDate(site.lastReportAt)}; SequenceNumber=${made}: ${gap.detail}`;
+    options.state.took(
+      { origin: site.origin, seq: made, receivedAt: now, outcome: gap.outcome, detail },
+      gap.gone,
+    );
+    results.push({
+      origin: site.origin,
+      seq: made,
+      outcome: gap.outcome,
+      queued: gap.queued,
+      gone: gap.gone.length,
+      detail,
+    });
+  }
+  return results;
 }
 
 type Recovery =

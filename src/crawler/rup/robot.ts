@@ -58,6 +58,15 @@ function smallestUnit(latencies: readonly string[]): string {
   return units[0] ?? "day";
 }
 
+function firstOffered(latencies: readonly string[]): Latency | undefined {
+  const first = latencies.map((l) => parseLatency(l)).find((p) => p.ok);
+  return first?.ok === true ? first.value : undefined;
+}
+
+function latencyText(latency: Latency | undefined): string | null {
+  return latency === undefined ? null : `${latency.count}-${latency.unit}`;
+}
+
 export async function register(
   ctx: RobotContext,
   site: string,
@@ -93,7 +102,9 @@ export async function register(
     cgiUrl: info.cgiUrl,
     email,
     key,
-    latency: prefs.latency === undefined ? null : `${prefs.latency.count}-${prefs.latency.unit}`,
+    // Without a latency asked for, the site's first offered one is assumed (heed's site
+    // uses it; the seed names no default): the overdue check needs one.
+    latency: latencyText(prefs.latency ?? firstOffered(info.info.latencies)),
     maxQuerySpanMs: info.info.maxQuerySpan === null ? null : latencyMs(info.info.maxQuerySpan),
     spanUnit: smallestUnit(info.info.latencies),
     lastSeq: 0,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { type Inbox, startInbox } from "../../../src/crawler/rup/inbox.js";
+import { overdueAfterMs } from "../../../src/crawler/rup/report-intake.js";
 import { register } from "../../../src/crawler/rup/robot.js";
 import { RobotState } from "../../../src/crawler/rup/robot-state.js";
 import { createHttpClient, type HttpClient } from "../../../src/net/http-client.js";
@@ -81,6 +82,7 @@ class World {
       store: this.store,
       client: this.client,
       now: this.now,
+      checkEveryMs: 0,
     });
     this.inboxPort = this.inbox.port;
   }
@@ -233,7 +235,7 @@ describe("RUP end to end", () => {
       assert.equal(day3.sent, 1);
       assert.deepEqual(w.outcomes(), ["1 applied", "3 recovered"]);
       const detail = w.robot.reports(new URL(w.site.url).origin)[1]?.detail ?? "";
-      assert.match(detail, /reports 2 lost; recovered with GetIndex Span=3-day/);
+      assert.match(detail, /report 2 lost; recovered with GetIndex Span=3-day/);
       assert.ok(w.queued().includes("/lost-news.html"), "the lost report's change is queued");
       assert.ok(w.queued().includes("/while-down.html"));
       assert.deepEqual(w.gone(), ["/new.html", "/old.html"]);
@@ -258,6 +260,35 @@ describe("RUP end to end", () => {
       assert.deepEqual(w.outcomes(), ["1 applied", "3 recovered", "4 applied", "2 duplicate"]);
       assert.equal(w.robot.site(new URL(w.site.url).origin)?.lastSeq, 4);
       assert.deepEqual(w.queued(), before);
+    });
+  });
+
+  describe("with a log kept a week, and no report after the lost one", () => {
+    beforeEach(async () => {
+      w = await world({ count: 1, unit: "week" });
+    });
+
+    it("an overdue report is found lost with GetSequenceNumber and recovered (seeds/001 §3.3.3)", async () => {
+      await w.site.close();
+      await w.startSite("blackhole");
+      await writeFile(join(w.dir, "never-mailed.html"), "n");
+      await w.nextDay();
+      assert.equal(w.blackhole.mails.length, 1);
+      // Not overdue yet: nothing asked.
+      assert.deepEqual(await w.inbox?.check(), []);
+      w.clock.t += overdueAfterMs(DAY) - DAY;
+      const found = await w.inbox?.check();
+      assert.equal(found?.length, 1);
+      assert.equal(found?.[0]?.outcome, "recovered");
+      assert.match(
+        found?.[0]?.detail ?? "",
+        /SequenceNumber=1: report 1 lost; recovered with GetIndex/,
+      );
+      assert.ok(w.queued().includes("/never-mailed.html"));
+      assert.equal(w.robot.site(new URL(w.site.url).origin)?.lastSeq, 1);
+      // The lost report, were it to come after all, is a duplicate.
+      await sendMail(w.inboxPort, w.blackhole.mails[0]?.text ?? "");
+      assert.deepEqual(w.outcomes(), ["1 recovered", "1 duplicate"]);
     });
   });
 
