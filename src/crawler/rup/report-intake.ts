@@ -76,26 +76,45 @@ export async function takeReport(report: Report, options: IntakeOptions): Promis
   let outcome: IntakeOutcome = "applied";
   let detail = "";
   let queued = 0;
-  let gone: { url: string; at: number }[] = [];
+  let lines: readonly ChangeLine[] = report.changes;
   if (report.sequenceNumber > site.lastSeq + 1) {
     const gap = await recoverGap(site, report.sequenceNumber - 1, now, options);
     outcome = gap.outcome;
     detail = `${gap.detail}; `;
     queued = gap.queued;
-    gone = gap.gone;
+    // What was recovered and what the report says, in time order: the latest change of a path
+    // decides (an index asked now may know of changes newer than the report's).
+    lines = byTime([...gap.lines, ...report.changes]);
   }
-  const applied = await apply(report.changes, site, report.sequenceNumber, options, now);
+  const applied = await apply(lines, site, report.sequenceNumber, options, now);
   queued += applied.queued;
-  gone = [...gone.filter((g) => !applied.back.includes(g.url)), ...applied.gone];
   detail += `${applied.queued} queued, ${applied.gone.length} gone`;
   options.state.took(
     { origin, seq: report.sequenceNumber, receivedAt: now, outcome, detail },
-    gone,
+    applied.gone,
   );
-  return { origin, seq: report.sequenceNumber, outcome, queued, gone: gone.length, detail };
+  return {
+    origin,
+    seq: report.sequenceNumber,
+    outcome,
+    queued,
+    gone: applied.gone.length,
+    detail,
+  };
 }
 
-/** Recovers reports `site.lastSeq + 1` to `upTo`, which never came. */
+/** Stable: lines of the same moment keep their order. */
+function byTime(lines: readonly ChangeLine[]): ChangeLine[] {
+  return lines
+    .map((line, i) => ({ line, i }))
+    .sort((a, b) => a.line.at - b.line.at || a.i - b.i)
+    .map((x) => x.line);
+}
+
+/**
+ * Recovers reports `site.lastSeq + 1` to `upTo`, which never came: the changes an index
+ * gives, or a full re-crawl queued (then no lines).
+ */
 async function recoverGap(
   site: SiteRegistration,
   upTo: number,
@@ -105,24 +124,23 @@ async function recoverGap(
   outcome: "recovered" | "recrawl";
   detail: string;
   queued: number;
-  gone: { url: string; at: number }[];
+  lines: readonly ChangeLine[];
 }> {
   const lost = `report${upTo > site.lastSeq + 1 ? `s ${site.lastSeq + 1}-${upTo}` : ` ${upTo}`} lost`;
   const recovery = await recover(site, now, options);
   if (recovery.kind === "index") {
-    const applied = await apply(recovery.changes, site, upTo, options, now);
     return {
       outcome: "recovered",
       detail: `${lost}; recovered with GetIndex Span=${recovery.span}`,
-      queued: applied.queued,
-      gone: applied.gone,
+      queued: 0,
+      lines: recovery.changes,
     };
   }
   return {
     outcome: "recrawl",
     detail: `${lost}; ${recovery.why}: full re-crawl of ${site.urlBase} queued (${recovery.queued} URLs)`,
     queued: recovery.queued,
-    gone: [],
+    lines: [],
   };
 }
 
@@ -164,17 +182,18 @@ export async function checkOverdue(options: IntakeOptions): Promise<IntakeResult
       throw error;
     });
     if (gap === null) continue;
-    const detail = `no report since ${formatDate(site.lastReportAt)}; SequenceNumber=${made}: ${gap.detail}`;
+    const applied = await apply(gap.lines, site, made, options, now);
+    const detail = `no report since ${formatDate(site.lastReportAt)}; SequenceNumber=${made}: ${gap.detail}; ${applied.queued} queued, ${applied.gone.length} gone`;
     options.state.took(
       { origin: site.origin, seq: made, receivedAt: now, outcome: gap.outcome, detail },
-      gap.gone,
+      applied.gone,
     );
     results.push({
       origin: site.origin,
       seq: made,
       outcome: gap.outcome,
-      queued: gap.queued,
-      gone: gap.gone.length,
+      queued: gap.queued + applied.queued,
+      gone: applied.gone.length,
       detail,
     });
   }
@@ -214,7 +233,12 @@ async function recover(
     // The site is unreachable now: refuse for the moment, so that the report comes again later.
     throw new IntakeRefusal(`cannot recover a lost report: ${(error as Error).message}`, false);
   }
+  if (answer.status >= 500) {
+    // A site in trouble now may answer later: the report comes again then.
+    throw new IntakeRefusal(`cannot recover a lost report now: ${refusalMessage(answer)}`, false);
+  }
   if (answer.status !== 200) {
+    // 400 (too far back) or 501 (no index offered): seeds/001 §3.3.3, reindex the site.
     return {
       kind: "recrawl",
       why: `GetIndex refused (${refusalMessage(answer)})`,
@@ -280,7 +304,7 @@ async function apply(
   seq: number,
   options: IntakeOptions,
   now: number,
-): Promise<{ queued: number; gone: { url: string; at: number }[]; back: string[] }> {
+): Promise<{ queued: number; gone: { url: string; at: number }[] }> {
   const last = new Map<string, { kind: ChangeKind; at: number }>();
   for (const line of lines) {
     for (const path of line.paths) {
@@ -309,5 +333,5 @@ async function apply(
       detail: `RUP report ${seq}: Delete[${formatDate(g.at)}]`,
     });
   }
-  return { queued, gone, back: fetch };
+  return { queued, gone };
 }
