@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type ActionError,
   type ActionRequest,
+  type Latency,
   checkOffer,
   htmlDocument,
   latencyMs,
@@ -169,11 +170,7 @@ export class ActionEndpoint {
    * seeds/001 §3.3.4: the changes of the last `span`, in the report format. An index is no
    * numbered report: heed writes `SequenceNumber: 0` in it (the seed does not say which).
    */
-  private async index(
-    span: { count: number; unit: "hour" | "day" | "week" | "month" },
-    req: IncomingMessage,
-    now: number,
-  ): Promise<Answer> {
+  private async index(span: Latency, req: IncomingMessage, now: number): Promise<Answer> {
     const max = this.ctx.info.maxQuerySpan;
     if (max !== null && latencyMs(span) > latencyMs(max)) {
       return refusal({
@@ -199,10 +196,11 @@ export class ActionEndpoint {
     return r !== null && ok ? r : null;
   }
 
-  private defaultLatency() {
+  /** The first latency the site offers (seeds/001 names no default). */
+  private defaultLatency(): Latency {
     const first = this.ctx.info.latencies[0];
     const parsed = first === undefined ? null : parseLatency(first);
-    return parsed?.ok === true ? parsed.value : { count: 1, unit: "day" as const };
+    return parsed?.ok === true ? parsed.value : { count: 1, unit: "day" };
   }
 
   /** Null when the request may go on, else the seconds until the client's window ends. */
