@@ -23,6 +23,23 @@ export {
   SitemapWriteError,
   writeSitemaps,
 } from "./site/sitemap-writer.js";
+export {
+  createNewsSite,
+  type ExperimentOptions,
+  type ExperimentResult,
+  type ExperimentRun,
+  type LoggedRequest as NewsSiteRequest,
+  type NewsSite,
+  type NewsSiteOptions,
+  PAPER_TABLES,
+  type ResourceClass,
+  type ResourceRow,
+  type RobotsVariant,
+  robotsText,
+  runNewsExperiment,
+  startNewsSite,
+  type StartNewsSiteOptions,
+} from "./site/news/index.js";
 // The Remote Update Protocol (seeds/001): its texts under one name (`rup.parseReport` …), and
 // the site's server and the robot's actions and inbox.
 export * as rup from "./protocol/rup/index.js";

@@ -21,6 +21,7 @@ import {
   runRupUnregister,
 } from "./commands/rup.js";
 import { runServeDir } from "./commands/serve.js";
+import { runServeDemo } from "./commands/serve-demo.js";
 import { runSitemapBuild, runSitemapList, runSitemapUpdate } from "./commands/sitemap.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
 import type { Io } from "./io.js";
@@ -301,53 +302,85 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   program
     .command("serve")
     .description(
-      "serve a directory as a web site (static files, conditional GET, its robots.txt); with --rup, its Remote Update Protocol service (seeds/001). Runs until interrupted. Exit 2: bad options",
+      "serve a directory as a web site (static files, conditional GET, its robots.txt), with --rup its Remote Update Protocol service (seeds/001); or a demo site (--demo news). Runs until interrupted (Ctrl-C). Exit 0: stopped; 2: bad options or the port is taken",
     )
-    .argument("<dir>", "the site's directory")
-    .option("--port <n>", "port to listen on (0: any free one, printed)", "8080")
+    .argument("[dir]", "the site's directory (not with --demo)")
+    .option(
+      "--demo <site>",
+      "news: the news site of the REGP paper (seeds/003 §4.1): login, registration, search, Ajax comments, snapshots, news release, a sitemap it keeps current",
+    )
     .option("--host <addr>", "address to listen on", "127.0.0.1")
     .option(
+      "--port <n>",
+      "port to listen on (0: any free one, printed); default 8080 for a directory, 8089 for --demo",
+    )
+    .addOption(
+      new Option(
+        "--robots <variant>",
+        "--demo: robots.txt: none (404), rep (the old REP file of §5), regp (the REGP file of §5)",
+      )
+        .choices(["none", "rep", "regp"])
+        .default("regp"),
+    )
+    .option("--items <n>", "--demo: news items to start with, one a day up to today", "30")
+    .option(
+      "--admin-password <pw>",
+      "--demo: password of the administrator (user admin); default random, printed",
+    )
+    .option(
+      "--url <url>",
+      "--demo: the URL the site is reached at, named in robots.txt and the sitemap (default http://HOST:PORT)",
+    )
+    .option("--quiet", "--demo: do not log each request on standard error", false)
+    .option(
       "--rup",
-      "offer RUP: /rupinfo.txt (and .tex), the action endpoint /cgi-bin/rup, the modification log, reports by e-mail",
+      "offer RUP for the directory: /rupinfo.txt (and .tex), the action endpoint /cgi-bin/rup, the modification log, reports by e-mail",
       false,
     )
-    .option("--smtp <url>", "mail server for reports: smtp://host:port (or smtps://)")
-    .option("--from <addr>", "From address of reports (default rup@localhost)")
+    .option("--smtp <url>", "--rup: mail server for reports, smtp://host:port (or smtps://)")
+    .option("--from <addr>", "--rup: From address of reports (default rup@localhost)")
     .option(
       "--state <path>",
-      "SQLite file of the RUP state: registrations, log, snapshot, unsent reports",
+      "--rup: SQLite file of the RUP state: registrations, log, snapshot, unsent reports",
       "./heed-rup.db",
     )
     .option(
       "--base <url>",
-      "the site's public URL, for URLBase and RUP-CGI (default: the address listened on)",
+      "--rup: the site's public URL, for URLBase and RUP-CGI (default: the address listened on)",
     )
-    .option("--latency <list>", "latency units offered, e.g. day,week,month (the default)")
+    .option("--latency <list>", "--rup: latency units offered, e.g. day,week,month (the default)")
     .option(
       "--max-query-span <N-unit>",
-      "how long the modification log is kept and GetIndex reaches back",
+      "--rup: how long the modification log is kept and GetIndex reaches back",
       "1-month",
     )
     .option(
       "--exclude <patterns>",
-      "Exclude patterns offered (regular expressions, comma-separated)",
+      "--rup: Exclude patterns offered (regular expressions, comma-separated)",
     )
     .option(
       "--include-only <patterns>",
-      "IncludeOnly patterns offered (regular expressions, comma-separated)",
+      "--rup: IncludeOnly patterns offered (regular expressions, comma-separated)",
     )
     .option(
       "--scan-interval <seconds>",
-      "compare the whole tree with the snapshot this often, besides watching it (0: only at start-up)",
+      "--rup: compare the whole tree with the snapshot this often, besides watching it (0: only at start-up)",
       "300",
     )
     .option(
       "--allow-private-webhooks",
-      "let webhook registrations (a URL in place of RobotEmail) name loopback and private addresses",
+      "--rup: let webhook registrations (a URL in place of RobotEmail) name loopback and private addresses",
       false,
     )
-    .action(async (dir: string, options) => {
-      setExit(await runServeDir(dir, options, io));
+    .action(async (dir: string | undefined, options) => {
+      if (options.demo !== undefined) {
+        if (dir !== undefined) throw new CliError("give a directory or --demo, not both");
+        if (options.rup === true) throw new CliError("--rup serves a directory, not --demo");
+        setExit(await runServeDemo({ ...options, port: options.port ?? "8089" }, io));
+        return;
+      }
+      if (dir === undefined) throw new CliError("give --demo news, or a directory to serve");
+      setExit(await runServeDir(dir, { ...options, port: options.port ?? "8080" }, io));
     });
 
   const rup = program
@@ -478,8 +511,15 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("demo")
-    .description("run the news-site experiment of the REGP paper (seeds/003 §5)")
-    .option("--json", "print the results as one JSON object", false)
+    .description(
+      "run the news-site experiment of the REGP paper (seeds/003 §5): the site crawled with no robots.txt, the old REP file and the REGP file (Tables 9-11), then with a Visit-time window and Language: fr. Exit 0: every table agrees with the paper's; 1: one differs",
+    )
+    .option(
+      "--json",
+      "print the results as one JSON object: { items, agent, agrees, runs: [{ robots, table, rows: [{ resource, fetched, total, minGapSeconds, … }], log, … }] }",
+      false,
+    )
+    .option("--items <n>", "news items of the three main runs (at least 4)", "30")
     .action(async (options) => {
       setExit(await runDemo(options, io));
     });

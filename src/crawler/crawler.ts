@@ -50,6 +50,12 @@ export interface CrawlerOptions {
   readonly encodings?: readonly string[];
   readonly charsets?: readonly string[];
   readonly dialect?: DialectChoice;
+  /**
+   * Read `/sitemap.xml` when a site's robots.txt names no sitemap (default true). The paper's
+   * crawler reads only the sitemaps robots.txt lists (seeds/003 §4.2; §5: "the crawler cannot
+   * obtain its path without robots.txt"): false crawls as it does.
+   */
+  readonly sitemapFallback?: boolean;
   /** Most pages fetched from one site in this run (a trap bound); default no limit. */
   readonly maxPerHost?: number;
   /** Tries of a URL that meets 5xx or network errors, default 3. */
@@ -283,6 +289,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       standIn: (srcloc, snapshot) => standIns.set(srcloc, snapshot),
       limit: options.maxPages,
       revisitChanged: options.revisit === true,
+      fallback: options.sitemapFallback !== false,
       now,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });

@@ -8,6 +8,7 @@ import type { HttpClient } from "../net/http-client.js";
 import { MAX_SITEMAP_REDIRECTS, type OpenedSitemap, readSitemaps } from "../net/sitemap-fetch.js";
 import type { RobotsPolicy, Robot } from "../protocol/robots/index.js";
 import { sitemapsFromRobots } from "../protocol/sitemap/discovery.js";
+import { MAX_SITEMAP_BYTES } from "../protocol/sitemap/limits.js";
 import { parseW3cDatetime } from "../protocol/sitemap/w3c-datetime.js";
 import type { CrawlStore, NewUrl } from "../store/types.js";
 import type { UrlMeta } from "./discovery.js";
@@ -37,6 +38,8 @@ export interface SitemapFeed {
   readonly limit: number;
   /** Also queue again known pages whose `<lastmod>` is newer than their last fetch. */
   readonly revisitChanged: boolean;
+  /** Read /sitemap.xml when robots.txt names no sitemap; false: only those it names. */
+  readonly fallback: boolean;
   readonly now: () => number;
   readonly signal?: AbortSignal;
 }
@@ -45,6 +48,7 @@ export interface SitemapFeed {
 export async function feedSitemaps(feed: SitemapFeed): Promise<number> {
   const { origin, policy, store } = feed;
   const found = sitemapsFromRobots(policy, `${origin}/robots.txt`);
+  if (!found.fromRobots && !feed.fallback) return 0;
   const locations = found.sitemaps
     .map((s) => s.url)
     .filter((u) => policy === null || originOf(u) !== origin || policy.isAllowed(u, feed.robot));
@@ -104,7 +108,12 @@ async function openSitemap(feed: SitemapFeed, location: string): Promise<OpenedS
     const own = originOf(current) === feed.origin;
     if (own) await feed.awaitTurn();
     const headers = feed.cookie === null ? {} : { cookie: feed.cookie };
-    const result = await feed.client.fetchPage(current, { headers });
+    // sitemaps.org: 50 MB uncompressed a file; a gzipped one is read as sent and inflated by
+    // the reader, which holds its own limits.
+    const result = await feed.client.fetchPage(current, {
+      headers,
+      maxBodyBytes: MAX_SITEMAP_BYTES,
+    });
     if (own) await feed.requestEnded();
     if (result.kind === "error") return { ok: false, message: result.message, status: null };
     if (result.status >= 300 && result.status < 400 && result.location !== null) {

@@ -97,6 +97,11 @@ export interface FetchPageOptions {
   };
   /** Aborting gives `{ kind: "error", code: "other" }`. */
   readonly signal?: AbortSignal;
+  /**
+   * This exchange's body limit, raw and decoded, in place of the client's (a sitemap may be
+   * 50 MB where a page is cut at 16 MiB); the ratio limit still holds.
+   */
+  readonly maxBodyBytes?: number;
 }
 
 export type CutReason = "size" | "ratio";
@@ -303,7 +308,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       );
     }
     try {
-      const read = await readBody(response.body, coding, limits);
+      const cap = fetchOptions.maxBodyBytes;
+      const read = await readBody(
+        response.body,
+        coding,
+        cap === undefined ? limits : { ...limits, maxBodyBytes: cap, maxDecompressedBytes: cap },
+      );
       return {
         ...answer,
         body: read.bytes,

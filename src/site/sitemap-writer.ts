@@ -12,6 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { chmod, copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
+import { withFileLock } from "./file-lock.js";
 import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import { type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -385,8 +386,8 @@ const LOCKS = new Map<string, Promise<unknown>>();
  * XML sitemaps only (urlset, index): a text sitemap has no fields to change, and a feed belongs
  * to its own software. An index's sitemaps are looked for beside it, by file name.
  *
- * Updates of the same file within one process are made one after another. Two processes must
- * not update the same sitemap at once (the later rename would win).
+ * Updates of the same file are made one after another, within one process (a queue) and
+ * between processes (a lock file beside it, see file-lock.ts).
  */
 export async function updateSitemap(
   path: string,
@@ -395,7 +396,10 @@ export async function updateSitemap(
 ): Promise<UpdateSitemapResult> {
   const key = resolvePath(path);
   const before = LOCKS.get(key) ?? Promise.resolve();
-  const run = before.then(() => updateNow(key, update, options));
+  const run = before.then(async () => {
+    await mkdir(dirname(key), { recursive: true }); // where the lock file goes
+    return withFileLock(key, () => updateNow(key, update, options));
+  });
   const settled = run.catch(() => undefined);
   LOCKS.set(key, settled);
   try {

@@ -328,6 +328,21 @@ describe("fetchPage", () => {
       // The cut connection is not reused for garbage: the next request still works.
       assert.equal(bodyText(await capped.fetchPage(`${server.origin}/html`)), "<p>hi</p>");
     });
+    it("one exchange may carry its own body limit (a sitemap's 50 MB), above or below the client's", async () => {
+      const capped = open({
+        userAgent: "heed-test",
+        allowPrivateAddresses: true,
+        maxBodyBytes: 1000,
+      });
+      const whole = response(await capped.fetchPage(`${server.origin}/big`, { maxBodyBytes: 6e6 }));
+      assert.equal(whole.bodyCut, false);
+      assert.ok((whole.body?.byteLength ?? 0) > 1000);
+      const small = response(await capped.fetchPage(`${server.origin}/big`, { maxBodyBytes: 10 }));
+      assert.equal(small.cutReason, "size");
+      assert.equal(bodyText(small), "#".repeat(10));
+      // The client's own limit is untouched for the next exchange.
+      assert.equal(response(await capped.fetchPage(`${server.origin}/big`)).wireBytes, 1000);
+    });
     it("the raw cap counts compressed bytes, and keeps what they decode to", async () => {
       const capped = open({
         userAgent: "heed-test",
