@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import { crawl } from "../src/crawler/crawler.js";
 import { startInbox } from "../src/crawler/rup/inbox.js";
 import { register } from "../src/crawler/rup/robot.js";
-import { RobotState } from "../src/crawler/rup/robot-state.js";
+import { SqliteRobotState } from "../src/crawler/rup/robot-state.js";
 import { createHttpClient } from "../src/net/http-client.js";
 import { type MailTransport, smtpTransport } from "../src/site/rup/mailer.js";
 import { RupSite } from "../src/site/rup/rup-site.js";
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
     await timedCrawl(robotDb, { seeds: [base] }, { requests: 0, bytes: 0 }, counter);
     copyFileSync(robotDb, join(tmp, "conditional.db"));
 
-    const robot = RobotState.open(robotDb);
+    const robot = SqliteRobotState.open(robotDb);
     const robotStore = await openSqliteStore(robotDb);
     const robotClient = createHttpClient({
       userAgent: "rupbench/1.0",
@@ -200,11 +200,11 @@ async function main(): Promise<void> {
     const rupStarted = performance.now();
     const tick = await rupSite.tick();
     if (tick.sent !== 1) throw new Error(`the report was not delivered: ${JSON.stringify(tick)}`);
-    const taken = robot.reports(new URL(base).origin).at(-1);
+    const taken = (await robot.reports(new URL(base).origin)).at(-1);
     process.stderr.write(`report ${taken?.seq ?? "?"} taken in: ${taken?.detail ?? "?"}\n`);
     await inbox.close();
     await robotStore.close();
-    robot.close();
+    await robot.close();
     await robotClient.close();
     const rup: Tally = { requests: 0, bytes: 0 };
     await timedCrawl(robotDb, { seeds: [], queued: true }, rup, counter);

@@ -60,7 +60,13 @@ export {
   unregister as rupUnregister,
   type RobotContext,
 } from "./crawler/rup/robot.js";
-export { RobotState, type SiteRegistration } from "./crawler/rup/robot-state.js";
+export {
+  openRobotState,
+  type ReceivedReport,
+  type RobotState,
+  type SiteRegistration,
+  SqliteRobotState,
+} from "./crawler/rup/robot-state.js";
 export { type Inbox, type InboxEvent, type InboxOptions, startInbox } from "./crawler/rup/inbox.js";
 export { type IntakeResult, takeReport } from "./crawler/rup/report-intake.js";
 export { fetchRupInfo, RupClientError } from "./crawler/rup/rup-client.js";

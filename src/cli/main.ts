@@ -391,7 +391,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const storeOption = (): Option =>
     new Option(
       "--store <path>",
-      "the crawl's SQLite file, where registrations and keys are kept",
+      "the crawl store, where registrations and keys are kept: an SQLite file, or redis://host:port[#prefix]",
     ).default("./heed-crawl.db");
   const agentOption = (): Option =>
     new Option("--agent <name>", "the robot's name token, sent in User-Agent").default("heed");

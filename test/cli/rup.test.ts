@@ -186,7 +186,12 @@ describe("heed serve --rup and heed rup", SUITE, () => {
       2,
       /--listen: expected HOST:PORT/,
     ],
-    ["a Redis store", (s) => ["rup", "seq", s, "--store", "redis://127.0.0.1:1"], 2, /SQLite/],
+    [
+      "a Redis store that does not answer",
+      (s) => ["rup", "seq", s, "--store", "redis://127.0.0.1:1"],
+      2,
+      /cannot connect to Redis/,
+    ],
     [
       "serve of a missing directory",
       () => ["serve", "/nonexistent/heed-site", "--port", "0"],

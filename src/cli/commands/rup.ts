@@ -15,7 +15,7 @@ import {
   sequence,
   unregister,
 } from "../../crawler/rup/robot.js";
-import { RobotState } from "../../crawler/rup/robot-state.js";
+import { openRobotState, type RobotState } from "../../crawler/rup/robot-state.js";
 import { fetchRupInfo, RupClientError } from "../../crawler/rup/rup-client.js";
 import { createHttpClient, type HttpClient } from "../../net/http-client.js";
 import {
@@ -74,16 +74,11 @@ function client(options: RupCommonOptions, site: string | null): HttpClient {
   });
 }
 
-function openState(path: string): RobotState {
-  if (/^rediss?:\/\//i.test(path)) {
-    throw new CliError(
-      "--store: RUP registrations are kept in an SQLite crawl store, not in Redis",
-    );
-  }
+async function openState(spec: string): Promise<RobotState> {
   try {
-    return RobotState.open(path);
+    return await openRobotState(spec);
   } catch (error) {
-    throw new CliError(`cannot open the store ${path}: ${(error as Error).message}`, 2, {
+    throw new CliError(`cannot open the store ${spec}: ${(error as Error).message}`, 2, {
       cause: error,
     });
   }
@@ -127,13 +122,13 @@ async function withRobot<T>(
   site: string,
   work: (ctx: { client: HttpClient; state: RobotState; now: () => number }) => Promise<T>,
 ): Promise<T> {
-  const state = openState(options.store);
+  const state = await openState(options.store);
   const http = client(options, site);
   try {
     return await guarded(() => work({ client: http, state, now: Date.now }));
   } finally {
     await http.close();
-    state.close();
+    await state.close();
   }
 }
 
@@ -249,15 +244,15 @@ export async function runRupSeq(site: string, options: RupCommonOptions, io: Io)
 
 export async function runRupKey(site: string, options: RupCommonOptions, io: Io): Promise<number> {
   const origin = new URL(siteUrl(site)).origin;
-  const state = openState(options.store);
+  const state = await openState(options.store);
   try {
-    const r = state.site(origin);
+    const r = await state.site(origin);
     if (r === null)
       throw new CliError(`not registered with ${origin} in ${options.store}`, EXIT_NOT_ALLOWED);
     io.stdout.write(`RegistrationKey: ${r.key}\n`);
     return EXIT_OK;
   } finally {
-    state.close();
+    await state.close();
   }
 }
 
@@ -299,9 +294,9 @@ export async function runRupInbox(
   if (m === null || port > 65_535)
     throw new CliError(`--listen: expected HOST:PORT, got "${options.listen}"`);
   const host = (m[1] ?? "").replace(/^\[|\]$/g, "");
-  const state = openState(options.store);
-  const store = await openStore(options.store).catch((error: unknown) => {
-    state.close();
+  const state = await openState(options.store);
+  const store = await openStore(options.store).catch(async (error: unknown) => {
+    await state.close();
     throw new CliError(`cannot open the store ${options.store}: ${(error as Error).message}`, 2, {
       cause: error,
     });
@@ -346,6 +341,6 @@ export async function runRupInbox(
   } finally {
     await http.close();
     await store.close();
-    state.close();
+    await state.close();
   }
 }

@@ -62,12 +62,12 @@ export class IntakeRefusal extends Error {
 
 export async function takeReport(report: Report, options: IntakeOptions): Promise<IntakeResult> {
   const origin = new URL(report.urlBase).origin;
-  const site = options.state.site(origin);
+  const site = await options.state.site(origin);
   if (site === null) throw new IntakeRefusal(`no registration with ${origin} in this store`, true);
   const now = options.now();
   if (report.sequenceNumber <= site.lastSeq) {
     const detail = `report ${report.sequenceNumber} taken in before (last ${site.lastSeq})`;
-    options.state.took(
+    await options.state.took(
       { origin, seq: report.sequenceNumber, receivedAt: now, outcome: "duplicate", detail },
       [],
     );
@@ -89,7 +89,7 @@ export async function takeReport(report: Report, options: IntakeOptions): Promis
   const applied = await apply(lines, site, report.sequenceNumber, options, now);
   queued += applied.queued;
   detail += `${applied.queued} queued, ${applied.gone.length} gone`;
-  options.state.took(
+  await options.state.took(
     { origin, seq: report.sequenceNumber, receivedAt: now, outcome, detail },
     applied.gone,
   );
@@ -160,7 +160,7 @@ export function overdueAfterMs(latencyMsValue: number): number {
  */
 export async function checkOverdue(options: IntakeOptions): Promise<IntakeResult[]> {
   const results: IntakeResult[] = [];
-  for (const site of options.state.sites()) {
+  for (const site of await options.state.sites()) {
     const now = options.now();
     const latency = site.latency === null ? null : parseLatency(site.latency);
     if (latency?.ok !== true || now < site.lastReportAt + overdueAfterMs(latencyMs(latency.value)))
@@ -184,7 +184,7 @@ export async function checkOverdue(options: IntakeOptions): Promise<IntakeResult
     if (gap === null) continue;
     const applied = await apply(gap.lines, site, made, options, now);
     const detail = `no report since ${formatDate(site.lastReportAt)}; SequenceNumber=${made}: ${gap.detail}; ${applied.queued} queued, ${applied.gone.length} gone`;
-    options.state.took(
+    await options.state.took(
       { origin: site.origin, seq: made, receivedAt: now, outcome: gap.outcome, detail },
       applied.gone,
     );
@@ -320,7 +320,7 @@ async function apply(
     .filter(([, v]) => v.kind === "Delete")
     .map(([url, v]) => ({ url, at: v.at }));
   const queued = await queue(fetch, site.origin, options);
-  options.state.back(fetch);
+  await options.state.back(fetch);
   for (const g of gone) {
     await options.store.log.append({
       url: g.url,

@@ -1,11 +1,14 @@
 /**
- * What a RUP robot keeps in its crawl store (an SQLite file; migration 3 of
- * store/sqlite/schema.ts): its registration with each site (the key included: it is the
- * robot's own secret), the last sequence number taken in, the reports received and the URLs
- * reported deleted. Opened beside the store's own connection: SQLite's WAL lets both write.
+ * What a RUP robot keeps in its crawl store: its registration with each site (the key
+ * included: it is the robot's own secret), the last sequence number taken in, the reports
+ * received and the URLs reported deleted. Behind one interface, as the crawl store is (DESIGN
+ * §2): the SQLite file (migration 3 of store/sqlite/schema.ts), opened beside the store's own
+ * connection (SQLite's WAL lets both write), or Redis (./robot-state-redis.ts).
  */
 import Database from "better-sqlite3";
+import { DEFAULT_REDIS_PREFIX } from "../../store/index.js";
 import { migrate } from "../../store/sqlite/schema.js";
+import { openRedisRobotState } from "./robot-state-redis.js";
 
 export interface SiteRegistration {
   readonly origin: string;
@@ -58,11 +61,44 @@ const fromRow = (r: SiteRow): SiteRegistration => ({
   registeredAt: r.registered_at,
 });
 
-export class RobotState {
+export interface RobotState {
+  site(origin: string): Promise<SiteRegistration | null>;
+  sites(): Promise<SiteRegistration[]>;
+  /** Adds or replaces the registration with `r.origin`. */
+  save(r: SiteRegistration): Promise<void>;
+  remove(origin: string): Promise<void>;
+  /**
+   * Records a report taken in and the URLs it marked gone; unless a duplicate, moves the
+   * site's sequence number on (never back) and its last report time, all at once.
+   */
+  took(report: ReceivedReport, gone: readonly { url: string; at: number }[]): Promise<void>;
+  /** URLs reported New or Change after a Delete are back: no longer gone. */
+  back(urls: readonly string[]): Promise<void>;
+  reports(origin: string): Promise<ReceivedReport[]>;
+  gone(origin: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the robot's state in the crawl store named as `heed --store` names it: `redis://…`
+ * (with `#prefix`, as the crawl store) or the path of an SQLite file.
+ */
+export async function openRobotState(spec: string): Promise<RobotState> {
+  if (/^rediss?:\/\//i.test(spec)) {
+    const hash = spec.indexOf("#");
+    return openRedisRobotState({
+      url: hash === -1 ? spec : spec.slice(0, hash),
+      prefix: hash === -1 ? DEFAULT_REDIS_PREFIX : decodeURIComponent(spec.slice(hash + 1)),
+    });
+  }
+  return SqliteRobotState.open(spec);
+}
+
+export class SqliteRobotState implements RobotState {
   private constructor(private readonly db: Database.Database) {}
 
   /** Opens (creating if need be) the crawl store file at `path` and brings its schema up. */
-  static open(path: string): RobotState {
+  static open(path: string): SqliteRobotState {
     const db = new Database(path, { timeout: 10_000 });
     try {
       db.pragma("journal_mode = WAL");
@@ -72,28 +108,28 @@ export class RobotState {
       db.close();
       throw error;
     }
-    return new RobotState(db);
+    return new SqliteRobotState(db);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 
-  site(origin: string): SiteRegistration | null {
+  async site(origin: string): Promise<SiteRegistration | null> {
     const row = this.db
       .prepare<[string], SiteRow>("SELECT * FROM rup_sites WHERE origin = ?")
       .get(origin);
     return row === undefined ? null : fromRow(row);
   }
 
-  sites(): SiteRegistration[] {
+  async sites(): Promise<SiteRegistration[]> {
     return this.db
       .prepare<[], SiteRow>("SELECT * FROM rup_sites ORDER BY origin")
       .all()
       .map(fromRow);
   }
 
-  save(r: SiteRegistration): void {
+  async save(r: SiteRegistration): Promise<void> {
     this.db
       .prepare(
         `INSERT INTO rup_sites (origin, url_base, cgi_url, email, key, latency, max_query_span_ms, span_unit, last_seq, last_report_at, registered_at)
@@ -105,12 +141,12 @@ export class RobotState {
       .run(r);
   }
 
-  remove(origin: string): void {
+  async remove(origin: string): Promise<void> {
     this.db.prepare("DELETE FROM rup_sites WHERE origin = ?").run(origin);
   }
 
   /** Records a report taken in and moves the site's sequence number on, in one transaction. */
-  took(report: ReceivedReport, gone: readonly { url: string; at: number }[]): void {
+  async took(report: ReceivedReport, gone: readonly { url: string; at: number }[]): Promise<void> {
     this.db.transaction(() => {
       this.db
         .prepare(
@@ -132,14 +168,14 @@ export class RobotState {
   }
 
   /** URLs reported New or Change after a Delete are back: no longer gone. */
-  back(urls: readonly string[]): void {
+  async back(urls: readonly string[]): Promise<void> {
     const del = this.db.prepare("DELETE FROM rup_gone WHERE url = ?");
     this.db.transaction(() => {
       for (const u of urls) del.run(u);
     })();
   }
 
-  reports(origin: string): ReceivedReport[] {
+  async reports(origin: string): Promise<ReceivedReport[]> {
     return this.db
       .prepare<
         [string],
@@ -157,7 +193,7 @@ export class RobotState {
       }));
   }
 
-  gone(origin: string): string[] {
+  async gone(origin: string): Promise<string[]> {
     return this.db
       .prepare<[string], { url: string }>("SELECT url FROM rup_gone WHERE origin = ? ORDER BY url")
       .all(origin)

@@ -41,8 +41,8 @@ function expectOk(answer: ActionAnswer, what: string): void {
     throw new RupClientError("HEED_RUP_REFUSED", `${what} refused: ${refusalMessage(answer)}`);
 }
 
-function registered(state: RobotState, site: string): SiteRegistration {
-  const r = state.site(new URL(site).origin);
+async function registered(state: RobotState, site: string): Promise<SiteRegistration> {
+  const r = await state.site(new URL(site).origin);
   if (r === null)
     throw new RupClientError(
       "HEED_RUP_NOT_REGISTERED",
@@ -74,7 +74,7 @@ export async function register(
   prefs: Preferences,
 ): Promise<{ registration: SiteRegistration; key: string }> {
   const origin = new URL(site).origin;
-  if (ctx.state.site(origin) !== null) {
+  if ((await ctx.state.site(origin)) !== null) {
     throw new RupClientError(
       "HEED_RUP_REGISTERED",
       `registered with ${origin} already in this store: unregister first, or modify`,
@@ -111,7 +111,7 @@ export async function register(
     lastReportAt: now,
     registeredAt: now,
   };
-  ctx.state.save(registration);
+  await ctx.state.save(registration);
   return { registration, key };
 }
 
@@ -120,7 +120,7 @@ export async function modify(
   site: string,
   change: Preferences & { email?: string },
 ): Promise<SiteRegistration> {
-  const r = registered(ctx.state, site);
+  const r = await registered(ctx.state, site);
   const request: ActionRequest = {
     action: "ModifyPreferences",
     key: r.key,
@@ -136,12 +136,12 @@ export async function modify(
     latency:
       change.latency === undefined ? r.latency : `${change.latency.count}-${change.latency.unit}`,
   };
-  ctx.state.save(next);
+  await ctx.state.save(next);
   return next;
 }
 
 export async function unregister(ctx: RobotContext, site: string): Promise<void> {
-  const r = registered(ctx.state, site);
+  const r = await registered(ctx.state, site);
   expectOk(
     await sendAction(ctx.client, r.cgiUrl, {
       action: "Unregister",
@@ -150,7 +150,7 @@ export async function unregister(ctx: RobotContext, site: string): Promise<void>
     }),
     "Unregister",
   );
-  ctx.state.remove(r.origin);
+  await ctx.state.remove(r.origin);
 }
 
 /** seeds/001 §3.3.3: the site's sequence number, beside the last one this robot took in. */
@@ -158,7 +158,7 @@ export async function sequence(
   ctx: RobotContext,
   site: string,
 ): Promise<{ site: number; received: number }> {
-  const r = registered(ctx.state, site);
+  const r = await registered(ctx.state, site);
   const answer = await sendAction(ctx.client, r.cgiUrl, {
     action: "GetSequenceNumber",
     key: r.key,

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Inbox, type InboxEvent, startInbox } from "../../../src/crawler/rup/inbox.js";
-import { RobotState } from "../../../src/crawler/rup/robot-state.js";
+import { SqliteRobotState } from "../../../src/crawler/rup/robot-state.js";
 import { createHttpClient, type HttpClient } from "../../../src/net/http-client.js";
 import { smtpTransport } from "../../../src/site/rup/mailer.js";
 import { openSqliteStore } from "../../../src/store/index.js";
@@ -14,17 +14,17 @@ import type { CrawlStore } from "../../../src/store/types.js";
 
 describe("inbox", () => {
   let tmp: string;
-  let state: RobotState;
+  let state: SqliteRobotState;
   let store: CrawlStore;
   let client: HttpClient;
   let inbox: Inbox;
   const events: InboxEvent[] = [];
   before(async () => {
     tmp = await mkdtemp(join(tmpdir(), "heed-inbox-"));
-    state = RobotState.open(join(tmp, "crawl.db"));
+    state = SqliteRobotState.open(join(tmp, "crawl.db"));
     store = await openSqliteStore(join(tmp, "crawl.db"));
     client = createHttpClient({ userAgent: "heedtest/1.0", allowPrivateAddresses: true });
-    state.save({
+    await state.save({
       origin: "http://127.0.0.1:1",
       urlBase: "http://127.0.0.1:1/",
       cgiUrl: "http://127.0.0.1:1/cgi-bin/rup",
@@ -52,7 +52,7 @@ describe("inbox", () => {
     await inbox.close();
     await client.close();
     await store.close();
-    state.close();
+    await state.close();
     await rm(tmp, { recursive: true, force: true });
   });
 
@@ -75,19 +75,19 @@ describe("inbox", () => {
     await send(
       "SequenceNumber: 1\nURLBase: http://127.0.0.1:1/\n\nNew[2026-11-21T08:00:00Z]: /a.html\n",
     );
-    assert.equal(state.site("http://127.0.0.1:1")?.lastSeq, 1);
+    assert.equal((await state.site("http://127.0.0.1:1"))?.lastSeq, 1);
     assert.equal((await store.frontier.counts()).queued, 1);
   });
 
   it("limit: a message over maxMessageBytes (MAX_MESSAGE_BYTES) is refused, nothing taken in", async () => {
     const big = `SequenceNumber: 2\nURLBase: http://127.0.0.1:1/\n\nNew[2026-11-21T08:00:00Z]: ${Array.from({ length: 1000 }, (_, i) => `/p${i}`).join(", ")}\n`;
     await assert.rejects(send(big), /552|larger|size/i);
-    assert.equal(state.site("http://127.0.0.1:1")?.lastSeq, 1);
+    assert.equal((await state.site("http://127.0.0.1:1"))?.lastSeq, 1);
   });
 
   it("a gap that cannot be recovered now (the site is unreachable) is refused for the moment: 451", async () => {
     await assert.rejects(send("SequenceNumber: 5\nURLBase: http://127.0.0.1:1/\n\n"), /451/);
-    assert.equal(state.site("http://127.0.0.1:1")?.lastSeq, 1);
+    assert.equal((await state.site("http://127.0.0.1:1"))?.lastSeq, 1);
     assert.ok(events.some((e) => e.kind === "refused" && !e.permanent));
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { it } from "node:test";
-import { RobotState } from "../../../src/crawler/rup/robot-state.js";
+import { SqliteRobotState } from "../../../src/crawler/rup/robot-state.js";
 import { MIGRATIONS, migrate } from "../../../src/store/sqlite/schema.js";
 
 it("a store migrated past 3 without it gets migration 3 when opened", async () => {
@@ -20,9 +20,9 @@ it("a store migrated past 3 without it gets migration 3 when opened", async () =
       MIGRATIONS.filter((m) => m.version !== 3),
     );
     old.close();
-    const state = RobotState.open(path);
-    assert.deepEqual(state.sites(), []);
-    state.close();
+    const state = SqliteRobotState.open(path);
+    assert.deepEqual(await state.sites(), []);
+    await state.close();
     const raw = new Database(path, { readonly: true });
     const versions = raw
       .prepare("SELECT version FROM schema_version ORDER BY version")

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, it } from "node:test";
 import { type Inbox, startInbox } from "../../../src/crawler/rup/inbox.js";
 import { overdueAfterMs } from "../../../src/crawler/rup/report-intake.js";
 import { register } from "../../../src/crawler/rup/robot.js";
-import { RobotState } from "../../../src/crawler/rup/robot-state.js";
+import { SqliteRobotState } from "../../../src/crawler/rup/robot-state.js";
 import { createHttpClient, type HttpClient } from "../../../src/net/http-client.js";
 import type { Latency } from "../../../src/protocol/rup/index.js";
 import { type MailTransport, parseSmtpUrl, smtpTransport } from "../../../src/site/rup/mailer.js";
@@ -30,7 +30,7 @@ class World {
   sitePort = 0;
   inbox: Inbox | null = null;
   inboxPort = 0;
-  robot!: RobotState;
+  robot!: SqliteRobotState;
   store!: CrawlStore;
   client!: HttpClient;
   blackhole!: SmtpSink;
@@ -72,7 +72,7 @@ class World {
 
   async startRobot(): Promise<void> {
     const path = join(this.tmp, "crawl.db");
-    this.robot = RobotState.open(path);
+    this.robot = SqliteRobotState.open(path);
     this.store = await openSqliteStore(path);
     this.client = createHttpClient({ userAgent: "heedtest/1.0", allowPrivateAddresses: true });
     this.inbox = await startInbox({
@@ -92,7 +92,7 @@ class World {
     this.inbox = null;
     await this.client.close();
     await this.store.close();
-    this.robot.close();
+    await this.robot.close();
   }
 
   /** A day passes: the site's log is brought up to date and its schedule runs once. */
@@ -116,12 +116,14 @@ class World {
     }
   }
 
-  gone(): string[] {
-    return this.robot.gone(new URL(this.site.url).origin).map((u) => new URL(u).pathname);
+  async gone(): Promise<string[]> {
+    return (await this.robot.gone(new URL(this.site.url).origin)).map((u) => new URL(u).pathname);
   }
 
-  outcomes(): string[] {
-    return this.robot.reports(new URL(this.site.url).origin).map((r) => `${r.seq} ${r.outcome}`);
+  async outcomes(): Promise<string[]> {
+    return (await this.robot.reports(new URL(this.site.url).origin)).map(
+      (r) => `${r.seq} ${r.outcome}`,
+    );
   }
 }
 
@@ -183,9 +185,9 @@ describe("RUP end to end", () => {
       await writeFile(join(w.dir, "private", "secret.html"), "secret");
       const day1 = await w.nextDay();
       assert.equal(day1.sent, 1);
-      assert.deepEqual(w.outcomes(), ["1 applied"]);
+      assert.deepEqual(await w.outcomes(), ["1 applied"]);
       assert.deepEqual(w.queued(), ["/a/b/c/deep.html", "/index.html", "/new.html"]);
-      assert.deepEqual(w.gone(), ["/old.html"]);
+      assert.deepEqual(await w.gone(), ["/old.html"]);
 
       // heed crawl --queued fetches exactly the pages the report named, besides what it reads
       // of any site it visits (robots.txt, and the sitemap it looks for at /sitemap.xml).
@@ -220,7 +222,7 @@ describe("RUP end to end", () => {
       const day2 = await w.nextDay();
       assert.equal(day2.sent, 1);
       assert.equal(w.blackhole.mails.length, 1);
-      assert.deepEqual(w.outcomes(), ["1 applied"]);
+      assert.deepEqual(await w.outcomes(), ["1 applied"]);
 
       // Both sides stop; files change while the site is down; both start again.
       await w.site.close();
@@ -233,12 +235,12 @@ describe("RUP end to end", () => {
       // Day 3: report 3 arrives; 2 is missing: the robot recovers it with GetIndex.
       const day3 = await w.nextDay();
       assert.equal(day3.sent, 1);
-      assert.deepEqual(w.outcomes(), ["1 applied", "3 recovered"]);
-      const detail = w.robot.reports(new URL(w.site.url).origin)[1]?.detail ?? "";
+      assert.deepEqual(await w.outcomes(), ["1 applied", "3 recovered"]);
+      const detail = (await w.robot.reports(new URL(w.site.url).origin))[1]?.detail ?? "";
       assert.match(detail, /report 2 lost; recovered with GetIndex Span=3-day/);
       assert.ok(w.queued().includes("/lost-news.html"), "the lost report's change is queued");
       assert.ok(w.queued().includes("/while-down.html"));
-      assert.deepEqual(w.gone(), ["/new.html", "/old.html"]);
+      assert.deepEqual(await w.gone(), ["/new.html", "/old.html"]);
 
       // Day 4: the inbox is down when the report is sent; the site keeps it and sends it later.
       await w.stopRobot();
@@ -250,15 +252,20 @@ describe("RUP end to end", () => {
       w.clock.t += 60_000;
       const retry = await w.site.rup?.tick();
       assert.equal(retry?.sent, 1);
-      assert.deepEqual(w.outcomes(), ["1 applied", "3 recovered", "4 applied"]);
+      assert.deepEqual(await w.outcomes(), ["1 applied", "3 recovered", "4 applied"]);
       assert.ok(w.queued().includes("/later.html"));
 
       // An old report that comes again (a site resending after a lost acknowledgement) is
       // recorded as a duplicate and changes nothing.
       const before = w.queued();
       await sendMail(w.inboxPort, w.blackhole.mails[0]?.text ?? "");
-      assert.deepEqual(w.outcomes(), ["1 applied", "3 recovered", "4 applied", "2 duplicate"]);
-      assert.equal(w.robot.site(new URL(w.site.url).origin)?.lastSeq, 4);
+      assert.deepEqual(await w.outcomes(), [
+        "1 applied",
+        "3 recovered",
+        "4 applied",
+        "2 duplicate",
+      ]);
+      assert.equal((await w.robot.site(new URL(w.site.url).origin))?.lastSeq, 4);
       assert.deepEqual(w.queued(), before);
     });
   });
@@ -285,10 +292,10 @@ describe("RUP end to end", () => {
         /SequenceNumber=1: report 1 lost; recovered with GetIndex/,
       );
       assert.ok(w.queued().includes("/never-mailed.html"));
-      assert.equal(w.robot.site(new URL(w.site.url).origin)?.lastSeq, 1);
+      assert.equal((await w.robot.site(new URL(w.site.url).origin))?.lastSeq, 1);
       // The lost report, were it to come after all, is a duplicate.
       await sendMail(w.inboxPort, w.blackhole.mails[0]?.text ?? "");
-      assert.deepEqual(w.outcomes(), ["1 recovered", "1 duplicate"]);
+      assert.deepEqual(await w.outcomes(), ["1 recovered", "1 duplicate"]);
     });
   });
 
@@ -300,7 +307,7 @@ describe("RUP end to end", () => {
     it("a gap older than MaxQuerySpan queues a full re-crawl (seeds/001 §3.3.3)", async () => {
       await writeFile(join(w.dir, "first.html"), "1");
       await w.nextDay();
-      assert.deepEqual(w.outcomes(), ["1 applied"]);
+      assert.deepEqual(await w.outcomes(), ["1 applied"]);
       // Fetched pages the crawl log knows: a full re-crawl queues them all again.
       await w.store.log.append({
         url: new URL("/old.html", w.site.url).href,
@@ -319,9 +326,9 @@ describe("RUP end to end", () => {
       await w.site.close();
       await w.startSite("inbox");
       await w.nextDay();
-      assert.deepEqual(w.outcomes(), ["1 applied", "4 recrawl"]);
+      assert.deepEqual(await w.outcomes(), ["1 applied", "4 recrawl"]);
       assert.match(
-        w.robot.reports(new URL(w.site.url).origin)[1]?.detail ?? "",
+        (await w.robot.reports(new URL(w.site.url).origin))[1]?.detail ?? "",
         /beyond the site's MaxQuerySpan: full re-crawl/,
       );
       assert.ok(w.queued().includes("/"), "the site's root is queued");
@@ -347,7 +354,7 @@ describe("RUP end to end", () => {
         await assert.rejects(sendMail(w.inboxPort, text(w.site.url)), (e: Error) =>
           says.test(e.message),
         );
-        assert.deepEqual(w.outcomes(), []);
+        assert.deepEqual(await w.outcomes(), []);
         assert.deepEqual(w.queued(), []);
       });
     }
