@@ -16,7 +16,7 @@ export interface SiteServerOptions {
   readonly port?: number;
   /** Turns RUP on; `urlBase` defaults to the address listened on. */
   readonly rup?: Omit<RupSiteOptions, "root" | "urlBase"> & { readonly urlBase?: string };
-  /** Told of each answer sent: method, path and query, status, body bytes (an access log). */
+  /** Told of each answer when it is done (or cut off): method, path and query, status, body bytes. */
   readonly onRequest?: (entry: {
     method: string;
     path: string;
@@ -61,7 +61,7 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
   const server: Server = createServer((req, res) => {
     const log = options.onRequest;
     if (log !== undefined) {
-      res.once("finish", () =>
+      res.once("close", () =>
         log({
           method: req.method ?? "",
           path: req.url ?? "",
