@@ -71,6 +71,36 @@ export {
 } from "./crawler/datasets/discover.js";
 export { type DownloadResult, downloadFile } from "./crawler/datasets/download.js";
 export { buildCatalog } from "./site/datasets/build.js";
+// The Remote Update Protocol (seeds/001): its texts under one name (`rup.parseReport` …), and
+// the site's server and the robot's actions and inbox.
+export * as rup from "./protocol/rup/index.js";
+export { type SiteServer, type SiteServerOptions, startSiteServer } from "./site/site-server.js";
+export { createStaticHandler, type StaticOptions } from "./site/static-files.js";
+export { RupSite, type RupSiteOptions, type TickResult } from "./site/rup/rup-site.js";
+export {
+  type MailTransport,
+  parseSmtpUrl,
+  type ReportMail,
+  smtpTransport,
+} from "./site/rup/mailer.js";
+export {
+  index as rupIndex,
+  modify as rupModify,
+  register as rupRegister,
+  sequence as rupSequence,
+  unregister as rupUnregister,
+  type RobotContext,
+} from "./crawler/rup/robot.js";
+export {
+  openRobotState,
+  type ReceivedReport,
+  type RobotState,
+  type SiteRegistration,
+  SqliteRobotState,
+} from "./crawler/rup/robot-state.js";
+export { type Inbox, type InboxEvent, type InboxOptions, startInbox } from "./crawler/rup/inbox.js";
+export { type IntakeResult, takeReport } from "./crawler/rup/report-intake.js";
+export { fetchRupInfo, RupClientError } from "./crawler/rup/rup-client.js";
 export * from "./protocol/atp/index.js";
 export {
   type AgentDispatchErrorCode,

@@ -16,6 +16,17 @@ import { runDemo } from "./commands/demo.js";
 import { EXPORT_FORMATS, runExport } from "./commands/export.js";
 import { runLint } from "./commands/lint.js";
 import { runReport } from "./commands/report.js";
+import {
+  runRupIndex,
+  runRupInbox,
+  runRupInfo,
+  runRupKey,
+  runRupModify,
+  runRupRegister,
+  runRupSeq,
+  runRupUnregister,
+} from "./commands/rup.js";
+import { runServeDir } from "./commands/serve.js";
 import { runServeDemo } from "./commands/serve-demo.js";
 import { runSitemapBuild, runSitemapList, runSitemapUpdate } from "./commands/sitemap.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
@@ -195,7 +206,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description(
       "crawl politely from seed URLs, obeying every robots.txt dialect; run again to resume",
     )
-    .argument("<url...>", "seed URLs")
+    .argument("[url...]", "seed URLs (none with --queued)")
     .option(
       "--agent <name>",
       "the robot's name token, matched in robots.txt and sent in User-Agent",
@@ -243,6 +254,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--revisit",
       "fetch again, with conditional requests, the pages the site's guidance brings back now " +
         "(sitemap changefreq and a lastmod newer than the last fetch; REGP Index-page and Change-*)",
+      false,
+    )
+    .option(
+      "--queued",
+      "fetch what the store has queued (URLs heed rup inbox took from RUP reports), with or without seeds",
       false,
     )
     .option(
@@ -356,34 +372,211 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   program
     .command("serve")
     .description(
-      "serve a demo site on a real port until interrupted (Ctrl-C). Exit 0: stopped; 2: bad options or the port is taken",
+      "serve a directory as a web site (static files, conditional GET, its robots.txt), with --rup its Remote Update Protocol service (seeds/001); or a demo site (--demo news). Runs until interrupted (Ctrl-C). Exit 0: stopped; 2: bad options or the port is taken",
     )
+    .argument("[dir]", "the site's directory (not with --demo)")
     .option(
       "--demo <site>",
       "news: the news site of the REGP paper (seeds/003 §4.1): login, registration, search, Ajax comments, snapshots, news release, a sitemap it keeps current",
     )
     .option("--host <addr>", "address to listen on", "127.0.0.1")
-    .option("--port <n>", "port to listen on (0: any free one)", "8089")
+    .option(
+      "--port <n>",
+      "port to listen on (0: any free one, printed); default 8080 for a directory, 8089 for --demo",
+    )
     .addOption(
       new Option(
         "--robots <variant>",
-        "robots.txt: none (404), rep (the old REP file of §5), regp (the REGP file of §5)",
+        "--demo: robots.txt: none (404), rep (the old REP file of §5), regp (the REGP file of §5)",
       )
         .choices(["none", "rep", "regp"])
         .default("regp"),
     )
-    .option("--items <n>", "news items to start with, one a day up to today", "30")
+    .option("--items <n>", "--demo: news items to start with, one a day up to today", "30")
     .option(
       "--admin-password <pw>",
-      "password of the administrator (user admin); default random, printed",
+      "--demo: password of the administrator (user admin); default random, printed",
     )
     .option(
       "--url <url>",
-      "the URL the site is reached at, named in robots.txt and the sitemap (default http://HOST:PORT)",
+      "--demo: the URL the site is reached at, named in robots.txt and the sitemap (default http://HOST:PORT)",
     )
-    .option("--quiet", "do not log each request on standard error", false)
+    .option("--quiet", "--demo: do not log each request on standard error", false)
+    .option(
+      "--rup",
+      "offer RUP for the directory: /rupinfo.txt (and .tex), the action endpoint /cgi-bin/rup, the modification log, reports by e-mail",
+      false,
+    )
+    .option("--smtp <url>", "--rup: mail server for reports, smtp://host:port (or smtps://)")
+    .option("--from <addr>", "--rup: From address of reports (default rup@localhost)")
+    .option(
+      "--state <path>",
+      "--rup: SQLite file of the RUP state: registrations, log, snapshot, unsent reports",
+      "./heed-rup.db",
+    )
+    .option(
+      "--base <url>",
+      "--rup: the site's public URL, for URLBase and RUP-CGI (default: the address listened on)",
+    )
+    .option("--latency <list>", "--rup: latency units offered, e.g. day,week,month (the default)")
+    .option(
+      "--max-query-span <N-unit>",
+      "--rup: how long the modification log is kept and GetIndex reaches back",
+      "1-month",
+    )
+    .option(
+      "--exclude <patterns>",
+      "--rup: Exclude patterns offered (regular expressions, comma-separated)",
+    )
+    .option(
+      "--include-only <patterns>",
+      "--rup: IncludeOnly patterns offered (regular expressions, comma-separated)",
+    )
+    .option(
+      "--scan-interval <seconds>",
+      "--rup: compare the whole tree with the snapshot this often, besides watching it (0: only at start-up)",
+      "300",
+    )
+    .option(
+      "--allow-private-webhooks",
+      "--rup: let webhook registrations (a URL in place of RobotEmail) name loopback and private addresses",
+      false,
+    )
+    .action(async (dir: string | undefined, options) => {
+      if (options.demo !== undefined) {
+        if (dir !== undefined) throw new CliError("give a directory or --demo, not both");
+        if (options.rup === true) throw new CliError("--rup serves a directory, not --demo");
+        setExit(await runServeDemo({ ...options, port: options.port ?? "8089" }, io));
+        return;
+      }
+      if (dir === undefined) throw new CliError("give --demo news, or a directory to serve");
+      setExit(await runServeDir(dir, { ...options, port: options.port ?? "8080" }, io));
+    });
+
+  const rup = program
+    .command("rup")
+    .description(
+      "the robot's side of the Remote Update Protocol (seeds/001): register with sites, take their reports in, queue what changed. Exit 0: done; 1: the site refused (seq: reports lost); 2: bad input or unreachable",
+    );
+  const storeOption = (): Option =>
+    new Option(
+      "--store <path>",
+      "the crawl store, where registrations and keys are kept: an SQLite file, or redis://host:port[#prefix]",
+    ).default("./heed-crawl.db");
+  const agentOption = (): Option =>
+    new Option("--agent <name>", "the robot's name token, sent in User-Agent").default("heed");
+  const prefsOptions = (command: Command): Command =>
+    command
+      .option(
+        "--latency <value>",
+        "time between reports: day, week, month, or N-unit such as 3-day",
+      )
+      .option(
+        "--exclude <pattern>",
+        "hear of everything but paths matching this offered pattern (repeatable)",
+        collect,
+        [],
+      )
+      .option(
+        "--include-only <pattern>",
+        "hear only of paths matching this offered pattern (repeatable)",
+        collect,
+        [],
+      );
+
+  rup
+    .command("info")
+    .description("read a site's /rupinfo.txt. Exit 2: the site offers no RUP")
+    .argument("<site>", "the site's URL")
+    .addOption(agentOption())
+    .option("--json", "one JSON object: url, cgiUrl, info, diagnostics", false)
+    .action(async (site: string, options) => {
+      setExit(await runRupInfo(site, { ...options, store: "" }, io));
+    });
+  prefsOptions(
+    rup
+      .command("register")
+      .description(
+        "register with a site; prints the RegistrationKey once and keeps it in the store",
+      )
+      .argument("<site>", "the site's URL")
+      .option("--email <addr>", "where the site mails reports (required)"),
+  )
+    .addOption(storeOption())
+    .addOption(agentOption())
+    .option("--json", "one JSON object: site, email, registrationKey, cgiUrl", false)
+    .action(async (site: string, options) => {
+      setExit(await runRupRegister(site, options, io));
+    });
+  prefsOptions(
+    rup
+      .command("modify")
+      .description("change preferences with a site (only what is given)")
+      .argument("<site>", "the site's URL")
+      .option("--email <addr>", "a new address for reports"),
+  )
+    .addOption(storeOption())
+    .addOption(agentOption())
+    .action(async (site: string, options) => {
+      setExit(await runRupModify(site, options, io));
+    });
+  rup
+    .command("unregister")
+    .description("cancel the registration with a site")
+    .argument("<site>", "the site's URL")
+    .addOption(storeOption())
+    .addOption(agentOption())
+    .action(async (site: string, options) => {
+      setExit(await runRupUnregister(site, options, io));
+    });
+  rup
+    .command("seq")
+    .description(
+      "ask a site for its SequenceNumber and compare it with the last report received. Exit 1: reports were lost",
+    )
+    .argument("<site>", "the site's URL")
+    .addOption(storeOption())
+    .addOption(agentOption())
+    .option("--json", "one JSON object: sequenceNumber, received, lost", false)
+    .action(async (site: string, options) => {
+      setExit(await runRupSeq(site, options, io));
+    });
+  rup
+    .command("key")
+    .description("print the RegistrationKey kept for a site")
+    .argument("<site>", "the site's URL")
+    .addOption(storeOption())
+    .action(async (site: string, options) => {
+      setExit(await runRupKey(site, { ...options, agent: "heed" }, io));
+    });
+  rup
+    .command("index")
+    .description(
+      "ask a site for its changes of the last span (GetIndex), printed as a report; no registration needed",
+    )
+    .argument("<site>", "the site's URL")
+    .option("--span <N-unit>", "how far back, e.g. 2-week (required)")
+    .addOption(agentOption())
+    .option("--json", "one JSON object: sequenceNumber, urlBase, changes, diagnostics", false)
+    .action(async (site: string, options) => {
+      setExit(await runRupIndex(site, { ...options, store: "" }, io));
+    });
+  rup
+    .command("inbox")
+    .description(
+      "receive reports by SMTP: check sequence numbers, recover lost reports (GetIndex, else a full re-crawl), queue New/Change URLs and mark Delete ones gone in the store. Runs until interrupted",
+    )
+    .requiredOption("--listen <host:port>", "address to listen on, e.g. 127.0.0.1:2525")
+    .option(
+      "--check-every <minutes>",
+      "ask sites whose report is overdue for their SequenceNumber, and recover what was lost (0: never)",
+      "15",
+    )
+    .addOption(storeOption())
+    .addOption(agentOption())
+    .option("--json", "one JSON object a line per report", false)
     .action(async (options) => {
-      setExit(await runServeDemo(options, io));
+      setExit(await runRupInbox(options, io));
     });
 
   const agents = program

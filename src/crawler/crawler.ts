@@ -72,6 +72,11 @@ export interface CrawlerOptions {
    * fetch, with conditional requests. `maxPages` then counts this run's pages.
    */
   readonly revisit?: boolean;
+  /**
+   * Fetch what the frontier holds, such as the URLs `heed rup inbox` queued from RUP reports,
+   * seeds or none. `maxPages` then counts this run's pages.
+   */
+  readonly queued?: boolean;
   /** Sort query parameters when normalising URLs (`?b=1&a=2` and `?a=2&b=1` are one page). */
   readonly sortQuery?: boolean;
   readonly now?: () => number;
@@ -173,7 +178,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
 
   const normal = (url: string) =>
     normalizeUrl(url, undefined, { sortQuery: options.sortQuery === true });
-  const again = options.recrawl === true || options.revisit === true;
+  const again = options.recrawl === true || options.revisit === true || options.queued === true;
 
   // A local store's leases at start belong to a run that died; a shared store's may be alive.
   await store.frontier.recover(store.shared ? now() : Number.MAX_SAFE_INTEGER);

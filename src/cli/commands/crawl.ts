@@ -38,6 +38,7 @@ export interface CrawlCommandOptions {
   readonly quiet?: boolean;
   readonly recrawl?: boolean;
   readonly revisit?: boolean;
+  readonly queued?: boolean;
   readonly sortQuery?: boolean;
   readonly json?: boolean;
   /** After the crawl, read each host's /data.txt and keep its catalog in the store. */
@@ -59,7 +60,9 @@ export async function runCrawl(
       `--agent: expected a name token of letters, digits, "-" and "_", got "${options.agent}"`,
     );
   }
-  if (seeds.length === 0) throw new CliError("give at least one URL to start from");
+  if (seeds.length === 0 && options.queued !== true) {
+    throw new CliError("give at least one URL to start from (or --queued)");
+  }
   const normal = seeds.map((seed) => {
     const url = normalizeUrl(seed);
     if (url === null) throw new CliError(`not an http(s) URL: ${seed}`);
@@ -165,6 +168,7 @@ export async function runCrawl(
       scope: options.scope,
       recrawl: options.recrawl === true,
       revisit: options.revisit === true,
+      queued: options.queued === true,
       sortQuery: options.sortQuery === true,
       ...(maxPerHost === undefined ? {} : { maxPerHost }),
       signal: controller.signal,

@@ -140,12 +140,44 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 6,
-    name: "pages: when the site's guidance brings a page back",
+    version: 3,
+    name: "RUP robot side: registrations with their keys and sequence numbers, reports received, paths gone",
     sql: `
-      -- ms since the epoch; NULL when nothing asks for a revisit.
-      ALTER TABLE pages ADD COLUMN revisit_at INTEGER;
-      CREATE INDEX pages_revisit ON pages (revisit_at, url) WHERE revisit_at IS NOT NULL;
+      -- One registration per site (seeds/001 §3.1.2): the key is the robot's own secret, kept
+      -- to unregister, modify and ask for the sequence number.
+      CREATE TABLE rup_sites (
+        origin TEXT PRIMARY KEY,
+        url_base TEXT NOT NULL,
+        cgi_url TEXT NOT NULL,
+        email TEXT NOT NULL,
+        key TEXT NOT NULL,
+        latency TEXT,
+        -- From the site's /rupinfo.txt: how far back GetIndex reaches (ms; NULL: not said), and
+        -- the smallest unit it offers, for Span.
+        max_query_span_ms INTEGER,
+        span_unit TEXT NOT NULL,
+        -- The sequence number of the last report taken in (0 before the first).
+        last_seq INTEGER NOT NULL DEFAULT 0,
+        -- When it came (or the registration): what a lost report held is after this.
+        last_report_at INTEGER NOT NULL,
+        registered_at INTEGER NOT NULL
+      );
+      -- Every report received, and what was done with it.
+      CREATE TABLE rup_reports (
+        id INTEGER PRIMARY KEY,
+        origin TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        received_at INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        detail TEXT
+      );
+      -- URLs a report said were deleted (seeds/001 §3.2 Delete lines).
+      CREATE TABLE rup_gone (
+        url TEXT PRIMARY KEY,
+        origin TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        seq INTEGER NOT NULL
+      );
     `,
   },
   {
@@ -169,6 +201,15 @@ export const MIGRATIONS: readonly Migration[] = [
         body TEXT NOT NULL,
         PRIMARY KEY (origin, agent)
       );
+    `,
+  },
+  {
+    version: 6,
+    name: "pages: when the site's guidance brings a page back",
+    sql: `
+      -- ms since the epoch; NULL when nothing asks for a revisit.
+      ALTER TABLE pages ADD COLUMN revisit_at INTEGER;
+      CREATE INDEX pages_revisit ON pages (revisit_at, url) WHERE revisit_at IS NOT NULL;
     `,
   },
 ];

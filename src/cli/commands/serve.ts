@@ -1,0 +1,140 @@
+/**
+ * `heed serve <dir>`: a directory as a web site, and with `--rup` its Remote Update Protocol
+ * service (seeds/001): /rupinfo.txt, the action endpoint, the modification log, and reports
+ * mailed through `--smtp`. Runs until SIGINT or SIGTERM.
+ */
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import {
+  compilePattern,
+  emailProblem,
+  type Latency,
+  parseLatency,
+} from "../../protocol/rup/index.js";
+import { parseSmtpUrl, smtpTransport } from "../../site/rup/mailer.js";
+import { DEFAULT_LATENCIES } from "../../site/rup/rup-site.js";
+import { startSiteServer } from "../../site/site-server.js";
+import { CliError, EXIT_OK } from "../errors.js";
+import type { Io } from "../io.js";
+
+export interface ServeDirOptions {
+  readonly port: string;
+  readonly host: string;
+  readonly rup?: boolean;
+  readonly smtp?: string;
+  readonly from?: string;
+  readonly state: string;
+  readonly base?: string;
+  readonly latency?: string;
+  readonly maxQuerySpan: string;
+  readonly exclude?: string;
+  readonly includeOnly?: string;
+  readonly scanInterval: string;
+  readonly allowPrivateWebhooks?: boolean;
+}
+
+/** Serves `dir` (and its RUP service with --rup) until the process is told to stop. */
+export async function runServeDir(dir: string, options: ServeDirOptions, io: Io): Promise<number> {
+  const root = resolve(io.cwd, dir);
+  const info = await stat(root).catch(() => null);
+  if (info?.isDirectory() !== true) throw new CliError(`${dir}: not a directory`);
+  const port = Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new CliError(`--port: expected 0 to 65535, got "${options.port}"`);
+  }
+  const rup = options.rup === true ? rupOptions(options, io) : null;
+  if (rup === null) {
+    for (const flag of ["smtp", "from", "latency", "exclude", "includeOnly", "base"] as const) {
+      if (options[flag] !== undefined) throw new CliError(`--${kebab(flag)} needs --rup`);
+    }
+  }
+  const warn = (message: string): void => void io.stderr.write(`heed serve: ${message}\n`);
+  const server = await startSiteServer({
+    root,
+    host: options.host,
+    port,
+    ...(rup === null ? {} : { rup: { ...rup, warn } }),
+  }).catch((error: unknown) => {
+    throw new CliError(`cannot serve ${dir}: ${(error as Error).message}`, 2, { cause: error });
+  });
+  io.stdout.write(`serving ${root} at ${server.url}\n`);
+  if (server.rup !== null) {
+    io.stdout.write(
+      `RUP: ${new URL("/rupinfo.txt", server.url).href}, action endpoint ${server.rup.info.cgiUrl}, ` +
+        `reports ${options.smtp === undefined ? "kept until --smtp is given" : `through ${options.smtp}`}\n`,
+    );
+    if (options.smtp === undefined)
+      warn("no --smtp: reports are made and kept in the state file, not sent");
+  }
+  await new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      done();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await server.close();
+  return EXIT_OK;
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+function rupOptions(options: ServeDirOptions, io: Io) {
+  const smtp = options.smtp === undefined ? null : parseSmtpUrl(options.smtp);
+  if (options.smtp !== undefined && smtp === null) {
+    throw new CliError(
+      `--smtp: expected smtp://host:port or smtps://host:port, got "${options.smtp}"`,
+    );
+  }
+  const from = options.from ?? "rup@localhost";
+  const problem = emailProblem(from);
+  if (problem !== null) throw new CliError(`--from: ${problem} ("${from}")`);
+  const latencies = options.latency === undefined ? DEFAULT_LATENCIES : split(options.latency, ",");
+  for (const l of latencies) {
+    const parsed = parseLatency(l);
+    if (!parsed.ok || parsed.value.count !== 1) {
+      throw new CliError(`--latency: expected units such as day,week,month, got "${l}"`);
+    }
+  }
+  const span = parseLatency(options.maxQuerySpan, { countRequired: true });
+  if (!span.ok) throw new CliError(`--max-query-span: ${span.message}`);
+  const patterns = (flag: string, value: string | undefined): string[] => {
+    const list = value === undefined ? [] : split(value, ",");
+    for (const p of list) {
+      const c = compilePattern(p);
+      if (!c.ok) throw new CliError(`${flag}: ${c.message}`);
+    }
+    return list;
+  };
+  const scan = Number(options.scanInterval);
+  if (!Number.isFinite(scan) || scan < 0) {
+    throw new CliError(`--scan-interval: expected seconds ≥ 0, got "${options.scanInterval}"`);
+  }
+  if (options.base !== undefined && !/^https?:\/\//i.test(options.base)) {
+    throw new CliError(`--base: expected an http(s) URL, got "${options.base}"`);
+  }
+  const maxQuerySpan: Latency = span.value;
+  return {
+    statePath: resolve(io.cwd, options.state),
+    transport: smtp === null ? null : smtpTransport(smtp),
+    from,
+    latencies,
+    maxQuerySpan,
+    exclude: patterns("--exclude", options.exclude),
+    includeOnly: patterns("--include-only", options.includeOnly),
+    scanIntervalMs: scan * 1000,
+    allowPrivateWebhooks: options.allowPrivateWebhooks === true,
+    ...(options.base === undefined ? {} : { urlBase: new URL("/", options.base).href }),
+  };
+}
+
+function split(value: string, by: string): string[] {
+  return value
+    .split(by)
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+}

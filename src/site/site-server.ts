@@ -1,0 +1,108 @@
+/**
+ * `heed serve`'s server: a directory as a web site (./static-files.ts), with a RUP service
+ * (./rup/rup-site.ts) when asked. A plain `node:http` handler, listening on 127.0.0.1 unless
+ * told otherwise.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { RupSite, type RupSiteOptions } from "./rup/rup-site.js";
+import { createStaticHandler } from "./static-files.js";
+
+export interface SiteServerOptions {
+  readonly root: string;
+  /** Listening address (default 127.0.0.1) and port (default 0: any free one). */
+  readonly host?: string;
+  readonly port?: number;
+  /** Turns RUP on; `urlBase` defaults to the address listened on. */
+  readonly rup?: Omit<RupSiteOptions, "root" | "urlBase"> & { readonly urlBase?: string };
+  /** Told of each answer when it is done (or cut off): method, path and query, status, body bytes. */
+  readonly onRequest?: (entry: {
+    method: string;
+    path: string;
+    status: number;
+    bytes: number;
+  }) => void;
+}
+
+export interface SiteServer {
+  /** `http://host:port/` as listened on. */
+  readonly url: string;
+  readonly rup: RupSite | null;
+  close(): Promise<void>;
+}
+
+export async function startSiteServer(options: SiteServerOptions): Promise<SiteServer> {
+  const root = resolve(options.root);
+  let rup: RupSite | null = null;
+  const hidden = new Set<string>();
+  if (options.rup !== undefined) {
+    const state = resolve(options.rup.statePath);
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) hidden.add(`${state}${suffix}`);
+  }
+  const files = createStaticHandler({ root, hidden });
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const pathname = new URL(req.url ?? "/", "http://site.invalid").pathname;
+    if (
+      options.rup !== undefined &&
+      rup === null &&
+      (pathname.startsWith("/rupinfo.") ||
+        pathname.startsWith("/cgi-bin/") ||
+        pathname.startsWith("/resourcesync/") ||
+        pathname.startsWith("/.well-known/"))
+    ) {
+      res.writeHead(503, { "retry-after": "1", "content-type": "text/plain; charset=utf-8" });
+      res.end("starting\n");
+      return;
+    }
+    if (rup !== null && (await rup.serve(req, res, pathname))) return;
+    await files(req, res);
+  };
+  const server: Server = createServer((req, res) => {
+    const log = options.onRequest;
+    if (log !== undefined) {
+      res.once("close", () =>
+        log({
+          method: req.method ?? "",
+          path: req.url ?? "",
+          status: res.statusCode,
+          bytes: Number(res.getHeader("content-length") ?? 0),
+        }),
+      );
+    }
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      res.end("internal error\n");
+    });
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => ok());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}/`;
+  const close = (): Promise<void> =>
+    new Promise<void>((ok) => {
+      server.closeAllConnections();
+      server.close(() => ok());
+    });
+  if (options.rup !== undefined) {
+    try {
+      rup = await RupSite.open({ ...options.rup, root, urlBase: options.rup.urlBase ?? url });
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
+  return {
+    url,
+    get rup() {
+      return rup;
+    },
+    async close() {
+      await close();
+      await rup?.close();
+    },
+  };
+}
