@@ -12,7 +12,8 @@ import {
 } from "../protocol/atp/agent-package.js";
 import { MAX_BODY_BYTES } from "../protocol/atp/limits.js";
 import { header } from "../protocol/atp/message.js";
-import { expectedLength, readRequest } from "../protocol/atp/reader.js";
+import { MessageBuffer } from "../protocol/atp/message-buffer.js";
+import { readRequest } from "../protocol/atp/reader.js";
 import { ATP_STATUS, type AtpStatus } from "../protocol/atp/status.js";
 import { readResourceUri } from "../protocol/atp/url.js";
 import { writeResponse } from "../protocol/atp/writer.js";
@@ -69,9 +70,7 @@ export class AgentInbox {
   }
 
   private serve(socket: Socket): void {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let expected: number | null = null;
+    const buffer = new MessageBuffer();
     let done = false;
     const timer = setTimeout(() => socket.destroy(), INBOX_REQUEST_TIMEOUT_MS);
     const answer = (status: AtpStatus, text: string) => {
@@ -89,15 +88,8 @@ export class AgentInbox {
     socket.on("close", () => clearTimeout(timer));
     socket.on("data", (chunk: Buffer) => {
       if (done) return;
-      chunks.push(chunk);
-      size += chunk.length;
-      // Read the head once; then wait for the whole body before reading the message.
-      if (expected === null) {
-        chunks.splice(0, chunks.length, Buffer.concat(chunks, size));
-        expected = expectedLength(chunks[0] as Buffer);
-      }
-      if (expected !== null && size < expected) return;
-      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+      const bytes = buffer.push(chunk);
+      if (bytes === null) return;
       const read = readRequest(bytes, { maxBodyBytes: this.maxBodyBytes });
       if (read.kind === "incomplete") return;
       if (read.kind === "error") return answer(read.status, read.message);

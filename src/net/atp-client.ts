@@ -7,7 +7,8 @@
 import { connect, isIP } from "node:net";
 import { MAX_BODY_BYTES } from "../protocol/atp/limits.js";
 import type { AtpResponse } from "../protocol/atp/message.js";
-import { expectedLength, readResponse } from "../protocol/atp/reader.js";
+import { MessageBuffer } from "../protocol/atp/message-buffer.js";
+import { readResponse } from "../protocol/atp/reader.js";
 import type { AtpUrl } from "../protocol/atp/url.js";
 import { type RequestToWrite, writeRequest } from "../protocol/atp/writer.js";
 import { BlockedAddressError, checkAddress, guardedLookup } from "./address-guard.js";
@@ -67,9 +68,7 @@ export function atpRequest(
       port: target.port,
       ...(allowPrivate ? {} : { lookup: guardedLookup }),
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let expected: number | null = null;
+    const buffer = new MessageBuffer();
     let settled = false;
     const done = (error: Error | null, response?: AtpResponse) => {
       if (settled) return;
@@ -100,8 +99,8 @@ export function atpRequest(
         ),
       options.totalTimeoutMs ?? ATP_TOTAL_TIMEOUT_MS,
     );
-    const attempt = (ended: boolean) => {
-      if (ended && size === 0) {
+    const attempt = (bytes: Uint8Array, ended: boolean) => {
+      if (ended && bytes.byteLength === 0) {
         done(
           new AtpClientError(
             "ATP_BAD_RESPONSE",
@@ -110,7 +109,6 @@ export function atpRequest(
         );
         return;
       }
-      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
       const read = readResponse(bytes, { ended, maxBodyBytes });
       if (read.kind === "message") done(null, read.message);
       else if (read.kind === "error")
@@ -133,16 +131,10 @@ export function atpRequest(
       socket.write(wire);
     });
     socket.on("data", (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      // Read the head once; then wait for the whole body before reading the message.
-      if (expected === null) {
-        chunks.splice(0, chunks.length, Buffer.concat(chunks, size));
-        expected = expectedLength(chunks[0] as Buffer);
-      }
-      if (expected === null || size >= expected) attempt(false);
+      const bytes = buffer.push(chunk);
+      if (bytes !== null) attempt(bytes, false);
     });
-    socket.once("end", () => attempt(true));
+    socket.once("end", () => attempt(buffer.bytes(), true));
     socket.once("error", (error) => {
       if (error instanceof BlockedAddressError)
         done(new AtpClientError("ATP_BLOCKED", error.message, { cause: error }));

@@ -15,6 +15,7 @@ export {
   expectedLength,
   type ResponseReadOptions,
 } from "./reader.js";
+export { MessageBuffer } from "./message-buffer.js";
 export { ATP_STATUS, type AtpStatus, REASON_PHRASE, statusClass } from "./status.js";
 export {
   AGENT_ID,

@@ -24,7 +24,8 @@ import {
 } from "../../protocol/atp/agent-package.js";
 import { MAX_BODY_BYTES } from "../../protocol/atp/limits.js";
 import { type AtpHeaders, type AtpRequest, header } from "../../protocol/atp/message.js";
-import { expectedLength, readRequest } from "../../protocol/atp/reader.js";
+import { MessageBuffer } from "../../protocol/atp/message-buffer.js";
+import { readRequest } from "../../protocol/atp/reader.js";
 import { ATP_STATUS, type AtpStatus } from "../../protocol/atp/status.js";
 import { AGENT_ID, parseAtpUrl, readResourceUri } from "../../protocol/atp/url.js";
 import { writeResponse } from "../../protocol/atp/writer.js";
@@ -192,9 +193,7 @@ export class AgentHost {
     const remote = socket.remoteAddress ?? "unknown";
     this.sockets.add(socket);
     socket.once("close", () => this.sockets.delete(socket));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let expected: number | null = null;
+    const buffer = new MessageBuffer();
     let answered = false;
     const timer = setTimeout(() => {
       // A client that never finishes its request (slowloris) is answered and let go.
@@ -223,14 +222,8 @@ export class AgentHost {
     socket.on("close", () => clearTimeout(timer));
     socket.on("data", (chunk: Buffer) => {
       if (answered) return;
-      chunks.push(chunk);
-      size += chunk.length;
-      if (expected === null) {
-        chunks.splice(0, chunks.length, Buffer.concat(chunks, size));
-        expected = expectedLength(chunks[0] as Buffer);
-      }
-      if (expected !== null && size < expected) return;
-      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+      const bytes = buffer.push(chunk);
+      if (bytes === null) return;
       const read = readRequest(bytes, { maxBodyBytes: this.limits.maxBodyBytes });
       if (read.kind === "incomplete") return;
       answered = true;
