@@ -5,13 +5,12 @@
  * A summary goes to standard error. Exit 0: the agent finished; 1: the host refused it or it
  * failed (what it indexed before is printed); 2: bad input or the host is unreachable.
  */
-import { isIP } from "node:net";
 import { AgentDispatchError, dispatchAgent } from "../../agents/dispatch.js";
-import { checkAddress } from "../../net/address-guard.js";
 import { parseAtpUrl } from "../../protocol/atp/url.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { VERSION } from "../version.js";
+import { isPrivateHost } from "../private-host.js";
 
 export interface DispatchCommandOptions {
   readonly site?: string;
@@ -48,7 +47,7 @@ export async function runAgentsDispatch(
     throw new CliError(`--from: expected an e-mail address, got "${options.from}"`);
   }
   // Naming a loopback or private host on the command line is asking for it.
-  const allowPrivate = options.allowPrivate === true || isPrivate(target.url.host);
+  const allowPrivate = options.allowPrivate === true || isPrivateHost(target.url.host);
   let index;
   try {
     index = await dispatchAgent(atpUrl, {
@@ -75,12 +74,6 @@ export async function runAgentsDispatch(
     `agent ${index.id} ${index.status} on ${index.hosts.join(" → ")}: ${pages} pages, ${index.records.length - pages} other records, ${index.cpuMs} ms${index.error === null ? "" : `; ${index.error.code}: ${index.error.message}`}\n`,
   );
   return index.status === "finished" ? EXIT_OK : EXIT_NOT_ALLOWED;
-}
-
-function isPrivate(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "");
-  if (bare === "localhost" || bare.endsWith(".localhost")) return true;
-  return isIP(bare) !== 0 && !checkAddress(bare).allowed;
 }
 
 function isPage(record: unknown): boolean {

@@ -9,6 +9,7 @@ import { AgentHost, type AgentHostLimits } from "../../site/agent-host/host.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { VERSION } from "../version.js";
+import { untilStopped } from "../until-stopped.js";
 
 export interface HostCommandOptions {
   readonly root?: string;
@@ -79,12 +80,7 @@ export async function runAgentsHost(
   io.stdout.write(
     `listening on ${address}; agents accepted for ${paths.length === 0 ? "no path (no Mobile-agent-server record names this host)" : paths.join(" ")}\n`,
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-    signal?.addEventListener("abort", stop, { once: true });
-  });
+  await untilStopped(signal);
   await agentHost.close();
   return EXIT_OK;
 }

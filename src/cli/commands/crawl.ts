@@ -17,6 +17,7 @@ import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { ProgressLine } from "../progress.js";
 import { VERSION } from "../version.js";
+import { isPrivateHost } from "../private-host.js";
 
 export interface CrawlCommandOptions {
   readonly agent?: string;
@@ -232,17 +233,4 @@ function list<K extends string>(value: string | undefined, key: K): Partial<Reco
     .map((v) => v.trim())
     .filter((v) => v !== "");
   return { [key]: items } as Partial<Record<K, string[]>>;
-}
-
-function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "");
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    /^127\./.test(host) ||
-    /^10\./.test(host) ||
-    /^192\.168\./.test(host) ||
-    /^172\.(?:1[6-9]|2\d|3[01])\./.test(host) ||
-    host === "::1"
-  );
 }

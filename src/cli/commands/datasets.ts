@@ -29,6 +29,7 @@ import { DownloadBar, formatSize } from "../download-progress.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { VERSION } from "../version.js";
+import { isPrivateHost } from "../private-host.js";
 
 export interface DatasetsCommandOptions {
   readonly agent?: string;
@@ -186,17 +187,4 @@ function table(datasets: readonly SiteDataset[]): string[] {
 
 function clip(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
-}
-
-function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "");
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    /^127\./.test(host) ||
-    /^10\./.test(host) ||
-    /^192\.168\./.test(host) ||
-    /^172\.(?:1[6-9]|2\d|3[01])\./.test(host) ||
-    host === "::1"
-  );
 }

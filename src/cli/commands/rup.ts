@@ -31,6 +31,8 @@ import { openStore } from "../../store/index.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { VERSION } from "../version.js";
+import { isPrivateHost } from "../private-host.js";
+import { untilStopped } from "../until-stopped.js";
 
 export interface RupCommonOptions {
   readonly store: string;
@@ -51,18 +53,6 @@ function siteUrl(site: string): string {
   return new URL("/", withScheme).href;
 }
 
-function isPrivateHost(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    /^127\./.test(host) ||
-    host === "::1" ||
-    /^10\./.test(host) ||
-    /^192\.168\./.test(host)
-  );
-}
-
 function client(options: RupCommonOptions, site: string | null): HttpClient {
   const agent = productToken(options.agent);
   if (!/^[A-Za-z0-9_-]+$/.test(agent))
@@ -70,7 +60,7 @@ function client(options: RupCommonOptions, site: string | null): HttpClient {
   return createHttpClient({
     userAgent: `${agent}/${VERSION} (+https://www.npmjs.com/package/heed)`,
     // A loopback or private site is asked for by name; the SSRF guard stays on for others.
-    allowPrivateAddresses: site === null || isPrivateHost(site),
+    allowPrivateAddresses: site === null || isPrivateHost(new URL(site).hostname),
   });
 }
 
@@ -327,15 +317,7 @@ export async function runRupInbox(
       });
     });
     io.stdout.write(`listening on ${host}:${inbox.port}\n`);
-    await new Promise<void>((done) => {
-      const stop = (): void => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-        done();
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
+    await untilStopped();
     await inbox.close();
     return EXIT_OK;
   } finally {

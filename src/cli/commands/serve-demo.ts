@@ -8,6 +8,7 @@ import { ROBOTS_VARIANTS, type RobotsVariant } from "../../site/news/robots.js";
 import { startNewsSite } from "../../site/news/server.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
+import { untilStopped } from "../until-stopped.js";
 
 export const DEMO_SITES = ["news"] as const;
 
@@ -66,22 +67,6 @@ export async function runServeDemo(
   await running.close();
   io.stderr.write("heed serve: stopped\n");
   return EXIT_OK;
-}
-
-/** Resolves on SIGINT or SIGTERM, or when `signal` aborts. */
-function untilStopped(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    process.once("SIGINT", done);
-    process.once("SIGTERM", done);
-    if (signal?.aborted === true) done();
-    else signal?.addEventListener("abort", done);
-  });
 }
 
 function whole(flag: string, value: string, min: number, max: number): number {

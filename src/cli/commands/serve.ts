@@ -16,6 +16,7 @@ import { DEFAULT_LATENCIES } from "../../site/rup/rup-site.js";
 import { startSiteServer } from "../../site/site-server.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
+import { untilStopped } from "../until-stopped.js";
 
 export interface ServeDirOptions {
   readonly port: string;
@@ -66,15 +67,7 @@ export async function runServeDir(dir: string, options: ServeDirOptions, io: Io)
     if (options.smtp === undefined)
       warn("no --smtp: reports are made and kept in the state file, not sent");
   }
-  await new Promise<void>((done) => {
-    const stop = (): void => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      done();
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await untilStopped();
   await server.close();
   return EXIT_OK;
 }
