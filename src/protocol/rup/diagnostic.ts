@@ -10,3 +10,20 @@ export interface RupDiagnostic {
   /** One line, for a person. */
   readonly message: string;
 }
+
+export type Report = (
+  line: number | null,
+  field: string | null,
+  code: string,
+  message: string,
+  severity?: "error" | "warning",
+) => void;
+
+/** A list of findings and the function that adds to it (errors unless told otherwise). */
+export function collector(): { diagnostics: RupDiagnostic[]; report: Report } {
+  const diagnostics: RupDiagnostic[] = [];
+  const report: Report = (line, field, code, message, severity = "error") => {
+    diagnostics.push({ line, field, severity, code, message });
+  };
+  return { diagnostics, report };
+}

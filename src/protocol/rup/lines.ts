@@ -38,3 +38,10 @@ export function keyValue(text: string): { key: string; value: string } | null {
   if (colon === -1) return null;
   return { key: text.slice(0, colon).trim(), value: text.slice(colon + 1).trim() };
 }
+
+/** The text within its first `maxChars` characters and without a byte-order mark. */
+export function bounded(text: string, maxChars: number): { body: string; cut: boolean } {
+  const cut = text.length > maxChars;
+  const body = cut ? text.slice(0, maxChars) : text;
+  return { body: body.startsWith("\ufeff") ? body.slice(1) : body, cut };
+}

@@ -12,9 +12,9 @@
  * (`2026-11-21T08:00:00Z`) and reads anything `Date.parse` reads. File paths are URL paths
  * relative to URLBase, percent-encoded, so a comma or a space in a name never splits a list.
  */
-import type { RupDiagnostic } from "./diagnostic.js";
+import { collector, type RupDiagnostic } from "./diagnostic.js";
 import { MAX_REPORT_BYTES, MAX_REPORT_LINES, MAX_REPORT_PATHS, REPORT_WRAP } from "./limits.js";
-import { keyValue, splitLines } from "./lines.js";
+import { bounded, keyValue, splitLines } from "./lines.js";
 
 export type ChangeKind = "New" | "Change" | "Delete";
 export const CHANGE_KINDS: readonly ChangeKind[] = ["New", "Change", "Delete"];
@@ -89,27 +89,15 @@ export function formatReport(report: Report): string {
 const CHANGE_LINE = /^(New|Change|Delete)\s*\[([^\]]*)\]\s*:(.*)$/i;
 
 export function parseReport(text: string): ReportResult {
-  const diagnostics: RupDiagnostic[] = [];
-  const report = (
-    line: number | null,
-    field: string | null,
-    code: string,
-    message: string,
-    severity: "error" | "warning" = "error",
-  ): void => {
-    diagnostics.push({ line, field, severity, code, message });
-  };
-  let body = text;
-  if (body.length > MAX_REPORT_BYTES) {
+  const { diagnostics, report } = collector();
+  const { body, cut } = bounded(text, MAX_REPORT_BYTES);
+  if (cut)
     report(
       null,
       null,
       "too-large",
       `the report is longer than ${MAX_REPORT_BYTES} characters; the rest is ignored`,
     );
-    body = body.slice(0, MAX_REPORT_BYTES);
-  }
-  if (body.startsWith("\ufeff")) body = body.slice(1);
   const { lines, more } = splitLines(body, MAX_REPORT_LINES + 3);
   if (more)
     report(

@@ -11,10 +11,10 @@
  * Keys are matched case-insensitively; unknown keys are kept as extensions with a warning, never
  * an error (a later version of the protocol may add some).
  */
-import type { RupDiagnostic } from "./diagnostic.js";
+import { collector, type RupDiagnostic } from "./diagnostic.js";
 import { formatLatency, type Latency, parseLatency } from "./latency.js";
 import { MAX_LATENCIES, MAX_PATTERNS, MAX_RUPINFO_BYTES } from "./limits.js";
-import { keyValue, splitLines } from "./lines.js";
+import { bounded, keyValue, splitLines } from "./lines.js";
 import { compilePattern } from "./patterns.js";
 
 export interface RupInfo {
@@ -64,27 +64,15 @@ function commaList(value: string): string[] {
 }
 
 export function parseRupInfo(text: string): RupInfoResult {
-  const diagnostics: RupDiagnostic[] = [];
-  const report = (
-    line: number | null,
-    field: string | null,
-    code: string,
-    message: string,
-    severity: "error" | "warning" = "error",
-  ): void => {
-    diagnostics.push({ line, field, severity, code, message });
-  };
-  let body = text;
-  if (body.length > MAX_RUPINFO_BYTES) {
+  const { diagnostics, report } = collector();
+  const { body, cut } = bounded(text, MAX_RUPINFO_BYTES);
+  if (cut)
     report(
       null,
       null,
       "too-large",
       `the file is longer than ${MAX_RUPINFO_BYTES} characters; the rest is ignored`,
     );
-    body = body.slice(0, MAX_RUPINFO_BYTES);
-  }
-  if (body.startsWith("\ufeff")) body = body.slice(1);
   const seen = new Map<Field, number>();
   const values: { -readonly [K in keyof RupInfo]?: RupInfo[K] } = {};
   const extensions: { key: string; value: string; line: number }[] = [];
