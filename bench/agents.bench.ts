@@ -33,6 +33,7 @@ import { crawl, type CrawlSummary } from "../src/crawler/crawler.js";
 import { createHttpClient } from "../src/net/http-client.js";
 import { AgentHost } from "../src/site/agent-host/host.js";
 import { openSqliteStore } from "../src/store/index.js";
+import { option } from "./report.js";
 
 const PAGES = Math.max(100, Math.trunc(Number(option("--pages", "10000"))) || 10_000);
 const PER_DIR = 100;
@@ -57,11 +58,6 @@ class Counter {
     for (const s of this.open) live += s.bytesRead + s.bytesWritten;
     return this.closed + live;
   }
-}
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
 }
 
 /** Writes the subtree; returns the number of pages written (directory index pages included). */

@@ -41,6 +41,10 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { type ChildResult, RESULT_PREFIX } from "./crawl-child.js";
 import type { WebReport } from "./crawl-web.js";
+import { fmt as fmtDigits, median, option, printTable } from "./report.js";
+
+/** Whole numbers unless told otherwise. */
+const fmt = (value: number, digits = 0): string => fmtDigits(value, digits);
 
 const QUICK = process.argv.includes("--quick");
 const PROGRESS = process.argv.includes("--progress");
@@ -65,11 +69,6 @@ const AIM_HEED_RSS = 200e6;
 const AIM_FRONTIER_RSS = 300e6;
 /** The issue's figure for Crawlee in memory, pages/s: the yardstick when Crawlee cannot run. */
 const ISSUE_CRAWLEE_MEMORY = 360;
-
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
-}
 
 const script = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.url));
 
@@ -214,27 +213,7 @@ function startWeb(): Promise<Web> {
 // ---------------------------------------------------------------------------------------------
 // Formatting, in the style of robots.bench.ts.
 
-function fmt(value: number, digits = 0): string {
-  if (!Number.isFinite(value)) return "n/a";
-  return value.toLocaleString("en-US", {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-}
-
 const mb = (bytes: number) => `${fmt(bytes / 1e6)} MB`;
-
-function printTable(title: string, head: readonly string[], rows: readonly string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-      .join("  ");
-  console.log(`\n${title}`);
-  console.log(line(head));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const row of rows) console.log(line(row));
-}
 
 // ---------------------------------------------------------------------------------------------
 // The crawls.
@@ -264,14 +243,6 @@ interface Measured {
   /** Disallowed URLs fetched, over all runs. */
   readonly disallowed: number;
   readonly note: string;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** The runs of one crawler, summed up; null when none gave a result. */

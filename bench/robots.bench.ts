@@ -14,6 +14,7 @@ import { performance } from "node:perf_hooks";
 import robotsParser from "robots-parser";
 import { parseRobots, type RobotsPolicy } from "../src/protocol/robots/index.js";
 import { adversarialCases, buildCorpus, type CorpusFile } from "./corpus.js";
+import { fmt, median, printTable } from "./report.js";
 
 const QUICK = process.argv.includes("--quick");
 const now = (): number => performance.now();
@@ -23,22 +24,6 @@ let sink = 0;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
-function fmt(value: number, digits = 1): string {
-  if (!Number.isFinite(value)) return "n/a";
-  return value.toLocaleString("en-US", {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-}
 
 function fmtInt(value: number): string {
   return Math.round(value).toLocaleString("en-US");
@@ -50,18 +35,6 @@ function kib(bytes: number): string {
     : bytes >= 1024
       ? `${fmt(bytes / 1024, 1)} KiB`
       : `${bytes} B`;
-}
-
-function printTable(title: string, head: readonly string[], rows: readonly string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-      .join("  ");
-  console.log(`\n${title}`);
-  console.log(line(head));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const row of rows) console.log(line(row));
 }
 
 interface Bucket {

@@ -34,6 +34,7 @@ import { type MailTransport, smtpTransport } from "../src/site/rup/mailer.js";
 import { RupSite } from "../src/site/rup/rup-site.js";
 import { startSiteServer } from "../src/site/site-server.js";
 import { openSqliteStore } from "../src/store/index.js";
+import { option } from "./report.js";
 
 const DAY = 86_400_000;
 const PAGES = Number(option("--files", "10000"));
@@ -43,11 +44,6 @@ const PER_SECTION = Math.ceil(PAGES / SECTIONS);
 const CHANGED = Math.max(1, Math.round(PAGES / 100));
 const CRAWL_LIMIT_MS = 10 * 60_000;
 const FILLER = "lorem ipsum dolor sit amet ".repeat(70);
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : (process.argv[i + 1] ?? fallback);
-}
 
 interface Tally {
   requests: number;

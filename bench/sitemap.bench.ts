@@ -30,6 +30,7 @@ import {
   sitemapIndexOpen,
   SITEMAPINDEX_CLOSE,
 } from "../src/protocol/sitemap/index.js";
+import { fmt, median, printTable } from "./report.js";
 
 const QUICK = process.argv.includes("--quick");
 const URLS = 50_000;
@@ -68,36 +69,8 @@ function chunksOf(bytes: Uint8Array): Uint8Array[] {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
-function fmt(value: number, digits = 1): string {
-  if (!Number.isFinite(value)) return "n/a";
-  return value.toLocaleString("en-US", {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-}
-
 const fmtInt = (value: number): string => Math.round(value).toLocaleString("en-US");
 const mib = (bytes: number): string => `${fmt(bytes / 1024 / 1024, 1)} MiB`;
-
-function printTable(title: string, head: readonly string[], rows: readonly string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-      .join("  ");
-  console.log(`\n${title}`);
-  console.log(line(head));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const row of rows) console.log(line(row));
-}
 
 type Contender = () => Promise<number>;
 
