@@ -34,11 +34,16 @@ export async function loadRobots(
     };
   }
   if (isUrl(source)) return loadUrl(source, options.userAgent);
+  const bytes = await readLocalFile(source);
+  return { label: source, bytes, origin: null, siteWide: null, verdict: null };
+}
+
+/** A file a command was given, or a CliError that says in words why it cannot be read. */
+export async function readLocalFile(path: string): Promise<Uint8Array> {
   try {
-    const bytes = await readFile(source);
-    return { label: source, bytes, origin: null, siteWide: null, verdict: null };
+    return await readFile(path);
   } catch (error) {
-    throw new CliError(`cannot read ${source}: ${reason(error)}`, 2, { cause: error });
+    throw new CliError(`cannot read ${path}: ${reason(error)}`, 2, { cause: error });
   }
 }
 
@@ -67,7 +72,7 @@ async function loadUrl(url: string, userAgent: string | undefined): Promise<Robo
   }
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
+export async function readAll(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream)
     chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);

@@ -3,14 +3,13 @@
  * one a line as `FILE:LINE: severity: message [code]`, or one JSON object with `--json`.
  * Exit 0: no errors; 1: errors; 2: bad input.
  */
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { fetchDataTxt } from "../../net/data-txt-fetch.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { type DataTxtLintReport, lintDataTxt } from "../../protocol/datasets/index.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
-import { isUrl } from "../robots-source.js";
+import { isUrl, readAll, readLocalFile } from "../robots-source.js";
 import { VERSION } from "../version.js";
 
 /** `auto`: by file name; `robots`; `data` (form from the content); `data-yaml`, `data-draft` (form forced). */
@@ -71,26 +70,8 @@ function toJson(file: string, report: DataTxtLintReport): Record<string, unknown
 }
 
 async function load(source: string, io: Io): Promise<{ bytes: Uint8Array; url: string | null }> {
-  if (source === "-") {
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin)
-      chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-    return { bytes: Buffer.concat(chunks), url: null };
-  }
-  if (!isUrl(source)) {
-    try {
-      return { bytes: await readFile(source), url: null };
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const why =
-        code === "ENOENT"
-          ? "no such file"
-          : code === "EISDIR"
-            ? "it is a directory"
-            : String(error);
-      throw new CliError(`cannot read ${source}: ${why}`, 2, { cause: error });
-    }
-  }
+  if (source === "-") return { bytes: await readAll(io.stdin), url: null };
+  if (!isUrl(source)) return { bytes: await readLocalFile(source), url: null };
   const host = safeHost(source);
   const client = createHttpClient({
     userAgent: `heed/${VERSION} (+https://www.npmjs.com/package/heed)`,
