@@ -219,11 +219,11 @@ export class More {
       ),
     );
     const rows = dataTxt.entries.map((entry) => {
-      const offering = offer.datasets.find((d) => d.entry === entry);
+      const closedBy = offer.datasets.find((d) => d.entry === entry)?.closedBy ?? null;
       const closed = !offered.has(entry)
         ? "no record for this robot"
-        : (offering?.closedBy ?? null) !== null
-          ? `closed by line ${offering.closedBy.line}`
+        : closedBy !== null
+          ? `closed by line ${closedBy.line}`
           : null;
       const urls = entry.urls.length === 0 ? [String(entry.path)] : entry.urls;
       const answers = urls.map((u) => {

@@ -415,7 +415,10 @@ function showPlan(chosen: { url: string; decision: Decision } | null): void {
         `at most ${r.requests} per ${r.seconds} s, counted from the first visit${at(r.line)}`,
       ]);
     for (const t of plan.times)
-      rows.push([t.kind === "visit" ? "Visit-time" : "Time-forbidden", `${t.text}${at(t.line)}`]);
+      rows.push([
+        t.kind === "visit" ? "Visit-time" : "Time-forbidden",
+        `${t.text.replace(/^[^:]*:\s*/, "")}${at(t.line)}`,
+      ]);
     if (plan.times.length > 0)
       rows.push([
         "At the time asked",
