@@ -185,7 +185,7 @@ function waitingWhy(
   if (nextAt === null || nextAt <= now) return null;
   const required = origin.gaps.requiredMaxMs;
   return required !== null && required > 0
-    ? `keeping the site's gap (up to ${(required / 1000).toFixed(1)} s required) or a time window`
+    ? `keeping the site's gap (up to ${Number((required / 1000).toFixed(3))} s required) or a time window`
     : "keeping the gap between requests, or outside a time window";
 }
 

@@ -128,7 +128,7 @@ function hostRow(host: HostRow, now: number): HTMLTableRowElement {
   const waiting =
     host.waiting === null
       ? "ready"
-      : `${host.waiting}${host.nextAt !== null && host.nextAt > now ? `, until ${moment(host.nextAt)}` : ""}`;
+      : `${host.waiting}${host.nextAt !== null && host.nextAt > now ? `, until ${moment(host.nextAt)} (${seconds(host.nextAt - now)} from the snapshot)` : ""}`;
   return h(
     "tr",
     { "data-origin": host.origin },

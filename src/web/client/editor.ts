@@ -90,16 +90,15 @@ export class Editor {
     let start = 0;
     for (let i = 0; i < line - 1 && i < lines.length; i++) start += (lines[i] as string).length;
     const end = start + (lines[line - 1] ?? "").replace(/[\r\n]+$/, "").length;
-    this.textarea.focus();
+    // Focusing and selecting may scroll the textarea by itself; keep the view where it was
+    // when the line is in sight, else bring the line to the upper third.
+    const before = this.textarea.scrollTop;
+    this.textarea.focus({ preventScroll: true });
     this.textarea.setSelectionRange(start, end);
     const lineHeight = parseFloat(getComputedStyle(this.textarea).lineHeight) || 20;
     const top = (line - 1) * lineHeight;
-    if (
-      top < this.textarea.scrollTop ||
-      top > this.textarea.scrollTop + this.textarea.clientHeight - lineHeight * 2
-    ) {
-      this.textarea.scrollTop = Math.max(0, top - this.textarea.clientHeight / 3);
-    }
+    const visible = top >= before && top + lineHeight * 2 <= before + this.textarea.clientHeight;
+    this.textarea.scrollTop = visible ? before : Math.max(0, top - this.textarea.clientHeight / 3);
     this.follow();
   }
 
