@@ -123,7 +123,8 @@ try {
   await page.waitForSelector('#view-crawl[data-state="running"]', { timeout: 60_000 });
   // Mid-crawl: hosts waiting out their gaps, the charts growing.
   await page.waitForFunction(
-    () => Number(document.querySelector('[data-count="requests"] .n')?.textContent ?? 0) >= 12,
+    // Runs in the page.
+    "Number(document.querySelector('[data-count=\"requests\"] .n')?.textContent ?? 0) >= 12",
     undefined,
     { timeout: 60_000 },
   );

@@ -256,6 +256,38 @@ describe("heed ui in Chromium", () => {
     await page.close();
   });
 
+  it("shows hostile text as text, and answers a file at the parse limit", async () => {
+    const page = await open();
+    const evil = `<img src=x onerror="document.body.dataset.owned=1">`;
+    await setQuery(page, {
+      robots: `User-agent: *\nDisallow: /${evil}\n${evil}: x\n`,
+      urls: `/${evil}`,
+      agent: evil,
+    });
+    assert.equal(await page.locator("#backdrop img, #answers img, #lint-list img").count(), 0);
+    assert.equal(await page.locator("body").getAttribute("data-owned"), null);
+    assert.match(
+      (await page.locator('#backdrop .line[data-line="2"] .text').textContent()) ?? "",
+      /<img src=x/,
+    );
+    // 600 KiB: more than the 500 KiB heed parses; the page says the file was cut.
+    const big = `User-agent: *\n${"Disallow: /a-long-path-to-nowhere/\n".repeat(18_000)}Disallow: /last\n`;
+    await page.$eval(
+      "#robots",
+      (t, text) => {
+        (t as { value: string }).value = text;
+        t.dispatchEvent(new Event("input"));
+      },
+      big,
+    );
+    await page.waitForSelector('#lint-list li[data-code="size-limit"]', { timeout: 20_000 });
+    assert.equal(
+      await page.locator('#answers-body tr[data-row="0"] .verdict').textContent(),
+      "allowed",
+    );
+    await page.close();
+  });
+
   it("a site on 127.0.0.1 whose robots.txt answers 503 is shown closed", async () => {
     const site: TestServer = await startServer({
       "/robots.txt": (_req: IncomingMessage, res: ServerResponse) => {

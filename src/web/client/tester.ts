@@ -19,11 +19,17 @@ import {
   siteWideDecision,
 } from "../../protocol/robots/index.js";
 import type { RobotsAnswer } from "../fetches.js";
-import { byId, fill, getJson, h, moment } from "./dom.js";
+import { byId, debounce, fill, getJson, h, moment } from "./dom.js";
 import { Editor, type LineMarks, type Severity } from "./editor.js";
 
 /** URLs asked at once: more lines are reported, not answered (the page must stay quick). */
 export const MAX_URLS = 1000;
+/**
+ * Past this size the file is parsed and drawn once typing pauses, not at each keystroke: a
+ * robots.txt near the 500 KiB parse limit has tens of thousands of lines to draw.
+ */
+export const LARGE_FILE_CHARS = 64 * 1024;
+export const LARGE_FILE_DEBOUNCE_MS = 250;
 
 const DIALECT_NAMES: Readonly<Record<string, string>> = {
   rfc9309: "RFC 9309",
@@ -78,11 +84,14 @@ export class Tester {
       byId("backdrop"),
       byId("gutter-lines"),
     );
+    const later = debounce(() => this.update(), LARGE_FILE_DEBOUNCE_MS);
     this.editor.textarea.addEventListener("input", () => {
       // The file is now the user's own: a fetched status no longer speaks for it.
       this.state.siteWide = null;
       this.state.verdict = null;
-      this.update();
+      // A small file is answered at each keystroke; a large one once typing pauses.
+      if (this.editor.text.length > LARGE_FILE_CHARS) later();
+      else this.update();
     });
     for (const id of [
       "dialect",
