@@ -41,11 +41,27 @@ Sitemap: https://news.example/sitemap.xml
 
 /** A small site: pages linking on, a 404 now and then, robots.txt with a gap to keep. */
 function startSite(name, pages, robots) {
+  const origin = () => `http://127.0.0.1:${server.address().port}`;
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (path === "/robots.txt") {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end(robots);
+      return;
+    }
+    if (path === "/sitemap.xml") {
+      const urls = [0, 1, 2, 3].map((n) => `<url><loc>${origin()}/p${n}.html</loc></url>`);
+      res.writeHead(200, { "content-type": "application/xml" });
+      res.end(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n<url><loc>${origin()}/private/p9.html</loc><changefreq>sometimes</changefreq></url>\n</urlset>\n`,
+      );
+      return;
+    }
+    if (path === "/data.txt") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(
+        "- path: /data/stations.csv\n  name: stations\n  license: CC-BY-4.0\n- path: /private/raw.csv\n  name: raw readings\n",
+      );
       return;
     }
     const match = /^\/(?:p(\d+)\.html)?$/.exec(path);
@@ -72,7 +88,11 @@ function startSite(name, pages, robots) {
 const temp = await mkdtemp(join(tmpdir(), "heed-shots-"));
 const store = join(temp, "crawl.db");
 const ui = await startUiServer({ port: 0, store, feedIntervalMs: 250 });
-const a = await startSite("a", 24, "User-agent: *\nCrawl-delay: 0.15\nDisallow: /private/\n");
+const a = await startSite(
+  "a",
+  24,
+  "User-agent: *\nCrawl-delay: 0.15\nDisallow: /private/\n\nMobile-agent-server: /p1 atp://agents.example:831\n",
+);
 const b = await startSite("b", 14, "User-agent: *\nCrawl-delay: 0.3\n");
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
@@ -124,7 +144,9 @@ try {
   // Mid-crawl: hosts waiting out their gaps, the charts growing.
   await page.waitForFunction(
     // Runs in the page.
-    "Number(document.querySelector('[data-count=\"requests\"] .n')?.textContent ?? 0) >= 12",
+    () =>
+      Number(globalThis.document.querySelector('[data-count="requests"] .n')?.textContent ?? 0) >=
+      12,
     undefined,
     { timeout: 60_000 },
   );
@@ -132,7 +154,29 @@ try {
   await page.waitForSelector('#view-crawl[data-state="finished"]', { timeout: 120_000 });
   await crawled;
   await page.screenshot({ path: join(root, "docs/ui-crawl.png"), fullPage: true });
-  console.log("wrote docs/ui-tester.png, docs/ui-crawl-live.png and docs/ui-crawl.png");
+
+  // The other records: the site's sitemap read, an agent host resolved, its /data.txt.
+  await page.goto(`${ui.url}#tester`);
+  await page.waitForSelector("body[data-ready]");
+  await page.fill("#site", a.origin);
+  await page.fill("#agent", "HeedShots");
+  await page.click("#fetch");
+  await page.waitForSelector('#fetch-status[data-action="parse"]');
+  await page.fill(
+    "#robots",
+    `${await page.inputValue("#robots")}Sitemap: ${a.origin}/sitemap.xml\n`,
+  );
+  await page.click("#nav-more");
+  await page.click("button[data-sitemap]");
+  await page.waitForSelector(".sitemap-result .counts");
+  await page.click(".sitemap-result summary");
+  await page.fill("#agent-url", `${a.origin}/p12.html`);
+  await page.click("#data-fetch");
+  await page.waitForSelector("#data-body tr");
+  await page.screenshot({ path: join(root, "docs/ui-more.png"), fullPage: true });
+  console.log(
+    "wrote docs/ui-tester.png, docs/ui-crawl-live.png, docs/ui-crawl.png and docs/ui-more.png",
+  );
 } finally {
   await browser.close();
   await ui.close();

@@ -79,7 +79,7 @@ export class More {
         h(
           "p",
           { class: "counts" },
-          `${answer.format ?? "unknown format"}${answer.compressed ? ", gzip" : ""}: ${answer.urls} URLs, ${answer.sitemaps} sitemaps, ${answer.errors} errors, ${answer.warnings} warnings`,
+          `${answer.format ?? "unknown format"}${answer.compressed ? ", gzip" : ""}: ${count(answer.urls, "URL")}, ${count(answer.sitemaps, "sitemap")}, ${count(answer.errors, "error")}, ${count(answer.warnings, "warning")}`,
         ),
         answer.findings.length === 0
           ? null
@@ -253,4 +253,8 @@ export class More {
     });
     fill(body, ...rows);
   }
+}
+
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
