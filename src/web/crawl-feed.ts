@@ -138,6 +138,16 @@ export class CrawlFeed {
   }
 
   private async readNew(store: CrawlStore): Promise<void> {
+    if (this.offset === 0) {
+      // Catching up with a log that may be long: one scan, whose cost does not grow with the
+      // position as `list`'s offset may. It yields records in the order appended, so what it
+      // gives is a prefix of the log and `offset` stays exact.
+      for await (const records of store.log.scan(FEED_BATCH)) {
+        for (const record of records) this.take(record);
+        this.offset += records.length;
+      }
+      return;
+    }
     for (let i = 0; i < FEED_BATCHES_PER_REFRESH; i++) {
       const records = await store.log.list(FEED_BATCH, this.offset);
       for (const record of records) this.take(record);
