@@ -324,6 +324,74 @@ describe("heed ui in Chromium", () => {
     }
   });
 
+  it("other answers to GET /robots.txt: 403 closes, 404 opens, a redirect is followed and parsed", async () => {
+    let status = 403;
+    const site: TestServer = await startServer({
+      "/robots.txt": (_req: IncomingMessage, res: ServerResponse) => {
+        if (status === 301) {
+          res.writeHead(301, { location: "/real-robots.txt" });
+          res.end();
+          return;
+        }
+        res.writeHead(status, { "content-type": "text/plain" });
+        res.end("no");
+      },
+      "/real-robots.txt": (_req: IncomingMessage, res: ServerResponse) => {
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end("User-agent: *\nDisallow: /a/\n");
+      },
+    });
+    try {
+      const page = await open();
+      await setQuery(page, {
+        site: site.origin,
+        agent: "Foo",
+        urls: "/\n/a/page.html\nhttp://elsewhere.example/",
+      });
+      const cases: [number, string, RegExp, string[]][] = [
+        [
+          403,
+          "disallow-all",
+          /^The site is closed to robots: 403/,
+          ["disallowed", "disallowed", "disallowed"],
+        ],
+        [
+          404,
+          "allow-all",
+          /^The site is open to every robot: 404/,
+          ["allowed", "allowed", "allowed"],
+        ],
+        [301, "parse", /^$/, ["allowed", "disallowed", "disallowed"]],
+      ];
+      for (const [answer, action, banner, verdicts] of cases) {
+        status = answer;
+        await page.click("#fetch");
+        await page.waitForSelector(`#fetch-status[data-action="${action}"]`);
+        assert.match(
+          (await page.locator("#site-banner").textContent()) ?? "",
+          banner,
+          String(answer),
+        );
+        assert.deepEqual(
+          (await answers(page)).map((r) => r.verdict),
+          verdicts,
+          String(answer),
+        );
+      }
+      // The redirect was followed; the file it led to is in the editor, and a URL on another
+      // site is answered as such.
+      assert.match(
+        (await page.locator("#fetch-status").textContent()) ?? "",
+        /→ http:\/\/127\.0\.0\.1:\d+\/real-robots\.txt/,
+      );
+      assert.equal(await page.inputValue("#robots"), "User-agent: *\nDisallow: /a/\n");
+      assert.match((await answers(page))[2]?.reason ?? "", /on another site/);
+      await page.close();
+    } finally {
+      await site.close();
+    }
+  });
+
   it("the server refuses other hosts, other origins, cross-site fetches and anything but GET", async () => {
     const port = Number(new URL(ui.url).port);
     const path = `/api/robots?site=${encodeURIComponent("http://127.0.0.1:9")}`;
