@@ -69,7 +69,12 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
         );
   let rule: HostRule | null = null;
   const server: Server = createServer((req, res) => {
-    handle(req, res, { rule: rule as HostRule, assets, feed }).catch((error: unknown) => {
+    if (rule === null) {
+      // Only between listen() and its callback: the port, and so the Host rule, is not known.
+      res.writeHead(503).end();
+      return;
+    }
+    handle(req, res, { rule, assets, feed }).catch((error: unknown) => {
       if (!res.headersSent) json(res, 500, { error: message(error) });
       else res.destroy();
     });
@@ -212,6 +217,8 @@ class FeedHub {
   private timer: NodeJS.Timeout | null = null;
   private last: CrawlSnapshot | null = null;
   private lastText = "";
+  /** The last snapshot sent, less its moment: a snapshot is sent only when this changes. */
+  private lastKey = "";
   private running: Promise<CrawlSnapshot> | null = null;
   private quietSince = Date.now();
 
@@ -269,8 +276,6 @@ class FeedHub {
       for (const res of this.listeners) res.write(": still here\n\n");
     }
   }
-
-  private lastKey = "";
 
   private stop(): void {
     if (this.timer !== null) clearInterval(this.timer);
