@@ -322,7 +322,8 @@ export class Tester {
     const chosen = this.decisions[index];
     for (const row of byId("answers-body").querySelectorAll("tr")) {
       row.classList.toggle("selected", row.getAttribute("data-row") === String(index));
-      row.setAttribute("aria-selected", String(row.getAttribute("data-row") === String(index)));
+      if (row.getAttribute("data-row") === String(index)) row.setAttribute("aria-current", "true");
+      else row.removeAttribute("aria-current");
     }
     const decided = new Map<number, boolean>();
     for (const { decision } of this.decisions)
