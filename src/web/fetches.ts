@@ -88,11 +88,17 @@ export function askedUrl(text: string): URL {
   return url;
 }
 
-/** A guarded client for one request the user asked for. */
-function clientFor(url: URL, userAgent: string): HttpClient {
+/**
+ * A guarded client for one request the user asked for. Private and loopback addresses are
+ * reachable only when the host is one, and, for a URL a fetched file named (`namedBy`), only
+ * when that file came from such a host too: a public site's robots.txt cannot send heed to
+ * the user's network by naming a sitemap there.
+ */
+function clientFor(url: URL, userAgent: string, namedBy: URL | null = null): HttpClient {
+  const privateNamedBy = namedBy === null || isPrivateHost(namedBy.hostname);
   return createHttpClient({
     userAgent,
-    allowPrivateAddresses: isPrivateHost(url.hostname),
+    allowPrivateAddresses: isPrivateHost(url.hostname) && privateNamedBy,
   });
 }
 
@@ -116,9 +122,17 @@ export async function askRobots(site: string, userAgent: string): Promise<Robots
   }
 }
 
-export async function askSitemap(location: string, userAgent: string): Promise<SitemapAnswer> {
+/**
+ * One sitemap, counted and checked. `namedBy`: the site whose fetched robots.txt names the
+ * sitemap, when it was fetched (see {@link clientFor}); absent when the user typed the file.
+ */
+export async function askSitemap(
+  location: string,
+  userAgent: string,
+  namedBy: string | null = null,
+): Promise<SitemapAnswer> {
   const url = askedUrl(location);
-  const client = clientFor(url, userAgent);
+  const client = clientFor(url, userAgent, namedBy === null ? null : askedUrl(namedBy));
   const empty = {
     format: null,
     compressed: false,

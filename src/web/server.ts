@@ -142,7 +142,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
       case "/api/robots":
         return json(res, 200, await askRobots(url.searchParams.get("site") ?? "", agent));
       case "/api/sitemap":
-        return json(res, 200, await askSitemap(url.searchParams.get("url") ?? "", agent));
+        return json(
+          res,
+          200,
+          await askSitemap(
+            url.searchParams.get("url") ?? "",
+            agent,
+            url.searchParams.get("from") || null,
+          ),
+        );
       case "/api/data-txt":
         return json(res, 200, await askDataTxt(url.searchParams.get("site") ?? "", agent));
       case "/api/crawl":

@@ -66,9 +66,12 @@ export class More {
     if (out === null || out === undefined) return;
     out.textContent = `Reading ${url} …`;
     try {
+      const from = this.tester.state.origin;
       const answer = await getJson<SitemapAnswer>("/api/sitemap", {
         url,
         agent: this.tester.state.robot.agent,
+        // The site the file was fetched from: a public site's file cannot name a private sitemap.
+        ...(from === null ? {} : { from }),
       });
       if (answer.error !== null) {
         fill(out, h("p", { class: "bad" }, `Could not read it: ${answer.error}`));
