@@ -124,12 +124,12 @@ export class More {
                 "ul",
                 { class: "sample" },
                 ...answer.sampleUrls.map((u) => {
-                  const decision = this.tester.state.policy?.check(u.loc, this.tester.state.robot);
+                  const decision = this.tester.decide(u.loc);
                   return h(
                     "li",
                     {},
                     h("code", {}, u.loc),
-                    decision === undefined
+                    decision === null
                       ? ""
                       : ` ${decision.allowed ? "allowed" : "disallowed"}${decision.line === null ? "" : ` (line ${decision.line})`}`,
                   );
@@ -206,7 +206,6 @@ export class More {
     const dataTxt = readDataTxt(text, this.dataUrl === null ? {} : { url: this.dataUrl });
     const robot = this.tester.state.robot;
     const offer = offeredTo(dataTxt, robot.agent === "" ? "*" : robot.agent);
-    const policy = this.tester.state.policy;
     const offered = new Set(offer.datasets.map((d) => d.entry));
     fill(
       notes,
@@ -230,7 +229,7 @@ export class More {
           : null;
       const urls = entry.urls.length === 0 ? [String(entry.path)] : entry.urls;
       const answers = urls.map((u) => {
-        const d = policy?.check(u, robot);
+        const d = this.tester.decide(u);
         return { url: u, allowed: d?.allowed ?? true, line: d?.line ?? null };
       });
       const may = closed === null && answers.every((a) => a.allowed);

@@ -120,6 +120,24 @@ export class Tester {
     });
   }
 
+  /**
+   * The answer for one URL as the answers table gives it: the fetched status when it decided
+   * for the whole site, else the file's rules. For the other views.
+   */
+  decide(url: string): Decision | null {
+    const { policy, robot, siteWide } = this.state;
+    if (policy === null || robot.agent === "") return null;
+    if (siteWide !== null && !/\/robots\.txt([?#]|$)/.test(url)) {
+      return siteWideDecision(
+        siteWide.allowed,
+        siteWide.detail,
+        productToken(robot.agent),
+        policy.dialect,
+      );
+    }
+    return policy.check(url, robot);
+  }
+
   get text(): string {
     return this.editor.text;
   }
