@@ -301,6 +301,27 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     });
 
   program
+    .command("ui")
+    .description(
+      "a local web page: the robots.txt tester (every dialect, the deciding line, lint, REGP plans, sitemaps, Mobile-agent-server, /data.txt) and, with --store, a live view of a crawl. Runs until interrupted. Exit 0: stopped; 2: bad option or the port is taken",
+    )
+    .option("--port <n>", "the port to listen on (0: any free port)", "8377")
+    .option(
+      "--host <addr>",
+      "the address to listen on; anything but loopback is warned about (others could use the page)",
+      "127.0.0.1",
+    )
+    .option(
+      "--store <path>",
+      "a crawl's SQLite file, or redis://host:port[#prefix], to follow live",
+    )
+    .option("--open", "open the page in the desktop's browser", false)
+    .action(async (options) => {
+      const { runUi } = await import("./commands/ui.js");
+      setExit(await runUi(options, io));
+    });
+
+  program
     .command("export")
     .description(
       "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs. Exit 0: written; 2: no store there, or it cannot be read",
