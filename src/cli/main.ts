@@ -3,32 +3,14 @@
  * `bin.ts` calls `process.exit`.
  */
 import { Command, CommanderError, Option } from "commander";
-import { DIALECTS, type DialectChoice } from "../protocol/robots/index.js";
-import { runAgentsDispatch } from "./commands/agents-dispatch.js";
-import { runAgentsHost } from "./commands/agents-host.js";
-import { runAgentsResolve } from "./commands/agents-resolve.js";
-import { runCheck } from "./commands/check.js";
-import { runCrawl } from "./commands/crawl.js";
-import { runDatasets, DEFAULT_AGENT } from "./commands/datasets.js";
-import { DEFAULT_SAMPLE_ROWS, runDatasetsBuild } from "./commands/datasets-build.js";
-import { LINT_KINDS } from "./commands/lint-data-txt.js";
-import { runDemo } from "./commands/demo.js";
-import { EXPORT_FORMATS, runExport } from "./commands/export.js";
-import { runLint } from "./commands/lint.js";
-import { runReport } from "./commands/report.js";
+import type { DialectChoice } from "../protocol/robots/dialect.js";
 import {
-  runRupIndex,
-  runRupInbox,
-  runRupInfo,
-  runRupKey,
-  runRupModify,
-  runRupRegister,
-  runRupSeq,
-  runRupUnregister,
-} from "./commands/rup.js";
-import { runServeDir } from "./commands/serve.js";
-import { runServeDemo } from "./commands/serve-demo.js";
-import { runSitemapBuild, runSitemapList, runSitemapUpdate } from "./commands/sitemap.js";
+  DEFAULT_AGENT,
+  DEFAULT_SAMPLE_ROWS,
+  DIALECTS,
+  EXPORT_FORMATS,
+  LINT_KINDS,
+} from "./choices.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
 import type { Io } from "./io.js";
 import { VERSION } from "./version.js";
@@ -94,6 +76,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--charsets <list>", "charsets the robot supports, e.g. utf-8 (REGP Charset)")
     .option("--json", "one JSON object a line", false)
     .action(async (robots: string | undefined, options) => {
+      const { runCheck } = await import("./commands/check.js");
       setExit(await runCheck(robots, options, io));
     });
 
@@ -114,6 +97,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--json", "one JSON object with every finding", false)
     .action(async (robots: string, options) => {
+      const { runLint } = await import("./commands/lint.js");
       setExit(await runLint(robots, options, io));
     });
 
@@ -154,6 +138,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--agent <name>", "User-Agent header for fetching")
     .enablePositionalOptions()
     .action(async (source: string, options) => {
+      const { runSitemapList } = await import("./commands/sitemap.js");
       setExit(await runSitemapList(source, options, io));
     });
 
@@ -177,6 +162,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "sitemap",
     )
     .action(async (list: string | undefined, options) => {
+      const { runSitemapBuild } = await import("./commands/sitemap.js");
       setExit(await runSitemapBuild(list, options, io));
     });
 
@@ -198,6 +184,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--max-urls <n>", "URLs a file may hold (default 50000)")
     .action(async (file: string, options) => {
+      const { runSitemapUpdate } = await import("./commands/sitemap.js");
       setExit(await runSitemapUpdate(file, options, io));
     });
 
@@ -274,6 +261,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--json", "print a summary object at the end", false)
     .action(async (urls: string[], options) => {
+      const { runCrawl } = await import("./commands/crawl.js");
       setExit(await runCrawl(urls, options, io));
     });
 
@@ -297,6 +285,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "also write a self-contained HTML page with a chart of requests over time per host",
     )
     .action(async (options) => {
+      const { runReport } = await import("./commands/report.js");
       setExit(await runReport(options, io));
     });
 
@@ -320,6 +309,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--out <file>", "write to this file instead of standard output")
     .action(async (options) => {
+      const { runExport } = await import("./commands/export.js");
       setExit(await runExport(options, io));
     });
 
@@ -349,6 +339,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .enablePositionalOptions()
     .action(async (site: string, options) => {
+      const { runDatasets } = await import("./commands/datasets.js");
       setExit(await runDatasets(site, options, io));
     });
 
@@ -366,6 +357,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--sample-rows <n>", "rows read to infer column types", String(DEFAULT_SAMPLE_ROWS))
     .action(async (dir: string, options) => {
+      const { runDatasetsBuild } = await import("./commands/datasets-build.js");
       setExit(await runDatasetsBuild(dir, options, io));
     });
 
@@ -446,10 +438,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       if (options.demo !== undefined) {
         if (dir !== undefined) throw new CliError("give a directory or --demo, not both");
         if (options.rup === true) throw new CliError("--rup serves a directory, not --demo");
+        const { runServeDemo } = await import("./commands/serve-demo.js");
         setExit(await runServeDemo({ ...options, port: options.port ?? "8089" }, io));
         return;
       }
       if (dir === undefined) throw new CliError("give --demo news, or a directory to serve");
+      const { runServeDir } = await import("./commands/serve.js");
       setExit(await runServeDir(dir, { ...options, port: options.port ?? "8080" }, io));
     });
 
@@ -491,6 +485,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(agentOption())
     .option("--json", "one JSON object: url, cgiUrl, info, diagnostics", false)
     .action(async (site: string, options) => {
+      const { runRupInfo } = await import("./commands/rup.js");
       setExit(await runRupInfo(site, { ...options, store: "" }, io));
     });
   prefsOptions(
@@ -506,6 +501,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(agentOption())
     .option("--json", "one JSON object: site, email, registrationKey, cgiUrl", false)
     .action(async (site: string, options) => {
+      const { runRupRegister } = await import("./commands/rup.js");
       setExit(await runRupRegister(site, options, io));
     });
   prefsOptions(
@@ -518,6 +514,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(storeOption())
     .addOption(agentOption())
     .action(async (site: string, options) => {
+      const { runRupModify } = await import("./commands/rup.js");
       setExit(await runRupModify(site, options, io));
     });
   rup
@@ -527,6 +524,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(storeOption())
     .addOption(agentOption())
     .action(async (site: string, options) => {
+      const { runRupUnregister } = await import("./commands/rup.js");
       setExit(await runRupUnregister(site, options, io));
     });
   rup
@@ -539,6 +537,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(agentOption())
     .option("--json", "one JSON object: sequenceNumber, received, lost", false)
     .action(async (site: string, options) => {
+      const { runRupSeq } = await import("./commands/rup.js");
       setExit(await runRupSeq(site, options, io));
     });
   rup
@@ -547,6 +546,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument("<site>", "the site's URL")
     .addOption(storeOption())
     .action(async (site: string, options) => {
+      const { runRupKey } = await import("./commands/rup.js");
       setExit(await runRupKey(site, { ...options, agent: "heed" }, io));
     });
   rup
@@ -559,6 +559,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(agentOption())
     .option("--json", "one JSON object: sequenceNumber, urlBase, changes, diagnostics", false)
     .action(async (site: string, options) => {
+      const { runRupIndex } = await import("./commands/rup.js");
       setExit(await runRupIndex(site, { ...options, store: "" }, io));
     });
   rup
@@ -576,6 +577,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(agentOption())
     .option("--json", "one JSON object a line per report", false)
     .action(async (options) => {
+      const { runRupInbox } = await import("./commands/rup.js");
       setExit(await runRupInbox(options, io));
     });
 
@@ -598,6 +600,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       false,
     )
     .action(async (robots: string, options) => {
+      const { runAgentsResolve } = await import("./commands/agents-resolve.js");
       setExit(await runAgentsResolve(robots, options, io));
     });
 
@@ -629,6 +632,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--allow-private", "let agents move on to private and loopback addresses", false)
     .option("--quiet", "no log lines on standard error", false)
     .action(async (options) => {
+      const { runAgentsHost } = await import("./commands/agents-host.js");
       setExit(await runAgentsHost(options, io));
     });
 
@@ -656,6 +660,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       false,
     )
     .action(async (atpUrl: string, options) => {
+      const { runAgentsDispatch } = await import("./commands/agents-dispatch.js");
       setExit(await runAgentsDispatch(atpUrl, options, io));
     });
 
@@ -671,6 +676,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--items <n>", "news items of the three main runs (at least 4)", "30")
     .action(async (options) => {
+      const { runDemo } = await import("./commands/demo.js");
       setExit(await runDemo(options, io));
     });
 

@@ -1,6 +1,5 @@
 /** Where a command's robots.txt comes from: a file, `-` for standard input, or an http(s) URL. */
 import { readFile } from "node:fs/promises";
-import { fetchRobots } from "../net/robots-fetch.js";
 import type { FetchVerdict } from "../protocol/robots/index.js";
 import { CliError } from "./errors.js";
 
@@ -54,6 +53,8 @@ async function loadUrl(url: string, userAgent: string | undefined): Promise<Robo
   } catch (error) {
     throw new CliError(`not a valid URL: ${url}`, 2, { cause: error });
   }
+  // Loaded here, not at the top: a local file then costs no HTTP client at start-up.
+  const { fetchRobots } = await import("../net/robots-fetch.js");
   const result = await fetchRobots(url, userAgent === undefined ? {} : { userAgent });
   const { verdict } = result;
   if (result.status === null) throw new CliError(`cannot fetch ${url}: ${verdict.why}`);
