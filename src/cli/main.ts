@@ -161,6 +161,16 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "file name stem: STEM.xml, or STEM-1.xml … and the index STEM.xml",
       "sitemap",
     )
+    .option(
+      "--any-path",
+      "entries may be on any path of the --base host, not only under its directory (when that host's robots.txt names the sitemap; docs/sitemaps.md#scope)",
+      false,
+    )
+    .option(
+      "--json",
+      "print one JSON object: root, sitemaps [{path, url, urls, bytes}], index, urls, skipped",
+      false,
+    )
     .action(async (list: string | undefined, options) => {
       const { runSitemapBuild } = await import("./commands/sitemap.js");
       setExit(await runSitemapBuild(list, options, io));
@@ -183,6 +193,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "URL the file's directory is served at (used when a full file becomes an index)",
     )
     .option("--max-urls <n>", "URLs a file may hold (default 50000)")
+    .option(
+      "--any-path",
+      "the entry may be on any path of the file's host, not only under its directory (docs/sitemaps.md#scope)",
+      false,
+    )
+    .option("--json", "print one JSON object: action, file, created", false)
     .action(async (file: string, options) => {
       const { runSitemapUpdate } = await import("./commands/sitemap.js");
       setExit(await runSitemapUpdate(file, options, io));
