@@ -706,7 +706,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     code = c;
   });
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync(helpArgs(argv), { from: "user" });
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -717,6 +717,40 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stderr.write(`heed: ${error.message}\n`);
       return error.exitCode;
     }
+    const system = systemErrorText(error);
+    if (system !== null) {
+      // A file or folder the person named cannot be used: one line, not a stack trace.
+      io.stderr.write(`heed: ${system}\n`);
+      return EXIT_BAD_INPUT;
+    }
     throw error;
   }
+}
+
+/** `heed help rup inbox` is `heed rup inbox --help`; commander's own help goes one level only. */
+function helpArgs(argv: readonly string[]): string[] {
+  if (argv[0] === "help" && argv.length > 1) return [...argv.slice(1), "--help"];
+  return [...argv];
+}
+
+const SYSTEM_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file or folder",
+  EISDIR: "it is a folder",
+  ENOTDIR: "a part of the path is not a folder",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EEXIST: "it exists already",
+  ENOSPC: "no space left on the device",
+  EROFS: "the file system is read-only",
+};
+
+/** A file-system error as one line naming the path, or null for anything else. */
+function systemErrorText(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const { code, path, syscall } = error as { code?: unknown; path?: unknown; syscall?: unknown };
+  if (typeof code !== "string") return null;
+  const reason = SYSTEM_REASONS[code];
+  if (reason === undefined) return null;
+  const where = typeof path === "string" ? ` ${path}` : "";
+  return `cannot ${typeof syscall === "string" ? syscall : "use"}${where}: ${reason}`;
 }

@@ -3,6 +3,7 @@
  * `--queries`, or many with `--batch`; both stream, so a million queries run in constant memory.
  */
 import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { createInterface } from "node:readline";
 import {
@@ -300,6 +301,9 @@ async function forEachLine(
   io: Io,
   handle: (line: string) => Promise<void>,
 ): Promise<void> {
+  // A folder opens without error and fails only on the first read: refuse it here.
+  if (file !== "-" && (await stat(file).catch(() => null))?.isDirectory() === true)
+    throw new CliError(`cannot read ${file}: it is a folder, not a file of queries`);
   const input = file === "-" ? io.stdin : createReadStream(file);
   const opened = new Promise<void>((resolve, reject) => {
     if (file === "-") return resolve();

@@ -9,6 +9,7 @@ import {
   compilePattern,
   emailProblem,
   type Latency,
+  LATENCY_UNITS,
   parseLatency,
 } from "../../protocol/rup/index.js";
 import { parseSmtpUrl, smtpTransport } from "../../site/rup/mailer.js";
@@ -90,7 +91,9 @@ function rupOptions(options: ServeDirOptions, io: Io) {
   for (const l of latencies) {
     const parsed = parseLatency(l);
     if (!parsed.ok || parsed.value.count !== 1) {
-      throw new CliError(`--latency: expected units such as day,week,month, got "${l}"`);
+      throw new CliError(
+        `--latency: expected a comma-separated list of units (${Object.keys(LATENCY_UNITS).join(", ")}), got "${l}"`,
+      );
     }
   }
   const span = parseLatency(options.maxQuerySpan, { countRequired: true });

@@ -10,6 +10,7 @@
  * file, an unreachable URL, a file that is not a sitemap at all) or bad options.
  */
 import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
 import {
@@ -323,6 +324,9 @@ export async function runSitemapBuild(
 }
 
 async function openList(path: string, label: string): Promise<NodeJS.ReadableStream> {
+  // A folder opens without error and fails only on the first read: refuse it here.
+  if ((await stat(path).catch(() => null))?.isDirectory() === true)
+    throw new CliError(`cannot read ${label}: it is a folder, not a list of URLs`);
   const stream = createReadStream(path);
   await new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
