@@ -332,7 +332,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const datasets = program
     .command("datasets")
     .description(
-      "the datasets a site offers to a robot: robots.txt first, then /data.txt (YAML catalog or seeds/002 draft form) and its folders' manifests; on a 404, guesses from sitemaps and links. Exit 0: datasets listed (and downloaded); 1: none, or a download failed; 2: bad input",
+      "the datasets a site offers to a robot: robots.txt first, then /data.txt (YAML catalog or draft form, docs/data-txt.md) and its folders' manifests; on a 404, guesses from sitemaps and links. Exit 0: datasets listed (and downloaded); 1: none, or a download failed; 2: bad input",
     )
     .argument("<site-url>", "any URL of the site, e.g. https://example.com/")
     .option(
@@ -380,12 +380,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   program
     .command("serve")
     .description(
-      "serve a directory as a web site (static files, conditional GET, its robots.txt), with --rup its Remote Update Protocol service (seeds/001); or a demo site (--demo news). Runs until interrupted (Ctrl-C). Exit 0: stopped; 2: bad options or the port is taken",
+      "serve a directory as a web site (static files, conditional GET, its robots.txt), with --rup its Remote Update Protocol service (docs/rup.md); or a demo site (--demo news). Runs until interrupted (Ctrl-C). Exit 0: stopped; 2: bad options or the port is taken",
     )
     .argument("[dir]", "the site's directory (not with --demo)")
     .option(
       "--demo <site>",
-      "news: the news site of the REGP paper (seeds/003 §4.1): login, registration, search, Ajax comments, snapshots, news release, a sitemap it keeps current",
+      "news: the news site of the REGP paper (docs/demo.md): login, registration, search, Ajax comments, snapshots, news release, a sitemap it keeps current",
     )
     .option("--host <addr>", "address to listen on", "127.0.0.1")
     .option(
@@ -466,7 +466,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const rup = program
     .command("rup")
     .description(
-      "the robot's side of the Remote Update Protocol (seeds/001): register with sites, take their reports in, queue what changed. Exit 0: done; 1: the site refused (seq: reports lost); 2: bad input or unreachable",
+      "the robot's side of the Remote Update Protocol (docs/rup.md): register with sites, take their reports in, queue what changed. Exit 0: done; 1: the site refused (seq: reports lost); 2: bad input or unreachable",
     );
   const storeOption = (): Option =>
     new Option(
@@ -600,7 +600,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const agents = program
     .command("agents")
     .description(
-      "mobile agents (seeds/000, ATP/0.1): resolve a URL to its agent host, run a host, dispatch an indexing agent",
+      "mobile agents (docs/mobile-agents.md; ATP/0.1): resolve a URL to its agent host, run a host, dispatch an indexing agent",
     );
 
   agents
@@ -683,7 +683,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   program
     .command("demo")
     .description(
-      "run the news-site experiment of the REGP paper (seeds/003 §5): the site crawled with no robots.txt, the old REP file and the REGP file (Tables 9-11), then with a Visit-time window and Language: fr. Exit 0: every table agrees with the paper's; 1: one differs",
+      "run the news-site experiment of the REGP paper (docs/demo.md): the site crawled with no robots.txt, the old REP file and the REGP file (Tables 9-11), then with a Visit-time window and Language: fr. Exit 0: every table agrees with the paper's; 1: one differs",
     )
     .option(
       "--json",

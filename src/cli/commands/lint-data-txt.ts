@@ -82,7 +82,7 @@ async function load(source: string, io: Io): Promise<{ bytes: Uint8Array; url: s
     if (answer.kind === "found") return { bytes: answer.body, url: answer.url };
     throw new CliError(
       answer.kind === "missing"
-        ? `${source}: ${answer.status}, no such file (seeds/002 §3.1: the site may hold datasets found by other means)`
+        ? `${source}: ${answer.status}, no such file (docs/data-txt.md: the site may hold datasets found by other means)`
         : `cannot fetch ${source}: ${answer.message}`,
     );
   } finally {

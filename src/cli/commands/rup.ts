@@ -83,7 +83,7 @@ function preferences(options: RupPrefsOptions): Preferences {
     out.latency = l.value;
   }
   if (options.exclude.length > 0 && options.includeOnly.length > 0) {
-    throw new CliError("give --exclude or --include-only, not both (seeds/001 §3.1.2)");
+    throw new CliError("give --exclude or --include-only, not both (docs/rup.md)");
   }
   const split = (list: string[]): string[] =>
     list.flatMap((p) => p.split(/\s+/)).filter((p) => p !== "");

@@ -17,7 +17,7 @@ export function lintMobileAgentServers(ctx: LintContext): void {
         record.line,
         "warning",
         "agent-server-shadowed",
-        `Mobile-agent-server for "${record.path}" never applies: line ${later.line} ("${later.path}") comes later and covers it, and the last matching line wins (seeds/000 §3.1); put the more specific line last`,
+        `Mobile-agent-server for "${record.path}" never applies: line ${later.line} ("${later.path}") comes later and covers it, and the last matching line wins (docs/mobile-agents.md#reading-the-records); put the more specific line last`,
       );
     }
     if (record.target.kind === "host" && record.target.url.scheme !== "atp") {
