@@ -2,7 +2,7 @@
  * The `heed` command line. Commands are plain functions that return an exit code; only
  * `bin.ts` calls `process.exit`.
  */
-import { Command, CommanderError, Option } from "commander";
+import { Argument, Command, CommanderError, Option } from "commander";
 import type { DialectChoice } from "../protocol/robots/dialect.js";
 import {
   DEFAULT_AGENT,
@@ -12,6 +12,7 @@ import {
   LINT_KINDS,
 } from "./choices.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
+import { addExamples } from "./help-examples.js";
 import type { Io } from "./io.js";
 import { VERSION } from "./version.js";
 
@@ -24,6 +25,20 @@ function dialectOption(): Option {
   )
     .choices(DIALECT_CHOICES)
     .default("auto");
+}
+
+/**
+ * `--agent` in every command: the flag, else HEED_AGENT, else "heed" (docs/cli.md#agent). Where
+ * a command sends heed's own User-Agent when none is named (sitemap), `fallback` is null.
+ */
+function agentOption(description: string, fallback: string | null = DEFAULT_AGENT): Option {
+  const option = new Option("--agent <name>", description).env("HEED_AGENT");
+  return fallback === null ? option : option.default(fallback);
+}
+
+/** `--store` in every command that keeps a crawl's state: the flag, else HEED_STORE. */
+function storeOption(description: string): Option {
+  return new Option("--store <path>", description).env("HEED_STORE").default("./heed-crawl.db");
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -52,7 +67,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "answer whether robots may fetch URLs. Exit 0: all allowed; 1: one is not; 2: bad input",
     )
     .argument("[robots]", "robots.txt file, http(s) URL, or - for standard input")
-    .option("--agent <name>", "the robot's name token or User-Agent header")
+    .addOption(agentOption("the robot's name token or User-Agent header"))
     .option("--url <url>", "URL to check (repeatable)", collect, [])
     .option(
       "--queries <file>",
@@ -135,7 +150,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--max-depth <n>",
       "deepest index level followed (default 2: an index, its sitemaps, theirs)",
     )
-    .option("--agent <name>", "User-Agent header for fetching")
+    .addOption(agentOption("User-Agent header for fetching (default: heed's own)", null))
     .enablePositionalOptions()
     .action(async (source: string, options) => {
       const { runSitemapList } = await import("./commands/sitemap.js");
@@ -210,20 +225,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "crawl politely from seed URLs, obeying every robots.txt dialect; run again to resume",
     )
     .argument("[url...]", "seed URLs (none with --queued)")
-    .option(
-      "--agent <name>",
-      "the robot's name token, matched in robots.txt and sent in User-Agent",
-    )
+    .addOption(agentOption("the robot's name token, matched in robots.txt and sent in User-Agent"))
     .option(
       "--info-url <url>",
       "the URL in the User-Agent header: NAME/<version> (+<url>)",
       "https://www.npmjs.com/package/heed",
     )
-    .option(
-      "--store <path>",
-      "the crawl's SQLite file, or redis://host:port[#prefix] to share it",
-      "./heed-crawl.db",
-    )
+    .addOption(storeOption("the crawl's SQLite file, or redis://host:port[#prefix] to share it"))
     .option("--out <dir>", "write what is fetched as WARC 1.1 files (.warc.gz) in this directory")
     .option(
       "--warc-max-bytes <n>",
@@ -286,10 +294,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description(
       "what a crawl's log says, per host and overall: pages by status and by how they were found, gaps kept against those required, time waited, errors. Exit 0: reported; 2: no store there, or it cannot be read",
     )
-    .option(
-      "--store <path>",
-      "the crawl's SQLite file, or redis://host:port[#prefix]; a missing file is an error",
-      "./heed-crawl.db",
+    .addOption(
+      storeOption(
+        "the crawl's SQLite file, or redis://host:port[#prefix]; a missing file is an error",
+      ),
     )
     .option(
       "--json",
@@ -310,10 +318,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description(
       "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs. Exit 0: written; 2: no store there, or it cannot be read",
     )
-    .option(
-      "--store <path>",
-      "the crawl's SQLite file, or redis://host:port[#prefix]; a missing file is an error",
-      "./heed-crawl.db",
+    .addOption(
+      storeOption(
+        "the crawl's SQLite file, or redis://host:port[#prefix]; a missing file is an error",
+      ),
     )
     .addOption(
       new Option(
@@ -321,7 +329,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "jsonl: one JSON object a line; csv: RFC 4180 with a header row, nulls as empty fields",
       )
         .choices(EXPORT_FORMATS)
-        .makeOptionMandatory(),
+        .default("jsonl"),
     )
     .option("--out <file>", "write to this file instead of standard output")
     .action(async (options) => {
@@ -335,10 +343,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "the datasets a site offers to a robot: robots.txt first, then /data.txt (YAML catalog or draft form, docs/data-txt.md) and its folders' manifests; on a 404, guesses from sitemaps and links. Exit 0: datasets listed (and downloaded); 1: none, or a download failed; 2: bad input",
     )
     .argument("<site-url>", "any URL of the site, e.g. https://example.com/")
-    .option(
-      "--agent <name>",
-      "the robot's name token, matched in robots.txt and in data.txt's User-agent lines",
-      DEFAULT_AGENT,
+    .addOption(
+      agentOption(
+        "the robot's name token, matched in robots.txt and in data.txt's User-agent lines",
+      ),
     )
     .option(
       "--json",
@@ -468,13 +476,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description(
       "the robot's side of the Remote Update Protocol (docs/rup.md): register with sites, take their reports in, queue what changed. Exit 0: done; 1: the site refused (seq: reports lost); 2: bad input or unreachable",
     );
-  const storeOption = (): Option =>
-    new Option(
-      "--store <path>",
+  const rupStore = (): Option =>
+    storeOption(
       "the crawl store, where registrations and keys are kept: an SQLite file, or redis://host:port[#prefix]",
-    ).default("./heed-crawl.db");
-  const agentOption = (): Option =>
-    new Option("--agent <name>", "the robot's name token, sent in User-Agent").default("heed");
+    );
+  const rupAgent = (): Option => agentOption("the robot's name token, sent in User-Agent");
   const prefsOptions = (command: Command): Command =>
     command
       .option(
@@ -498,7 +504,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .command("info")
     .description("read a site's /rupinfo.txt. Exit 2: the site offers no RUP")
     .argument("<site>", "the site's URL")
-    .addOption(agentOption())
+    .addOption(rupAgent())
     .option("--json", "one JSON object: url, cgiUrl, info, diagnostics", false)
     .action(async (site: string, options) => {
       const { runRupInfo } = await import("./commands/rup.js");
@@ -513,8 +519,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .argument("<site>", "the site's URL")
       .option("--email <addr>", "where the site mails reports (required)"),
   )
-    .addOption(storeOption())
-    .addOption(agentOption())
+    .addOption(rupStore())
+    .addOption(rupAgent())
     .option("--json", "one JSON object: site, email, registrationKey, cgiUrl", false)
     .action(async (site: string, options) => {
       const { runRupRegister } = await import("./commands/rup.js");
@@ -527,8 +533,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .argument("<site>", "the site's URL")
       .option("--email <addr>", "a new address for reports"),
   )
-    .addOption(storeOption())
-    .addOption(agentOption())
+    .addOption(rupStore())
+    .addOption(rupAgent())
     .action(async (site: string, options) => {
       const { runRupModify } = await import("./commands/rup.js");
       setExit(await runRupModify(site, options, io));
@@ -537,8 +543,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .command("unregister")
     .description("cancel the registration with a site")
     .argument("<site>", "the site's URL")
-    .addOption(storeOption())
-    .addOption(agentOption())
+    .addOption(rupStore())
+    .addOption(rupAgent())
     .action(async (site: string, options) => {
       const { runRupUnregister } = await import("./commands/rup.js");
       setExit(await runRupUnregister(site, options, io));
@@ -549,8 +555,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "ask a site for its SequenceNumber and compare it with the last report received. Exit 1: reports were lost",
     )
     .argument("<site>", "the site's URL")
-    .addOption(storeOption())
-    .addOption(agentOption())
+    .addOption(rupStore())
+    .addOption(rupAgent())
     .option("--json", "one JSON object: sequenceNumber, received, lost", false)
     .action(async (site: string, options) => {
       const { runRupSeq } = await import("./commands/rup.js");
@@ -560,7 +566,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .command("key")
     .description("print the RegistrationKey kept for a site")
     .argument("<site>", "the site's URL")
-    .addOption(storeOption())
+    .addOption(rupStore())
     .action(async (site: string, options) => {
       const { runRupKey } = await import("./commands/rup.js");
       setExit(await runRupKey(site, { ...options, agent: "heed" }, io));
@@ -572,7 +578,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .argument("<site>", "the site's URL")
     .option("--span <N-unit>", "how far back, e.g. 2-week (required)")
-    .addOption(agentOption())
+    .addOption(rupAgent())
     .option("--json", "one JSON object: sequenceNumber, urlBase, changes, diagnostics", false)
     .action(async (site: string, options) => {
       const { runRupIndex } = await import("./commands/rup.js");
@@ -589,8 +595,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "ask sites whose report is overdue for their SequenceNumber, and recover what was lost (0: never)",
       "15",
     )
-    .addOption(storeOption())
-    .addOption(agentOption())
+    .addOption(rupStore())
+    .addOption(rupAgent())
     .option("--json", "one JSON object a line per report", false)
     .action(async (options) => {
       const { runRupInbox } = await import("./commands/rup.js");
@@ -663,10 +669,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--site <url>", "the site whose subtree to index")
     .option("--path <path>", "the subtree to index", "/")
-    .option(
-      "--agent <name>",
-      "the robot's name token: the site's robots.txt rules for it bind the agent",
-      "heed",
+    .addOption(
+      agentOption("the robot's name token: the site's robots.txt rules for it bind the agent"),
     )
     .option("--from <email>", "who answers for the robot, sent as ATP's From field (§8.3)")
     .option("--max-pages <n>", "stop after this many pages (default 100000)")
@@ -696,6 +700,16 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       setExit(await runDemo(options, io));
     });
 
+  program
+    .command("completion")
+    .description("print a completion script for your shell (bash, zsh or fish)")
+    .addArgument(new Argument("<shell>", "the shell").choices(["bash", "zsh", "fish"]))
+    .action(async (shell: "bash" | "zsh" | "fish") => {
+      const { completionScript } = await import("./completion.js");
+      io.stdout.write(completionScript(program, shell));
+    });
+
+  addExamples(program);
   return program;
 }
 
