@@ -380,6 +380,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       false,
     )
     .option("--sample-rows <n>", "rows read to infer column types", String(DEFAULT_SAMPLE_ROWS))
+    .option("--json", "one JSON object: files [{path, entries}], notes, skipped", false)
     .action(async (dir: string, options) => {
       const { runDatasetsBuild } = await import("./commands/datasets-build.js");
       setExit(await runDatasetsBuild(dir, options, io));
@@ -417,7 +418,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--url <url>",
       "--demo: the URL the site is reached at, named in robots.txt and the sitemap (default http://HOST:PORT)",
     )
-    .option("--quiet", "--demo: do not log each request on standard error", false)
+    .option("--quiet", "do not log each request on standard error", false)
     .option(
       "--rup",
       "offer RUP for the directory: /rupinfo.txt (and .tex), the action endpoint /cgi-bin/rup, the modification log, reports by e-mail",
@@ -517,7 +518,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "register with a site; prints the RegistrationKey once and keeps it in the store",
       )
       .argument("<site>", "the site's URL")
-      .option("--email <addr>", "where the site mails reports (required)"),
+      .option(
+        "--email <addr>",
+        "where the site mails reports (required); an http(s) URL gets them posted as signed JSON (docs/rup.md#webhooks)",
+      ),
   )
     .addOption(rupStore())
     .addOption(rupAgent())
@@ -531,10 +535,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .command("modify")
       .description("change preferences with a site (only what is given)")
       .argument("<site>", "the site's URL")
-      .option("--email <addr>", "a new address for reports"),
+      .option("--email <addr>", "a new address (or http(s) callback URL) for reports"),
   )
     .addOption(rupStore())
     .addOption(rupAgent())
+    .option("--json", "one JSON object: site, changed", false)
     .action(async (site: string, options) => {
       const { runRupModify } = await import("./commands/rup.js");
       setExit(await runRupModify(site, options, io));
@@ -545,6 +550,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument("<site>", "the site's URL")
     .addOption(rupStore())
     .addOption(rupAgent())
+    .option("--json", "one JSON object: site, unregistered", false)
     .action(async (site: string, options) => {
       const { runRupUnregister } = await import("./commands/rup.js");
       setExit(await runRupUnregister(site, options, io));

@@ -57,6 +57,16 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
     });
   }
 
+  it("datasets build --json prints one object naming the files written", async () => {
+    const r = await runCli(["datasets", "build", "site", "--json"], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const summary = JSON.parse(r.stdout) as { files: { path: string; entries: number }[] };
+    assert.deepEqual(
+      summary.files.map((f) => [f.path.endsWith("data.txt"), f.entries]),
+      [[true, 1]],
+    );
+  });
+
   it("datasets build --out a folder leaves no stray file beside it", async () => {
     await runCli(["datasets", "build", "site", "--out", "some-dir"], { cwd: dir });
     assert.deepEqual(
@@ -95,6 +105,7 @@ describe("webhook registrations", { timeout: 120_000 }, () => {
   let server: RunningCli;
   let site = "";
   const out: string[] = [];
+  const err: string[] = [];
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "heed-webhook-reg-"));
     await mkdir(join(dir, "www"));
@@ -104,6 +115,7 @@ describe("webhook registrations", { timeout: 120_000 }, () => {
       { timeoutMs: 110_000 },
     );
     server.child.stdout.on("data", (c: Buffer) => out.push(c.toString("utf8")));
+    server.child.stderr.on("data", (c: Buffer) => err.push(c.toString("utf8")));
     await until(() => out.join("").includes("RUP:"), "heed serve to start", 20_000);
     site = /serving .* at (http:\/\/\S+)/.exec(out.join(""))?.[1] ?? "";
   });
@@ -139,6 +151,36 @@ describe("webhook registrations", { timeout: 120_000 }, () => {
     ]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /127\.0\.0\.1:9.*public addresses only/);
+  });
+
+  it("rup modify and unregister print JSON with --json", async () => {
+    const store = join(dir, "crawl.db");
+    const modify = await runCli([
+      "rup",
+      "modify",
+      site,
+      "--latency",
+      "week",
+      "--store",
+      store,
+      "--json",
+    ]);
+    assert.equal(modify.code, 0, modify.stderr);
+    assert.deepEqual(JSON.parse(modify.stdout), {
+      site: new URL(site).origin,
+      changed: { latency: "week" },
+    });
+    const gone = await runCli(["rup", "unregister", site, "--store", store, "--json"]);
+    assert.equal(gone.code, 0, gone.stderr);
+    assert.deepEqual(JSON.parse(gone.stdout), { site: new URL(site).origin, unregistered: true });
+  });
+
+  it("plain heed serve logs each request on standard error", async () => {
+    await until(
+      () => /POST \/cgi-bin\/rup 200 \d+/.test(err.join("")),
+      "an access log line",
+      10_000,
+    );
   });
 
   it("the robot refuses what is neither an address nor a URL", async () => {

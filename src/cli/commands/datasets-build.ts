@@ -22,6 +22,7 @@ export interface DatasetsBuildOptions {
   readonly out?: string;
   readonly manifests: boolean;
   readonly sampleRows?: string;
+  readonly json?: boolean;
 }
 
 export async function runDatasetsBuild(
@@ -66,7 +67,17 @@ export async function runDatasetsBuild(
   for (const [path, text] of files) check(path, text, options.manifests);
   for (const [path, text, entries] of files) {
     await write(path, text);
-    await out.line(`${path}: ${entries} entr${entries === 1 ? "y" : "ies"}`);
+    if (options.json !== true)
+      await out.line(`${path}: ${entries} entr${entries === 1 ? "y" : "ies"}`);
+  }
+  if (options.json === true) {
+    await out.line(
+      JSON.stringify({
+        files: files.map(([path, , entries]) => ({ path, entries })),
+        notes: built.notes,
+        skipped: built.skipped.length,
+      }),
+    );
   }
   for (const note of built.notes) await err.line(`note: ${note}`);
   if (built.skipped.length > 0) {

@@ -203,7 +203,11 @@ export async function runRupModify(
       ...(options.email === undefined ? {} : { email: options.email }),
     }),
   );
-  io.stdout.write(`preferences changed at ${r.origin}\n`);
+  if (options.json === true) {
+    io.stdout.write(
+      `${JSON.stringify({ site: r.origin, changed: { ...(options.email === undefined ? {} : { email: options.email }), ...(prefs.latency === undefined ? {} : { latency: formatLatency(prefs.latency) }), ...(prefs.filter === undefined ? {} : { filter: prefs.filter }) } })}\n`,
+    );
+  } else io.stdout.write(`preferences changed at ${r.origin}\n`);
   return EXIT_OK;
 }
 
@@ -214,7 +218,9 @@ export async function runRupUnregister(
 ): Promise<number> {
   const url = siteUrl(site);
   await withRobot(options, url, (ctx) => unregister(ctx, url));
-  io.stdout.write(`unregistered from ${new URL(url).origin}\n`);
+  if (options.json === true)
+    io.stdout.write(`${JSON.stringify({ site: new URL(url).origin, unregistered: true })}\n`);
+  else io.stdout.write(`unregistered from ${new URL(url).origin}\n`);
   return EXIT_OK;
 }
 
