@@ -50,7 +50,7 @@ export function formName(form: DataTxtForm): string {
     case "yaml":
       return "YAML catalog form";
     case "draft":
-      return "draft form (the draft's robots.txt grammar, docs/data-txt.md)";
+      return "draft form (robots.txt grammar)";
     case "empty":
       return "empty file";
   }
