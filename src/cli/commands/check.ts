@@ -169,7 +169,7 @@ function compile(source: RobotsSource, dialect: DialectChoice): Rules {
     html === null
       ? []
       : [
-          `${source.label} line ${html} starts an HTML page, not a robots.txt; read per RFC 9309 all the same (docs/fetching.md#html)`,
+          `${source.label} line ${html} starts an HTML page, not a robots.txt; read per RFC 9309 all the same (docs/fetching.md#html-pages)`,
         ];
   return {
     policy,
