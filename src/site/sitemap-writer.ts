@@ -183,9 +183,9 @@ export interface SitemapRefusal {
 
 /**
  * Locs remembered for `duplicate-loc`. Past this many, duplicates are no longer looked for,
- * so that memory stays bounded on a list of any length (a million locs is about 100 MB).
+ * so that memory stays bounded on a list of any length (some tens of MB at most).
  */
-export const MAX_DUPLICATE_CHECKED = 1_000_000;
+export const MAX_DUPLICATE_CHECKED = 250_000;
 
 /**
  * Why a reader of the sitemap at `base` (a directory URL) would drop `loc`, or null. The reader's
