@@ -3,8 +3,8 @@
  * (src/site/datasets/build.ts), and with `--manifests` a data.txt in each sub-folder.
  * Prints what it wrote. Exit 0: written; 2: bad input (no such folder, a bad option).
  */
-import { stat, writeFile, rename } from "node:fs/promises";
-import { join, resolve as resolvePath } from "node:path";
+import { rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, resolve as resolvePath } from "node:path";
 import {
   MAX_DATA_TXT_BYTES,
   MAX_ENTRIES,
@@ -22,6 +22,7 @@ export interface DatasetsBuildOptions {
   readonly out?: string;
   readonly manifests: boolean;
   readonly sampleRows?: string;
+  readonly json?: boolean;
 }
 
 export async function runDatasetsBuild(
@@ -62,10 +63,21 @@ export async function runDatasetsBuild(
     ]);
   }
   // Every file checked before any is written: all of them, or none.
+  if (options.out !== undefined) await checkOut(topFile, options.out);
   for (const [path, text] of files) check(path, text, options.manifests);
   for (const [path, text, entries] of files) {
     await write(path, text);
-    await out.line(`${path}: ${entries} entr${entries === 1 ? "y" : "ies"}`);
+    if (options.json !== true)
+      await out.line(`${path}: ${entries} entr${entries === 1 ? "y" : "ies"}`);
+  }
+  if (options.json === true) {
+    await out.line(
+      JSON.stringify({
+        files: files.map(([path, , entries]) => ({ path, entries })),
+        notes: built.notes,
+        skipped: built.skipped.length,
+      }),
+    );
   }
   for (const note of built.notes) await err.line(`note: ${note}`);
   if (built.skipped.length > 0) {
@@ -105,8 +117,25 @@ function check(path: string, text: string, manifests: boolean): void {
   }
 }
 
+/** `--out` names a file in a folder that exists: else one line saying what is wrong, exit 2. */
+async function checkOut(path: string, named: string): Promise<void> {
+  const target = await stat(path).catch(() => null);
+  if (target?.isDirectory() === true)
+    throw new CliError(
+      `--out ${named}: is a folder; name the file to write, e.g. ${join(named, "data.txt")}`,
+    );
+  const folder = await stat(dirname(path)).catch(() => null);
+  if (folder?.isDirectory() !== true)
+    throw new CliError(`--out ${named}: the folder ${dirname(named)} does not exist`);
+}
+
 async function write(path: string, text: string): Promise<void> {
   const temporary = `${path}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, text);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new CliError(`cannot write ${path}: ${(error as Error).message}`, 2, { cause: error });
+  }
 }

@@ -26,6 +26,7 @@ import { createHttpClient } from "../../net/http-client.js";
 import { formName } from "../../protocol/datasets/index.js";
 import { productToken } from "../../protocol/robots/index.js";
 import { DownloadBar, formatSize } from "../download-progress.js";
+import { DEFAULT_AGENT } from "../choices.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { VERSION } from "../version.js";
@@ -39,7 +40,7 @@ export interface DatasetsCommandOptions {
 }
 
 /** The robot's name when none is given. */
-export const DEFAULT_AGENT = "heed";
+export { DEFAULT_AGENT };
 
 export async function runDatasets(
   site: string,

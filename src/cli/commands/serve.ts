@@ -9,6 +9,7 @@ import {
   compilePattern,
   emailProblem,
   type Latency,
+  LATENCY_UNITS,
   parseLatency,
 } from "../../protocol/rup/index.js";
 import { parseSmtpUrl, smtpTransport } from "../../site/rup/mailer.js";
@@ -32,6 +33,8 @@ export interface ServeDirOptions {
   readonly includeOnly?: string;
   readonly scanInterval: string;
   readonly allowPrivateWebhooks?: boolean;
+  /** No access log on standard error. */
+  readonly quiet?: boolean;
 }
 
 /** Serves `dir` (and its RUP service with --rup) until the process is told to stop. */
@@ -55,6 +58,15 @@ export async function runServeDir(dir: string, options: ServeDirOptions, io: Io)
     host: options.host,
     port,
     ...(rup === null ? {} : { rup: { ...rup, warn } }),
+    // The access log, one line a request, as `heed serve --demo` writes it.
+    ...(options.quiet === true
+      ? {}
+      : {
+          onRequest: (r: { method: string; path: string; status: number; bytes: number }) =>
+            void io.stderr.write(
+              `${new Date().toISOString()} ${r.method} ${r.path} ${r.status} ${r.bytes}\n`,
+            ),
+        }),
   }).catch((error: unknown) => {
     throw new CliError(`cannot serve ${dir}: ${(error as Error).message}`, 2, { cause: error });
   });
@@ -90,7 +102,9 @@ function rupOptions(options: ServeDirOptions, io: Io) {
   for (const l of latencies) {
     const parsed = parseLatency(l);
     if (!parsed.ok || parsed.value.count !== 1) {
-      throw new CliError(`--latency: expected units such as day,week,month, got "${l}"`);
+      throw new CliError(
+        `--latency: expected a comma-separated list of units (${Object.keys(LATENCY_UNITS).join(", ")}), got "${l}"`,
+      );
     }
   }
   const span = parseLatency(options.maxQuerySpan, { countRequired: true });

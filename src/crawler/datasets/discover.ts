@@ -176,7 +176,7 @@ class Run {
         status: answer.status,
         form: null,
         formReason: null,
-        message: `${answer.status}: the site has no /data.txt; datasets below are guesses from its sitemaps and links (seeds/002 §3.1)`,
+        message: `${answer.status}: the site has no /data.txt; datasets below are guesses from its sitemaps and links (docs/data-txt.md)`,
       });
     }
     if (answer.kind === "failed") {
@@ -199,7 +199,7 @@ class Run {
         status: answer.status,
         form: null,
         formReason: null,
-        message: `${answer.status} with an HTML page, not a data.txt (seeds/002 §5.2): read as a 404; datasets below are guesses from its sitemaps and links`,
+        message: `${answer.status} with an HTML page, not a data.txt (docs/data-txt.md): read as a 404; datasets below are guesses from its sitemaps and links`,
       });
     }
     const dataTxt = readDataTxt(answer.body, { url: answer.url });

@@ -31,7 +31,7 @@ export function detectForm(text: string): FormChoice {
       return {
         form: "draft",
         line: number,
-        reason: `line ${number} is a robots.txt field (seeds/002 §3.2 grammar)`,
+        reason: `line ${number} is a robots.txt field (docs/data-txt.md)`,
       };
     }
     if (YAML_START.test(line)) {
@@ -48,7 +48,7 @@ export function detectForm(text: string): FormChoice {
       return {
         form: "draft",
         line: later + 1,
-        reason: `line ${later + 1} is a robots.txt field (seeds/002 §3.2 grammar)`,
+        reason: `line ${later + 1} is a robots.txt field (docs/data-txt.md)`,
       };
     }
     return { form: "yaml", line: number, reason: `line ${number} is not a robots.txt field` };

@@ -139,14 +139,11 @@ export class AgentHost {
     if (this.options.assign !== undefined && this.options.assign.length > 0)
       return this.options.assign;
     const own = parseAtpUrl(this.identity);
-    if (this.rules === null || !own.ok) return [];
-    return this.rules.servers.records
-      .filter(
-        (r) =>
-          r.target.kind === "host" &&
-          r.target.url.scheme === "atp" &&
-          `atp://${r.target.url.host}:${r.target.url.port}` === own.url.service,
-      )
+    const servers = this.rules?.servers;
+    if (servers === undefined || !own.ok) return [];
+    // A record a later line covers (`/ none` after `/blog/ atp://…`) assigns nothing.
+    return servers.records
+      .filter((r) => servers.names(r.canonicalPath, own.url.service))
       .map((r) => r.path);
   }
 
@@ -337,7 +334,7 @@ export class AgentHost {
     const path = agentPath(agent.path);
     if (path === null) return `path ${JSON.stringify(agent.path)} has a bad percent-encoding`;
     const assigned = this.assignments();
-    if (!assigned.some((a) => path.startsWith(a) || (a.endsWith("/") && path === a.slice(0, -1)))) {
+    if (!this.serves(path, assigned, rules)) {
       return assigned.length === 0
         ? "no path of the site is assigned to this host"
         : `${agent.path} is not assigned to this host (it serves ${assigned.join(", ")})`;
@@ -348,6 +345,24 @@ export class AgentHost {
       return `robots.txt forbids ${agent.path} to ${agent.robot}${decision.line === null ? "" : ` (line ${decision.line}: ${decision.rule ?? ""})`}`;
     }
     return null;
+  }
+
+  /**
+   * With --assign, the paths given; else the robots.txt's own reading of Mobile-agent-server
+   * (protocol/robots/mobile-agent: the last matching line wins), so that a later `none` line
+   * takes a path away from this host as it does for every robot resolving it.
+   */
+  private serves(path: string, assigned: readonly string[], rules: SiteRules): boolean {
+    if (this.options.assign !== undefined && this.options.assign.length > 0) {
+      return assigned.some(
+        (a) => path.startsWith(a) || (a.endsWith("/") && path === a.slice(0, -1)),
+      );
+    }
+    const own = parseAtpUrl(this.identity);
+    if (!own.ok) return false;
+    // "/home/user1" stands for the folder "/home/user1/" a record names.
+    const asked = path.endsWith("/") ? [path] : [path, `${path}/`];
+    return asked.some((p) => rules.servers.names(encodePath(p), own.url.service));
   }
 
   private start(held: HeldAgent): ReturnType<typeof runSandboxed> {

@@ -12,6 +12,7 @@ import {
   type Latency,
   checkOffer,
   htmlDocument,
+  isCallbackUrl,
   latencyMs,
   MAX_REQUEST_BYTES,
   parseActionRequest,
@@ -38,6 +39,8 @@ export interface ActionContext {
   readonly root: string;
   readonly urlBase: string;
   readonly now: () => number;
+  /** Why a callback URL given as RobotEmail is refused, or null (callback-check.ts). */
+  readonly callbackProblem?: (url: string) => string | null;
 }
 
 /** A digest no key has: compared when no registration matches, so both cases take as long. */
@@ -93,10 +96,21 @@ export class ActionEndpoint {
     return this.act(parsed.request, req, now);
   }
 
+  /** A RobotEmail that is a callback URL the site will not post to: refused at registration. */
+  private callbackRefusal(robotEmail: string): Answer | null {
+    if (!isCallbackUrl(robotEmail)) return null;
+    const problem = this.ctx.callbackProblem?.(robotEmail) ?? null;
+    return problem === null
+      ? null
+      : refusal({ status: 400, field: "RobotEmail", message: problem });
+  }
+
   private async act(request: ActionRequest, req: IncomingMessage, now: number): Promise<Answer> {
     const { state } = this.ctx;
     switch (request.action) {
       case "Register": {
+        const callback = this.callbackRefusal(request.robotEmail);
+        if (callback !== null) return callback;
         if (state.findByEmail(request.robotEmail) !== null) {
           return refusal({
             status: 400,
@@ -139,6 +153,8 @@ export class ActionEndpoint {
         return { status: 200, body: sequenceAnswer(registration.seq) };
       case "ModifyPreferences": {
         const email = request.robotEmail;
+        const callback = email === undefined ? null : this.callbackRefusal(email);
+        if (callback !== null) return callback;
         if (
           email !== undefined &&
           email !== registration.email &&

@@ -4,6 +4,7 @@
  * registration's latency and mails them. The clock is injected; `tick` does one round of the
  * schedule, and runs by itself every `tickMs` unless that is 0 (tests drive it by hand).
  */
+import { callbackProblem } from "./callback-check.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolve } from "node:path";
 import { formatRupInfo, type Latency, latencyMs, type RupInfo } from "../../protocol/rup/index.js";
@@ -110,6 +111,7 @@ export class RupSite {
       root,
       urlBase: options.urlBase,
       now: this.now,
+      callbackProblem: (url) => callbackProblem(url, options.allowPrivateWebhooks === true),
     });
   }
 
