@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { RupSite, type RupSiteOptions } from "./rup/rup-site.js";
+import { stateFilesOf } from "./hidden-paths.js";
 import { createStaticHandler } from "./static-files.js";
 
 export interface SiteServerOptions {
@@ -35,11 +36,10 @@ export interface SiteServer {
 export async function startSiteServer(options: SiteServerOptions): Promise<SiteServer> {
   const root = resolve(options.root);
   let rup: RupSite | null = null;
-  const hidden = new Set<string>();
-  if (options.rup !== undefined) {
-    const state = resolve(options.rup.statePath);
-    for (const suffix of ["", "-wal", "-shm", "-journal"]) hidden.add(`${state}${suffix}`);
-  }
+  // Compared as real paths: a --state reaching the directory through a symlink is still ours.
+  const hidden = new Set<string>(
+    options.rup === undefined ? [] : stateFilesOf(resolve(options.rup.statePath)),
+  );
   const files = createStaticHandler({ root, hidden });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const pathname = new URL(req.url ?? "/", "http://site.invalid").pathname;

@@ -5,7 +5,9 @@
  * schedule, and runs by itself every `tickMs` unless that is 0 (tests drive it by hand).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
+import { stateFilesOf } from "../hidden-paths.js";
 import { formatRupInfo, type Latency, latencyMs, type RupInfo } from "../../protocol/rup/index.js";
 import { VERSION } from "../../cli/version.js";
 import { createHttpClient, type HttpClient } from "../../net/http-client.js";
@@ -78,6 +80,7 @@ export class RupSite {
   private constructor(
     private readonly options: RupSiteOptions,
     state: SiteState,
+    realRoot: string,
   ) {
     this.now = options.now ?? Date.now;
     this.state = state;
@@ -95,13 +98,14 @@ export class RupSite {
       maxQuerySpan: options.maxQuerySpan ?? DEFAULT_MAX_QUERY_SPAN,
       extensions: [],
     };
-    const root = resolve(options.root);
-    const statePath = resolve(options.statePath);
+    // Real paths: the watcher reports them, and a --state reaching the directory through a
+    // symlink must still be recognised as heed's own file (its writes are no site change).
+    const root = realRoot;
     this.log = new ModificationLog({
       root,
       state,
       now: this.now,
-      ignore: new Set([statePath, `${statePath}-wal`, `${statePath}-shm`, `${statePath}-journal`]),
+      ignore: new Set(stateFilesOf(resolve(options.statePath))),
       ...(options.warn === undefined ? {} : { warn: options.warn }),
     });
     this.endpoint = new ActionEndpoint({
@@ -115,8 +119,10 @@ export class RupSite {
 
   /** Opens the state, compares the tree with its snapshot, starts watching and the timers. */
   static async open(options: RupSiteOptions): Promise<RupSite> {
+    // A symlinked directory is watched at its real path (inotify will not watch a link).
+    const realRoot = await realpath(resolve(options.root));
     const state = SiteState.open(options.statePath);
-    const site = new RupSite(options, state);
+    const site = new RupSite(options, state, realRoot);
     try {
       await site.log.start();
     } catch (error) {
