@@ -12,6 +12,7 @@ import { formatRupInfo, type Latency, latencyMs, type RupInfo } from "../../prot
 import { VERSION } from "../../cli/version.js";
 import { createHttpClient, type HttpClient } from "../../net/http-client.js";
 import { ActionEndpoint } from "./action-endpoint.js";
+import { CONFIRM_PATH, handleConfirm } from "./confirm-page.js";
 import { type MailTransport, sendOutbox, type SendResult } from "./mailer.js";
 import { ModificationLog } from "./modification-log.js";
 import { productToken } from "../../protocol/robots/index.js";
@@ -54,7 +55,25 @@ export interface RupSiteOptions {
    * own network.
    */
   readonly allowPrivateWebhooks?: boolean;
+  /**
+   * Ask each new recipient to confirm by mail before anything else is sent to it (`--confirm`;
+   * docs/rup-abuse.md). Webhook registrations are then not offered.
+   */
+  readonly confirm?: boolean;
+  /** Registration limits (default: action-endpoint.ts MAX_REGISTRATIONS and the rest). */
+  readonly maxRegistrations?: number;
+  readonly maxRegistrationsPerNetwork?: number;
+  readonly maxRegistrationsPerHour?: number;
 }
+
+/**
+ * A registration whose robot has not been heard of this long (no report delivered to it, no
+ * request with its key) is forgotten with its unsent reports: an undeliverable address must
+ * not keep reports forever. Two months outlast the longest usual latency (a month).
+ */
+export const REGISTRATION_SILENCE_MS = 60 * 86_400_000;
+/** An unconfirmed registration (`--confirm`) is forgotten after this long. */
+export const CONFIRMATION_WINDOW_MS = 3 * 86_400_000;
 
 export const DEFAULT_LATENCIES: readonly string[] = ["day", "week", "month"];
 export const DEFAULT_MAX_QUERY_SPAN: Latency = { count: 1, unit: "month" };
@@ -64,6 +83,8 @@ export interface TickResult extends SendResult {
   readonly made: number;
   /** Log entries forgotten (older than MaxQuerySpan and reported to everyone). */
   readonly pruned: number;
+  /** Registrations forgotten: silent too long, or never confirmed. */
+  readonly expired: number;
 }
 
 export class RupSite {
@@ -114,6 +135,16 @@ export class RupSite {
       root,
       urlBase: options.urlBase,
       now: this.now,
+      confirm: options.confirm === true,
+      ...(options.maxRegistrations === undefined
+        ? {}
+        : { maxRegistrations: options.maxRegistrations }),
+      ...(options.maxRegistrationsPerNetwork === undefined
+        ? {}
+        : { maxRegistrationsPerNetwork: options.maxRegistrationsPerNetwork }),
+      ...(options.maxRegistrationsPerHour === undefined
+        ? {}
+        : { maxRegistrationsPerHour: options.maxRegistrationsPerHour }),
     });
   }
 
@@ -169,6 +200,10 @@ export class RupSite {
       await this.endpoint.handle(req, res);
       return true;
     }
+    if (pathname === CONFIRM_PATH && this.options.confirm === true) {
+      await handleConfirm(req, res, this.state);
+      return true;
+    }
     const xml = await this.resourceSync(req, pathname);
     if (xml === null) return false;
     res.writeHead(200, {
@@ -216,6 +251,7 @@ export class RupSite {
   private async round(): Promise<TickResult> {
     await this.log.idle();
     const now = this.now();
+    const expired = this.state.expire(now - REGISTRATION_SILENCE_MS, now - CONFIRMATION_WINDOW_MS);
     const made = await makeDueReports(this.state, this.options.root, this.options.urlBase, now);
     const sent = await sendOutbox(this.state, this.transport, {
       from: this.options.from,
@@ -226,7 +262,7 @@ export class RupSite {
     });
     const span = this.info.maxQuerySpan ?? DEFAULT_MAX_QUERY_SPAN;
     const pruned = this.state.prune(now - latencyMs(span));
-    return { made, pruned, ...sent };
+    return { made, pruned, expired, ...sent };
   }
 
   /** Stops the timers and the watcher, waits for a round in progress, closes the state. */
