@@ -421,6 +421,7 @@ export class SiteState {
    * behind it), when that one is due; oldest first, at most `limit`. The outbox index by
    * registration finds each head without reading the rest, so the cost follows the mails due
    * and the registrations waiting, not the history. Bodies are read one by one when sent.
+   * INDEXED BY: left alone, SQLite walks the whole outbox in id order to serve ORDER BY.
    */
   dueOutbox(
     now: number,
@@ -430,7 +431,7 @@ export class SiteState {
     return this.db
       .prepare<[number, number, number, number], OutboxRow>(
         `SELECT o.id, o.registration_id, r.email, r.key_hash, o.seq, '' AS body, o.attempts, o.next_try, o.kind
-         FROM outbox o JOIN registrations r ON r.id = o.registration_id
+         FROM outbox o INDEXED BY outbox_due JOIN registrations r ON r.id = o.registration_id
          WHERE o.next_try <= ?
            AND (r.confirmed = 1 OR o.kind = 'confirm')
            AND o.id = (SELECT min(h.id) FROM outbox h WHERE h.registration_id = o.registration_id
