@@ -446,6 +446,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       false,
     )
     .option("--smtp <url>", "--rup: mail server for reports, smtp://host:port (or smtps://)")
+    .option(
+      "--confirm",
+      "--rup: mail each new recipient once, asking it to confirm; send it nothing else until it does (webhook registrations are then refused; see docs/rup-abuse.md)",
+      false,
+    )
     .option("--from <addr>", "--rup: From address of reports (default rup@localhost)")
     .option(
       "--state <path>",

@@ -35,6 +35,7 @@ export interface ServeDirOptions {
   readonly allowPrivateWebhooks?: boolean;
   /** No access log on standard error. */
   readonly quiet?: boolean;
+  readonly confirm?: boolean;
 }
 
 /** Serves `dir` (and its RUP service with --rup) until the process is told to stop. */
@@ -51,6 +52,7 @@ export async function runServeDir(dir: string, options: ServeDirOptions, io: Io)
     for (const flag of ["smtp", "from", "latency", "exclude", "includeOnly", "base"] as const) {
       if (options[flag] !== undefined) throw new CliError(`--${kebab(flag)} needs --rup`);
     }
+    if (options.confirm === true) throw new CliError("--confirm needs --rup");
   }
   const warn = (message: string): void => void io.stderr.write(`heed serve: ${message}\n`);
   const server = await startSiteServer({
@@ -135,6 +137,7 @@ function rupOptions(options: ServeDirOptions, io: Io) {
     includeOnly: patterns("--include-only", options.includeOnly),
     scanIntervalMs: scan * 1000,
     allowPrivateWebhooks: options.allowPrivateWebhooks === true,
+    confirm: options.confirm === true,
     ...(options.base === undefined ? {} : { urlBase: new URL("/", options.base).href }),
   };
 }

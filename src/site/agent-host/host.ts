@@ -22,7 +22,6 @@ import {
   MAX_AGENT_STATE_LENGTH,
   readAgentPackage,
 } from "../../protocol/atp/agent-package.js";
-import { MAX_BODY_BYTES } from "../../protocol/atp/limits.js";
 import { type AtpHeaders, type AtpRequest, header } from "../../protocol/atp/message.js";
 import { MessageBuffer } from "../../protocol/atp/message-buffer.js";
 import { readRequest } from "../../protocol/atp/reader.js";
@@ -40,8 +39,11 @@ export interface AgentHostLimits extends SandboxLimits {
   readonly maxRunning: number;
   readonly maxHeld: number;
   readonly maxPerSender: number;
+  readonly maxPerNetwork: number;
   readonly expiryMs: number;
+  readonly maxHeldResultBytes: number;
   readonly maxConnections: number;
+  readonly maxConnectionsPerAddress: number;
   readonly requestTimeoutMs: number;
   readonly maxBodyBytes: number;
 }
@@ -58,10 +60,13 @@ export const DEFAULT_HOST_LIMITS: AgentHostLimits = {
   maxRunning: L.MAX_RUNNING_AGENTS,
   maxHeld: L.MAX_HELD_AGENTS,
   maxPerSender: L.MAX_AGENTS_PER_SENDER,
+  maxPerNetwork: L.MAX_AGENTS_PER_NETWORK,
   expiryMs: L.AGENT_EXPIRY_MS,
+  maxHeldResultBytes: L.MAX_HELD_RESULT_BYTES,
   maxConnections: L.MAX_CONNECTIONS,
+  maxConnectionsPerAddress: L.MAX_CONNECTIONS_PER_ADDRESS,
   requestTimeoutMs: L.REQUEST_TIMEOUT_MS,
-  maxBodyBytes: MAX_BODY_BYTES,
+  maxBodyBytes: L.MAX_REQUEST_BODY_BYTES,
 };
 
 export interface AgentHostOptions {
@@ -102,6 +107,8 @@ export class AgentHost {
   private readonly now: () => number;
   private readonly log: (line: string) => void;
   private readonly sockets = new Set<Socket>();
+  /** Open connections per remote address. */
+  private readonly perAddress = new Map<string, number>();
 
   constructor(private readonly options: AgentHostOptions) {
     this.limits = { ...DEFAULT_HOST_LIMITS, ...options.limits };
@@ -188,9 +195,22 @@ export class AgentHost {
 
   private serve(socket: Socket): void {
     const remote = socket.remoteAddress ?? "unknown";
+    const open = this.perAddress.get(remote) ?? 0;
+    if (open >= this.limits.maxConnectionsPerAddress) {
+      // One address holding many connections (each may buffer a body) is cut off at once.
+      socket.destroy();
+      return;
+    }
+    this.perAddress.set(remote, open + 1);
     this.sockets.add(socket);
-    socket.once("close", () => this.sockets.delete(socket));
-    const buffer = new MessageBuffer();
+    socket.once("close", () => {
+      this.sockets.delete(socket);
+      const left = (this.perAddress.get(remote) ?? 1) - 1;
+      if (left <= 0) this.perAddress.delete(remote);
+      else this.perAddress.set(remote, left);
+    });
+    // The body limit applies while bytes arrive: a declared length over it is refused at once.
+    const buffer = new MessageBuffer({ maxBodyBytes: this.limits.maxBodyBytes });
     let answered = false;
     const timer = setTimeout(() => {
       // A client that never finishes its request (slowloris) is answered and let go.
