@@ -118,8 +118,19 @@ export class ActionEndpoint {
     return this.act(parsed.request, req, now);
   }
 
-  /** A RobotEmail that is a callback URL the site will not post to: refused at registration. */
+  /**
+   * A RobotEmail that is a callback URL the site will not post to: refused at registration.
+   * Under --confirm no callback is offered at all, since a URL cannot confirm by mail.
+   */
   private callbackRefusal(robotEmail: string): Answer | null {
+    if (this.ctx.confirm === true && isWebhookTarget(robotEmail)) {
+      return refusal({
+        status: 501,
+        field: "RobotEmail",
+        message:
+          "this site confirms every recipient by mail; webhook registrations are not offered",
+      });
+    }
     if (!isCallbackUrl(robotEmail)) return null;
     const problem = this.ctx.callbackProblem?.(robotEmail) ?? null;
     return problem === null
@@ -143,14 +154,6 @@ export class ActionEndpoint {
         const network = networkOf(req.socket.remoteAddress ?? "");
         const full = this.registrationRefusal(network, now);
         if (full !== null) return full;
-        if (this.ctx.confirm === true && isWebhookTarget(request.robotEmail)) {
-          return refusal({
-            status: 501,
-            field: "RobotEmail",
-            message:
-              "this site confirms every recipient by mail; webhook registrations are not offered",
-          });
-        }
         const latency = request.latency ?? this.defaultLatency();
         const key = newKey();
         const token = this.ctx.confirm === true ? newKey() : null;
@@ -215,14 +218,6 @@ export class ActionEndpoint {
           email !== undefined &&
           emailKey(email) !== emailKey(registration.email)
         ) {
-          if (isWebhookTarget(email)) {
-            return refusal({
-              status: 501,
-              field: "RobotEmail",
-              message:
-                "this site confirms every recipient by mail; webhook registrations are not offered",
-            });
-          }
           // A new recipient must confirm too, or one could confirm one's own address and
           // then move the reports to anyone's.
           const token = newKey();
