@@ -341,7 +341,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option(
       "--download <dir>",
-      "fetch the fetchable files (not guesses) into DIR, paced by robots.txt, resuming partial files; sizes and SHA-256 go to DIR/SHA256SUMS and DIR/heed-downloads.json",
+      "fetch the fetchable files (not guesses) into DIR/HOST/PATH (one file per URL; nothing there is overwritten, no link followed), paced by robots.txt, resuming partial files; sizes and SHA-256 go to DIR/.heed/SHA256SUMS (cd DIR && sha256sum -c .heed/SHA256SUMS) and DIR/.heed/heed-downloads.json",
+    )
+    .option(
+      "--max-bytes <size>",
+      "--download: most bytes one file may have, e.g. 500M, 20G (powers of 1024); a bigger file stops there, its part kept to resume with a higher cap",
+      "1G",
     )
     .option(
       "--allow-private",

@@ -296,7 +296,8 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       const asked = paths(site);
       assert.ok(!asked.some((p) => p.startsWith("/private/")), `asked: ${asked.join(" ")}`);
       assert.ok(asked.includes("/open/b.csv") && asked.includes("/open/c.csv"));
-      assert.equal(await readFile(join(dir, "open", "b.csv"), "utf8"), "b\n1\n");
+      const host = new URL(site.origin).host;
+      assert.equal(await readFile(join(dir, host, "open", "b.csv"), "utf8"), "b\n1\n");
 
       // A robot the robots.txt shuts out entirely does not even read /data.txt.
       const before = site.log.length;
@@ -399,7 +400,9 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       const first = await runCli(["datasets", site.origin, "--json", "--download", dir]);
       assert.equal(first.code, 1, "a cut download is a failure");
       assert.match(first.stderr, /big\.bin: failed: .*run again to resume/);
-      const part = await stat(join(dir, "big.bin.part"));
+      const host = new URL(site.origin).host;
+      const partName = createHash("sha256").update(`${site.origin}/big.bin`).digest("hex");
+      const part = await stat(join(dir, ".heed", "parts", `${partName}.part`));
       assert.ok(part.size > 0 && part.size < body.length, `part of ${part.size} bytes`);
 
       const second = await runCli(["datasets", site.origin, "--json", "--download", dir]);
@@ -407,7 +410,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       const big = jsonLines(second.stdout)[0] as { downloads: Record<string, unknown>[] };
       assert.deepEqual(big.downloads[0], {
         url: `${site.origin}/big.bin`,
-        file: "big.bin",
+        file: `${host}/big.bin`,
         bytes: body.length,
         sha256: sha,
         how: "resumed",
@@ -416,18 +419,20 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
         .filter((r) => r.path === "/big.bin")
         .map((r) => r.headers.range ?? null);
       assert.deepEqual(ranged, [null, `bytes=${part.size}-`]);
-      assert.ok((await readFile(join(dir, "big.bin"))).equals(body));
-      const sums = await readFile(join(dir, "SHA256SUMS"), "utf8");
-      assert.ok(sums.includes(`${sha}  big.bin\n`), sums);
-      const records = JSON.parse(await readFile(join(dir, "heed-downloads.json"), "utf8")) as {
+      assert.ok((await readFile(join(dir, host, "big.bin"))).equals(body));
+      const sums = await readFile(join(dir, ".heed", "SHA256SUMS"), "utf8");
+      assert.ok(sums.includes(`${sha}  ${host}/big.bin\n`), sums);
+      const records = JSON.parse(
+        await readFile(join(dir, ".heed", "heed-downloads.json"), "utf8"),
+      ) as {
         file: string;
         bytes: number;
       }[];
       assert.deepEqual(
         records.map((r) => [r.file, r.bytes]),
         [
-          ["big.bin", body.length],
-          ["small.csv", 4],
+          [`${host}/big.bin`, body.length],
+          [`${host}/small.csv`, 4],
         ],
       );
       // Within each run (each starts with robots.txt), every request waited the site's
