@@ -97,6 +97,10 @@ function check(path: string, text: string, manifests: boolean): void {
   ) {
     throw new CliError(`${path} would list more than ${MAX_ENTRIES} datasets${hint}`);
   }
+  const tooMany = check.diagnostics.find(
+    (d) => d.code === "value-limit" || d.code === "entry-size-limit",
+  );
+  if (tooMany !== undefined) throw new CliError(`${path}: ${tooMany.message}${hint}`);
   const errors = check.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) {
     throw new Error(
