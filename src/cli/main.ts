@@ -366,7 +366,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--out <file>", "where to write the catalog (default DIR/data.txt)")
     .option(
       "--manifests",
-      "write a data.txt in each sub-folder describing its files, and list the folders from the top file",
+      "write a data.txt in each sub-folder, the folder as one dataset in the mapping form R pins reads (path: [files…], name, type, rows, cols, columns), and list the folders from the top file",
       false,
     )
     .option("--sample-rows <n>", "rows read to infer column types", String(DEFAULT_SAMPLE_ROWS))

@@ -465,6 +465,42 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
     }
   });
 
+  it("an R pins board: the index a list, each pin's folder data.txt a mapping; both read, files downloaded", async () => {
+    const site = await startSite({
+      "/data.txt":
+        "- path: mtcars/\n  name: mtcars\n  description: Motor Trend cars\n  type: table\n",
+      "/mtcars/data.txt":
+        "path:\n- data.csv\n- extra.csv\ntype: table\nrows: 2\ncols: 2\ncolumns:\n  mpg: numeric\n  cyl: numeric\n",
+      "/mtcars/data.csv": "mpg,cyl\n21,6\n",
+      "/mtcars/extra.csv": "mpg,cyl\n22,4\n",
+    });
+    try {
+      const dir = join(temp.dir, "pins");
+      const result = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      assert.equal(result.code, 0, result.stderr);
+      const [pin, ...rest] = jsonLines(result.stdout);
+      assert.deepEqual(rest, []);
+      assert.deepEqual(pin?.urls, [
+        `${site.origin}/mtcars/data.csv`,
+        `${site.origin}/mtcars/extra.csv`,
+      ]);
+      assert.equal(pin?.via, "manifest");
+      // What the folder's data.txt does not say (name, description), the index says.
+      assert.equal(pin?.name, "mtcars");
+      assert.equal(pin?.description, "Motor Trend cars");
+      assert.equal(pin?.rows, 2);
+      assert.deepEqual(pin?.columns, { mpg: "numeric", cyl: "numeric" });
+      assert.doesNotMatch(result.stderr, /expected a list of entries/);
+      const host = new URL(site.origin).host;
+      assert.equal(
+        await readFile(join(dir, host, "mtcars", "extra.csv"), "utf8"),
+        "mpg,cyl\n22,4\n",
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
   it("bad input: exit 2 with a message", async () => {
     const notUrl = await runCli(["datasets", "not a url"]);
     assert.equal(notUrl.code, 2);

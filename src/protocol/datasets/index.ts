@@ -24,6 +24,11 @@ export type {
   DraftRule,
   Severity,
 } from "./types.js";
-export { type DatasetSpec, type WriteOptions, writeDataTxt } from "./writer.js";
+export {
+  type DatasetSpec,
+  type WriteOptions,
+  writeDataTxt,
+  writeDatasetMapping,
+} from "./writer.js";
 export { type DataHint, looksLikeData } from "./looks-like-data.js";
 export { isManifestPath } from "./yaml-form.js";

@@ -85,6 +85,7 @@ export function readDataTxt(input: string | Uint8Array, options: ReadDataTxtOpti
   return {
     ...base,
     form,
+    shape: yaml.shape ?? "list",
     entries: yaml.entries,
     records: [],
     diagnostics: [...diagnostics, ...yaml.diagnostics],

@@ -45,6 +45,8 @@ export interface FormContext {
 export interface FormReading {
   readonly entries: readonly DatasetEntry[];
   readonly diagnostics: readonly Diagnostic[];
+  /** `mapping` when the file is one dataset's mapping (a folder's own data.txt), else a list. */
+  readonly shape?: "list" | "mapping";
 }
 
 /** The text fields of an entry, read as strings. */
@@ -200,13 +202,25 @@ function readDocument(
     );
     return { entries: [], diagnostics, broken: false };
   }
+  if (isMap(root) && hasPathKey(root)) {
+    // The form R pins writes in each dataset's folder: one dataset, its fields at the top.
+    diagnostics.push({
+      line: lineOf(nodeStart(root)),
+      severity: "info",
+      code: "mapping-form",
+      message:
+        'one dataset written as a mapping ("path: …" at the top), as in a folder\'s own data.txt',
+    });
+    const entry = readEntry(root, firstIndex + 1, lineOf, context, diagnostics);
+    return { entries: entry === null ? [] : [entry], diagnostics, broken: false, shape: "mapping" };
+  }
   if (!isSeq(root)) {
-    const got = isMap(root) ? "a mapping" : "a single value";
+    const got = isMap(root) ? "a mapping without a path" : "a single value";
     diagnostics.push(
       problem(
         lineOf(root.range?.[0] ?? 0),
         "not-a-list",
-        `expected a list of entries ("- path: …"), got ${got}`,
+        `expected a list of entries ("- path: …") or one dataset's mapping ("path: …"), got ${got}`,
       ),
     );
     return { entries: [], diagnostics, broken: false };
@@ -430,7 +444,16 @@ function readEntry(
   };
 }
 
-const KNOWN = new Set<string>(["path", ...TEXT_FIELDS, ...COUNT_FIELDS, "columns"]);
+const KNOWN = new Set<string>(["path", ...TEXT_FIELDS, ...COUNT_FIELDS, "columns", "metadata"]);
+
+function hasPathKey(map: YAMLMap): boolean {
+  return map.items.some(
+    (pair) =>
+      isScalar(pair.key) &&
+      typeof pair.key.value === "string" &&
+      pair.key.value.toLowerCase() === "path",
+  );
+}
 
 /** True for a path naming a folder or a folder's own data.txt: a manifest to follow. */
 export function isManifestPath(path: string): boolean {
@@ -469,6 +492,23 @@ function readFields(
     }
     const valueLine = isNodeLike(pair.value) ? lineOf(nodeStart(pair.value)) : line;
     fields.set(KNOWN.has(lower) ? lower : name, { value: pair.value, line: valueLine });
+  }
+  const metadata = fields.get("metadata");
+  if (metadata !== undefined) {
+    fields.delete("metadata");
+    if (isMap(metadata.value)) {
+      // R pins keeps a dataset's own fields under `metadata`: each is read as if written at the
+      // top, where the top does not already say it.
+      for (const [key, field] of readFields(metadata.value, metadata.line, lineOf, diagnostics))
+        if (key !== "path" && !fields.has(key)) fields.set(key, field);
+    } else if (!(isScalar(metadata.value) && metadata.value.value === null)) {
+      diagnostics.push({
+        line: metadata.line,
+        severity: "warning",
+        code: "bad-field",
+        message: "metadata must be a mapping of fields; ignored",
+      });
+    }
   }
   return fields;
 }
