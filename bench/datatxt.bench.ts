@@ -63,7 +63,7 @@ const HOSTILE: Record<string, () => string> = {
   [REFERENCE]: () => catalog,
   "one flow list: - path: [a,a,…]": () => `- path: [${"a,".repeat((LIMIT - 12) / 2)}a]\n`,
   "800,000 entries: - path: a": () => "- path: a\n".repeat(Math.floor(LIMIT / 10)),
-  "entries of 8,000 values each": () => {
+  "entries of 4,000 values each": () => {
     const one = `- path: [${"a,".repeat(4_000)}a]\n`;
     return one.repeat(Math.floor(LIMIT / one.length));
   },

@@ -34,7 +34,7 @@ export const MAX_COLUMNS = 1_000;
  * entry at every other limit (MAX_FILES_PER_ENTRY files, MAX_COLUMNS columns, its fields) has
  * about 4,000; an entry above this is left out whole, unparsed.
  */
-export const MAX_ENTRY_VALUES = 8_192;
+export const MAX_ENTRY_VALUES = 4_096;
 
 /**
  * Values read from one YAML file. The parser's time and memory follow the number of values, not
@@ -42,7 +42,7 @@ export const MAX_ENTRY_VALUES = 8_192;
  * build` writes them (three columns each) has about 210,000; entries past this many values are
  * not read, which keeps any file within MAX_DATA_TXT_BYTES to about the cost of that catalog.
  */
-export const MAX_YAML_VALUES = 300_000;
+export const MAX_YAML_VALUES = 250_000;
 
 /**
  * Values of a YAML file that is not a plain top-level list (a flow list, a mapping, several
