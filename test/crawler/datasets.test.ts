@@ -327,7 +327,8 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
       ["http://s.example/a%00b", "s.example/a%00b"],
       ["http://s.example/get?id=1", "s.example/get?id=1"],
       ["http://s.example/get?id=2", "s.example/get?id=2"],
-      ["http://s.example/get?", "s.example/get"],
+      ["http://s.example/get?", "s.example/get?"],
+      ["http://s.example/get#part", "s.example/get"],
       // No hidden names: heed's own folder (.heed) and dot files are out of reach.
       ["http://s.example/.heed/SHA256SUMS", "s.example/%2Eheed/SHA256SUMS"],
       ["http://s.example/.bashrc", "s.example/%2Ebashrc"],

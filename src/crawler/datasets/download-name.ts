@@ -23,7 +23,8 @@ export function localPath(url: string): string {
   const names = segments.map((segment, i) => {
     const last = i === segments.length - 1;
     let name = segment === "" ? (last ? "#index" : "#") : normalize(segment);
-    if (last && parsed.search.length > 1) name += `?${queryName(parsed.search.slice(1))}`;
+    // An empty query (`/get?`) is kept too: RFC 3986 §6.2.3 does not make it the same URL.
+    if (last && hasQuery(parsed)) name += `?${queryName(parsed.search.slice(1))}`;
     return shorten(name.startsWith(".") ? `%2E${name.slice(1)}` : name);
   });
   const host = hostName(parsed);
@@ -38,6 +39,11 @@ function hostName(url: URL): string {
 }
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/** True when the URL has a query, even an empty one (a path never holds a literal `?`). */
+function hasQuery(url: URL): boolean {
+  return url.href.slice(0, url.href.length - url.hash.length).includes("?");
+}
 
 function normalize(segment: string): string {
   let out = "";
