@@ -376,7 +376,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option(
       "--download <dir>",
-      "fetch the fetchable files (not guesses) into DIR, paced by robots.txt, resuming partial files; sizes and SHA-256 go to DIR/SHA256SUMS and DIR/heed-downloads.json",
+      "fetch the fetchable files (not guesses) into DIR/HOST/PATH (one file per URL; nothing there is overwritten, no link followed), paced by robots.txt, resuming partial files; sizes and SHA-256 go to DIR/.heed/SHA256SUMS (cd DIR && sha256sum -c .heed/SHA256SUMS) and DIR/.heed/heed-downloads.json",
+    )
+    .option(
+      "--max-bytes <size>",
+      "--download: most bytes one file may have, e.g. 500M, 20G (powers of 1024); a bigger file stops there, its part kept to resume with a higher cap",
+      "1G",
     )
     .option(
       "--allow-private",
@@ -397,7 +402,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--out <file>", "where to write the catalog (default DIR/data.txt)")
     .option(
       "--manifests",
-      "write a data.txt in each sub-folder describing its files, and list the folders from the top file",
+      "write a data.txt in each sub-folder, the folder as one dataset in the mapping form R pins reads (path: [files…], name, type, rows, cols, columns), and list the folders from the top file",
       false,
     )
     .option("--sample-rows <n>", "rows read to infer column types", String(DEFAULT_SAMPLE_ROWS))

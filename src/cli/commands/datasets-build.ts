@@ -8,10 +8,12 @@ import { dirname, join, resolve as resolvePath } from "node:path";
 import {
   MAX_DATA_TXT_BYTES,
   MAX_ENTRIES,
+  MAX_FILES_PER_ENTRY,
   readDataTxt,
   writeDataTxt,
+  writeDatasetMapping,
 } from "../../protocol/datasets/index.js";
-import { buildCatalog } from "../../site/datasets/build.js";
+import { buildCatalog, folderDataset } from "../../site/datasets/build.js";
 import { DEFAULT_SAMPLE_ROWS } from "../../site/datasets/infer.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
@@ -54,12 +56,16 @@ export async function runDatasetsBuild(
     ],
   ];
   for (const [folder, specs] of built.manifests) {
+    // A folder is one dataset, written as the mapping R pins reads in a dataset's folder; a
+    // folder of more files than one path list may hold keeps the list form (heed reads both).
+    const asMapping = specs.length <= MAX_FILES_PER_ENTRY;
+    const comment = `data.txt: ${asMapping ? "the dataset" : "datasets"} of ${folder}/ (written by heed datasets build)`;
     files.push([
       join(dir, ...folder.split("/"), "data.txt"),
-      writeDataTxt(specs, {
-        comment: `data.txt: datasets of ${folder}/ (written by heed datasets build)`,
-      }),
-      specs.length,
+      asMapping
+        ? writeDatasetMapping(folderDataset(folder, specs), { comment })
+        : writeDataTxt(specs, { comment }),
+      asMapping ? 1 : specs.length,
     ]);
   }
   // Every file checked before any is written: all of them, or none.
@@ -109,6 +115,10 @@ function check(path: string, text: string, manifests: boolean): void {
   ) {
     throw new CliError(`${path} would list more than ${MAX_ENTRIES} datasets${hint}`);
   }
+  const tooMany = check.diagnostics.find(
+    (d) => d.code === "value-limit" || d.code === "entry-size-limit",
+  );
+  if (tooMany !== undefined) throw new CliError(`${path}: ${tooMany.message}${hint}`);
   const errors = check.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) {
     throw new Error(

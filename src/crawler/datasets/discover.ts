@@ -299,8 +299,23 @@ class Run {
       });
       return false;
     }
-    const manifest = readDataTxt(answer.body, { url: answer.url });
-    this.note(answer.url, manifest.diagnostics);
+    const read = readDataTxt(answer.body, { url: answer.url });
+    this.note(answer.url, read.diagnostics);
+    // A folder's own data.txt written as one dataset's mapping (as R pins writes it) often
+    // leaves its name and description to the index: what it does not say, the index says.
+    const manifest =
+      read.shape === "mapping"
+        ? {
+            ...read,
+            entries: read.entries.map((e) => ({
+              ...e,
+              name: e.name ?? entry.name,
+              title: e.title ?? entry.title,
+              description: e.description ?? entry.description,
+              license: e.license ?? entry.license,
+            })),
+          }
+        : read;
     await this.addOffered(manifest, answer.url, "manifest", false);
     return true;
   }
