@@ -18,11 +18,11 @@ import { LINK_PRIORITY, readMeta, SEED_PRIORITY } from "./discovery.js";
 import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
 import { extractLinks, robotsTag } from "./links.js";
 import { mirrored, onHost } from "./other-host.js";
-import { afterStart } from "./pace.js";
+import { ProcessWatch } from "./process-watch.js";
 import { INDEX_PAGE_PRIORITY, revisitOf } from "./revisit.js";
 import { makeScope, type ScopeKind } from "./scope.js";
 import { SiteRules, type SiteView } from "./site-rules.js";
-import { fromPace, ipKey, paced, type SitePace, startAt, toPace } from "./site-pace.js";
+import { ruleOf, SiteGate, type Ticket } from "./site-gate.js";
 import { feedSitemaps } from "./sitemap-feed.js";
 import { cancellableSleep, sleep } from "./sleep.js";
 import { trapReason } from "./traps.js";
@@ -57,6 +57,8 @@ export interface CrawlerOptions {
    * obtain its path without robots.txt"): false crawls as it does.
    */
   readonly sitemapFallback?: boolean;
+  /** Read sites' sitemaps at all (default true); false: `--no-sitemaps`. */
+  readonly sitemaps?: boolean;
   /** Most pages fetched from one site in this run (a trap bound); default no limit. */
   readonly maxPerHost?: number;
   /** Tries of a URL that meets 5xx or network errors, default 3. */
@@ -86,6 +88,10 @@ export interface CrawlerOptions {
   readonly onPage?: (page: FetchedPage) => Promise<void>;
   /** Index subtrees through the agent hosts sites name (`heed crawl --agents`). */
   readonly agents?: AgentPaths;
+  /** How long a process's heartbeat holds without renewal, in ms (default 10000). */
+  readonly heartbeatTtlMs?: number;
+  /** Longest a sitemap request may take in all, in ms (default 60000). */
+  readonly sitemapDeadlineMs?: number;
 }
 
 export interface FetchedPage {
@@ -142,6 +148,11 @@ const LEASE_MS = 3 * 60_000;
 /** Longest single sleep, so that aborts and new work are noticed. */
 const MAX_SLEEP_MS = 1000;
 const RETRY_BASE_MS = 2_000;
+/** A redirect chain is followed this many hops from the URL first queued, then given up. */
+export const MAX_REDIRECT_HOPS = 5;
+const SITEMAP_DEADLINE_MS = 60_000;
+/** A site refused only because other requests to it are in flight is asked again after this. */
+const IN_FLIGHT_COOL_MS = 50;
 
 export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const now = options.now ?? Date.now;
@@ -151,23 +162,56 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const token = options.agent.toLowerCase();
   const maxAttempts = options.maxAttempts ?? 3;
   const emit = options.onEvent ?? (() => {});
+  const watch = new ProcessWatch({
+    store,
+    now,
+    ...(options.heartbeatTtlMs === undefined ? {} : { ttlMs: options.heartbeatTtlMs }),
+  });
+  const owner = watch.id;
+  // Each site's rules as last read by this process: what a robots.txt request, made before the
+  // new rules are known, keeps.
+  const lastPlan = new Map<string, AccessPlan>();
+  // Since when this process has waited on each site's reservation, for the crawl log.
+  const waitingSince = new Map<string, number>();
+  // Sites refused only because others' requests are in flight: not asked again until then.
+  const coolUntil = new Map<string, number>();
+  const gate = new SiteGate({
+    store,
+    owner,
+    perHost: options.perHost,
+    now,
+    ...(options.ip === undefined ? {} : { ip: options.ip }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onWait: (origin, until, why) => emit({ type: "waiting", origin, until, why }),
+  });
   const sites = new SiteRules({
     cache: store.robots,
     now,
     fetch: async (url) => {
-      // Stamped when the answer is in (after every redirect hop), as a page's exchange is.
+      const origin = originOf(url);
+      const ticket = await gate.take(origin, lastPlan.get(origin) ?? null, "robots.txt");
+      if (ticket === null) throw new Error("the crawl was stopped");
+      let status: number | null = null;
+      let detail: string | null = "no answer";
       try {
-        return await fetchRobots(url, { userAgent: options.userAgent, client });
+        const got = await fetchRobots(url, { userAgent: options.userAgent, client });
+        status = got.status;
+        detail = got.bodyCut
+          ? `only the first ${got.body?.length ?? 0} bytes were read: rules after them are not seen`
+          : null;
+        return got;
       } finally {
-        robotsAsked.set(originOf(url), now());
+        // The gap counts from the end of the exchange, after every redirect hop.
+        const end = now();
+        await gate.release(ticket, true, end);
+        await logOutcome(url, origin, ticket.at, end - ticket.at, status, 0, "robots", detail);
       }
     },
     ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
   });
-  const paces = new Map<string, Promise<SitePace>>();
-  // When each site's robots.txt last answered: that request counts towards the gap too.
-  const robotsAsked = new Map<string, number>();
   const active = new Map<string, number>();
+  // When this process's last exchange with each site ended: the gap the crawl log shows.
+  const lastEnd = new Map<string, number>();
   const tasks = new Set<Promise<void>>();
   const tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
   const hostsNoted = new Set<string>();
@@ -180,8 +224,10 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     normalizeUrl(url, undefined, { sortQuery: options.sortQuery === true });
   const again = options.recrawl === true || options.revisit === true || options.queued === true;
 
-  // A local store's leases at start belong to a run that died; a shared store's may be alive.
-  await store.frontier.recover(store.shared ? now() : Number.MAX_SAFE_INTEGER);
+  // Leases of processes that died (a crash, or a restart of this one) come back at once; those
+  // whose time ran out too.
+  await watch.start();
+  await store.frontier.recover(now());
   await store.frontier.add(
     options.seeds.flatMap((seed) => {
       const url = normal(seed);
@@ -207,20 +253,6 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     ...(options.charsets === undefined ? {} : { charsets: options.charsets }),
   });
 
-  // One pace object per site, however many tasks of the site ask for it at once.
-  const paceOf = (origin: string): Promise<SitePace> => {
-    let pace = paces.get(origin);
-    if (pace === undefined) {
-      pace = (async () => {
-        const agent = await store.hosts.get(origin);
-        const ip = await store.hosts.get(ipKey(origin, options.ip));
-        return { agent: toPace(agent), ip: toPace(ip) };
-      })();
-      paces.set(origin, pace);
-    }
-    return pace;
-  };
-
   const visit = async (origin: string): Promise<void> => {
     const view = await sites.view(origin);
     if (view.kind === "closed" && !view.forbidden) {
@@ -236,54 +268,69 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       emit({ type: "waiting", origin, until: base.retryAt, why: base.why });
       return;
     }
-    const pace = await paceOf(origin);
-    await feedOnce(origin, view, base, pace);
-    const due = startAt(base.plan, pace, now());
-    if (due > now()) {
-      await store.frontier.setNextAt(origin, due);
+    lastPlan.set(origin, base.plan);
+    await feedOnce(origin, view, base);
+    // The site's reservation first (DESIGN §2): its gap, rate window and requests in flight,
+    // over every process sharing the store. A refusal moves the site's next moment in the store.
+    const got = await gate.tryTake(origin, base.plan);
+    if (!("held" in got)) {
+      if (!waitingSince.has(origin)) waitingSince.set(origin, now());
+      if (got.why === "in-flight") coolUntil.set(origin, now() + IN_FLIGHT_COOL_MS);
       return;
     }
-    const nextAt = now() + base.plan.delaySeconds * 1000;
-    const lease = await store.frontier.lease(origin, now(), LEASE_MS, nextAt);
-    if (lease === null) return;
-    await fetchOne(origin, view, lease);
+    const lease = await store.frontier.lease(origin, now(), LEASE_MS, null, owner);
+    if (lease === null) {
+      await gate.release(got, false);
+      return;
+    }
+    const since = waitingSince.get(origin) ?? got.at;
+    waitingSince.delete(origin);
+    await fetchOne(origin, view, lease, got, since);
   };
 
   /**
-   * Reads a site's sitemaps at its first visit in this run. Only a site that admits the robot,
-   * and not one that sends it to a mirror, is read for sitemaps.
+   * Reads a site's sitemaps once in the crawl, whichever process comes first: the store records
+   * who reads them and when they were read, so other processes and restarts do not read them
+   * again (a revisit run reads them again once). Only a site that admits the robot, and not one
+   * that sends it to a mirror, is read for sitemaps.
    */
-  const feedOnce = async (origin: string, view: SiteView, base: Verdict, pace: SitePace) => {
-    const asked = robotsAsked.get(origin);
-    if (asked !== undefined) {
-      robotsAsked.delete(origin);
-      if (pace.agent.lastAt === null || pace.agent.lastAt < asked)
-        pace.agent = { ...pace.agent, lastAt: asked };
-      if (pace.ip.lastAt === null || pace.ip.lastAt < asked)
-        pace.ip = { ...pace.ip, lastAt: asked };
-    }
+  const feedOnce = async (origin: string, view: SiteView, base: Verdict) => {
     if (fed.has(origin) || view.kind === "closed" || !base.allowed || base.plan.mirror !== null)
       return;
     fed.add(origin);
-    await feedSite(origin, view, base.plan, pace);
+    if (options.sitemaps === false) return;
+    const since = options.revisit === true ? started : 0;
+    if (!(await store.reservations.claimSitemaps(origin, owner, now(), since))) return;
+    await feedSite(origin, view, base.plan);
+    if (options.signal?.aborted !== true) await store.reservations.sitemapsRead(origin, now());
   };
 
-  const feedSite = (origin: string, view: SiteView, plan: AccessPlan, pace: SitePace) =>
-    feedSitemaps({
+  const feedSite = (origin: string, view: SiteView, plan: AccessPlan) => {
+    let ticket: Ticket | null = null;
+    return feedSitemaps({
       origin,
       policy: view.kind === "rules" ? view.policy : null,
       robot: robot(now()),
       store,
       client,
       cookie: plan.cookie?.value ?? null,
-      awaitTurn: async () => {
-        while (startAt(plan, pace, now()) > now() && options.signal?.aborted !== true) {
-          await sleep(Math.min(startAt(plan, pace, now()) - now(), MAX_SLEEP_MS));
-        }
-        pace.agent = afterStart(plan, "agent", pace.agent, now());
-        pace.ip = afterStart(plan, "ip", pace.ip, now());
+      awaitTurn: async (url) => {
+        const site = originOf(url);
+        ticket = await gate.take(
+          site,
+          site === origin ? plan : (lastPlan.get(site) ?? null),
+          "sitemap",
+        );
+        return ticket !== null;
       },
-      requestEnded: () => exchangeEnded(origin, plan, pace, now()),
+      requestEnded: async (url, status, detail) => {
+        const held = ticket;
+        ticket = null;
+        if (held === null) return;
+        const end = now();
+        await gate.release(held, true, end);
+        await logOutcome(url, held.origin, held.at, end - held.at, status, 0, "sitemap", detail);
+      },
       normal,
       accept: (url) => {
         const loc = normal(url);
@@ -294,12 +341,53 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       revisitChanged: options.revisit === true,
       fallback: options.sitemapFallback !== false,
       now,
+      deadlineMs: options.sitemapDeadlineMs ?? SITEMAP_DEADLINE_MS,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+  };
 
-  const fetchOne = async (origin: string, view: SiteView, lease: Lease): Promise<void> => {
+  /**
+   * One leased URL, under the site's reservation `held`: given back unused when no request goes
+   * out (a refusal, a budget, a stand-in), so that skips keep no gap.
+   */
+  const fetchOne = async (
+    origin: string,
+    view: SiteView,
+    lease: Lease,
+    held: Ticket,
+    waitingFrom: number,
+  ): Promise<void> => {
+    let ticket: Ticket | null = held;
+    const giveBack = async (used: boolean) => {
+      const t = ticket;
+      ticket = null;
+      if (t !== null) await gate.release(t, used);
+    };
+    try {
+      await fetchLeased(origin, view, lease, waitingFrom, {
+        get: () => ticket,
+        set: (t) => {
+          ticket = t;
+        },
+        giveBack,
+      });
+    } finally {
+      await giveBack(false);
+    }
+  };
+
+  const fetchLeased = async (
+    origin: string,
+    view: SiteView,
+    lease: Lease,
+    waitingFrom: number,
+    hold: {
+      readonly get: () => Ticket | null;
+      readonly set: (t: Ticket | null) => void;
+      readonly giveBack: (used: boolean) => Promise<void>;
+    },
+  ): Promise<void> => {
     const { url } = lease.entry;
-    const leasedAt = now();
     const meta = readMeta(lease.entry.meta, lease.entry.depth);
     if ((perSite.get(origin) ?? 0) >= (options.maxPerHost ?? Number.POSITIVE_INFINITY)) {
       await store.frontier.settle(lease, {
@@ -368,25 +456,25 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         : null;
     if (indexed !== null) return settleIndexed(origin, lease, indexed, decision);
 
-    // This URL's own gap (a brace block may ask more than the site's) is waited out here.
-    const pace = await paceOf(origin);
-    while (startAt(plan, pace, now()) > now() && !options.signal?.aborted) {
-      await sleep(Math.min(startAt(plan, pace, now()) - now(), MAX_SLEEP_MS));
+    // This URL's own rules (a brace block may ask more than the site's) take the reservation
+    // again under them.
+    const current = hold.get();
+    const base = lastPlan.get(origin) ?? null;
+    if (current === null || !sameRule(base, decision.plan, options.perHost)) {
+      await hold.giveBack(false);
+      hold.set(await gate.take(origin, decision.plan, "page"));
     }
-    if (options.signal?.aborted) return; // the lease runs out and a later run takes the URL
-    const at = now();
-    const last = Math.max(pace.agent.lastAt ?? -Infinity, pace.ip.lastAt ?? -Infinity);
+    const ticket = hold.get();
+    // Stopped: the lease goes back when the process stops, and a later run takes the URL.
+    if (ticket === null || options.signal?.aborted) return;
+    const at = ticket.at;
+    const last = lastEnd.get(origin);
     const timing: Timing = {
       via: meta.via,
-      gapMs: Number.isFinite(last) ? at - last : null,
+      gapMs: last === undefined ? null : at - last,
       requiredGapMs: plan.delaySeconds * 1000,
-      waitedMs: at - leasedAt,
+      waitedMs: Math.max(0, at - waitingFrom),
     };
-    pace.agent = afterStart(plan, "agent", pace.agent, at);
-    pace.ip = afterStart(plan, "ip", pace.ip, at);
-    await keepPace(origin, plan, pace);
-    if (plan.delaySeconds > 0)
-      await store.frontier.setNextAt(origin, at + plan.delaySeconds * 1000);
 
     const validators = await store.pages.get(url);
     const headers = {
@@ -395,7 +483,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       ...(validators?.lastModified ? { ifModifiedSince: validators.lastModified } : {}),
     };
     const result = await client.fetchPage(url, { headers });
-    await exchangeEnded(origin, plan, pace, now());
+    const end = now();
+    lastEnd.set(origin, end);
+    await hold.giveBack(true);
     const sent = {
       "user-agent": options.userAgent,
       "accept-encoding": ACCEPT_ENCODING,
@@ -406,23 +496,6 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         : { "if-modified-since": headers.ifModifiedSince }),
     };
     await settleFetch(origin, lease, result, at, decision, sent, timing);
-  };
-
-  /**
-   * The next gap counts from the end of this exchange, not only from its start. The start is
-   * stamped before the request leaves (store writes, the client's own path), and a cold first
-   * request was seen taking 20 ms to reach the site while the next went out at once: gaps counted
-   * from stamped starts came out shorter at the site than Crawl-delay. The answer ends after the
-   * site saw the request, so a gap counted from it holds at the site (Yandex's reading of
-   * Crawl-delay too: from the end of one download to the start of the next).
-   */
-  const exchangeEnded = async (origin: string, plan: AccessPlan, pace: SitePace, end: number) => {
-    pace.agent = { ...pace.agent, lastAt: Math.max(pace.agent.lastAt ?? end, end) };
-    pace.ip = { ...pace.ip, lastAt: Math.max(pace.ip.lastAt ?? end, end) };
-    await keepPace(origin, plan, pace);
-    if (plan.delaySeconds === 0) return;
-    const next = end + plan.delaySeconds * 1000;
-    if (next > (await store.frontier.nextAt(origin))) await store.frontier.setNextAt(origin, next);
   };
 
   /**
@@ -444,12 +517,6 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     if (moved !== null && moved !== link && inScope(moved) && !standIns.has(moved))
       return { url: moved, priority: LINK_PRIORITY };
     return { url: link, priority: d.plan?.indexPage ? INDEX_PAGE_PRIORITY : LINK_PRIORITY };
-  };
-
-  /** Stores a site's pace, so that a restarted crawl keeps its gaps; a site without rules has none to keep. */
-  const keepPace = async (origin: string, plan: AccessPlan, pace: SitePace) => {
-    if (paced(plan, "agent")) await store.hosts.put(fromPace(origin, pace.agent));
-    if (paced(plan, "ip")) await store.hosts.put(fromPace(ipKey(origin, options.ip), pace.ip));
   };
 
   const settleFetch = async (
@@ -663,7 +730,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     for (const origin of new Set(options.seeds.flatMap((s) => normal(s) ?? []).map(originOf))) {
       if (options.signal?.aborted === true) return;
       const view = await sites.view(origin);
-      await feedOnce(origin, view, decide(view, `${origin}/`, robot(now())), await paceOf(origin));
+      await feedOnce(origin, view, decide(view, `${origin}/`, robot(now())));
     }
   };
   if (options.revisit === true) await feedSeedSites();
@@ -687,6 +754,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     tasks.add(task);
   };
 
+  let napMs = MAX_SLEEP_MS;
   for (;;) {
     if (options.signal?.aborted) {
       stoppedBy = "aborted";
@@ -701,11 +769,25 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       const busy = new Set(
         [...active].filter(([, n]) => n >= options.perHost).map(([origin]) => origin),
       );
+      for (const [origin, until] of coolUntil) {
+        if (until > now()) busy.add(origin);
+        else coolUntil.delete(origin);
+      }
       const ready = await store.frontier.readyOrigins(now(), room, busy);
       for (const origin of ready) launch(origin);
-      if (ready.length > 0) continue;
+      if (ready.length > 0) {
+        // A store that answers at once (SQLite) would keep this loop in microtasks: let timers
+        // and sockets run.
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
       if (tasks.size === 0) {
         const next = await store.frontier.nextReadyAt(busy);
+        if (next === null && coolUntil.size > 0) {
+          // Only sites whose requests by other processes are in flight: ask again shortly.
+          await sleep(IN_FLIGHT_COOL_MS);
+          continue;
+        }
         if (next === null) {
           // Nothing queued: finished, unless URLs are still leased (by another process).
           if ((await store.frontier.counts()).leased === 0) break;
@@ -716,12 +798,17 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         await sleep(Math.min(Math.max(next - now(), 1), MAX_SLEEP_MS));
         continue;
       }
+      // Tasks run, and there is room: wake for the next site due as well as for a task's end.
+      const next = await store.frontier.nextReadyAt(busy);
+      napMs = next === null ? MAX_SLEEP_MS : Math.min(Math.max(next - now(), 1), MAX_SLEEP_MS);
     }
-    const nap = cancellableSleep(MAX_SLEEP_MS);
+    const nap = cancellableSleep(napMs);
+    napMs = MAX_SLEEP_MS;
     await Promise.race([...tasks, nap.done]);
     nap.cancel();
   }
   await Promise.allSettled([...tasks]);
+  await watch.stop();
   const counts = await store.frontier.counts();
   const elapsedMs = now() - started;
   return {
@@ -764,4 +851,12 @@ async function countFetchedPerSite(store: CrawlStore, into: Map<string, number>)
 
 function isHtml(contentType: string | null): boolean {
   return contentType !== null && /^(?:text\/html|application\/xhtml\+xml)\b/i.test(contentType);
+}
+
+/** Do two plans ask the same of a site's reservation? */
+function sameRule(a: AccessPlan | null, b: AccessPlan, perHost: number): boolean {
+  return (
+    JSON.stringify([ruleOf(a, "agent", perHost), ruleOf(a, "ip", perHost)]) ===
+    JSON.stringify([ruleOf(b, "agent", perHost), ruleOf(b, "ip", perHost)])
+  );
 }

@@ -11,6 +11,11 @@ import { redisKeys } from "./keys.js";
 import { redisDatasetCatalogs } from "./datasets.js";
 import { redisCrawlLog, redisHostStore, redisPageStore, redisRobotsCache } from "./records.js";
 import { ADD, LEASE, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
+import {
+  defineReservationCommands,
+  redisReservations,
+  type ReservationCommands,
+} from "./reservations.js";
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host[:port][/db]` (or `rediss://` for TLS). */
@@ -70,6 +75,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   client.defineCommand("heedSettle", { lua: SETTLE, numberOfKeys: 0 });
   client.defineCommand("heedRecover", { lua: RECOVER, numberOfKeys: 0 });
   client.defineCommand("heedSetNext", { lua: SET_NEXT, numberOfKeys: 0 });
+  defineReservationCommands(client);
 
   const keys = redisKeys(prefix);
   return {
@@ -77,6 +83,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     frontier: redisFrontier(client as FrontierClient, prefix, keys),
     robots: redisRobotsCache(client, keys),
     hosts: redisHostStore(client, keys),
+    reservations: redisReservations(client as Redis & ReservationCommands, prefix),
     log: redisCrawlLog(client, keys),
     pages: redisPageStore(client, keys),
     datasets: redisDatasetCatalogs(client, keys),

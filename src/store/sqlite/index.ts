@@ -13,6 +13,7 @@ import { StoreError } from "../errors.js";
 import type { CrawlStore } from "../types.js";
 import { sqliteDatasetCatalogs } from "./datasets.js";
 import { sqliteFrontier } from "./frontier.js";
+import { sqliteReservations } from "./reservations.js";
 import { sqliteCrawlLog, sqliteHostStore, sqlitePageStore, sqliteRobotsCache } from "./records.js";
 import { migrate } from "./schema.js";
 
@@ -70,9 +71,11 @@ export async function openSqliteStore(
     });
   }
 
+  const frontier = sqliteFrontier(db);
   return {
     shared: false,
-    frontier: sqliteFrontier(db),
+    frontier,
+    reservations: sqliteReservations(db, frontier.recoverOwner),
     robots: sqliteRobotsCache(db),
     hosts: sqliteHostStore(db),
     log: sqliteCrawlLog(db),
