@@ -272,6 +272,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "after the crawl, read each host's /data.txt (and manifests, or the 404 guesses) and keep its catalog in the store; heed report lists them",
       false,
     )
+    .option("--no-sitemaps", "read no sitemaps: fetch the seeds and the links found")
+    .option(
+      "--store-wait <seconds>",
+      "how long to wait for a shared store (Redis) that became unreachable, then stop (exit 3)",
+      "60",
+    )
     .option("--json", "print a summary object at the end", false)
     .action(async (urls: string[], options) => {
       setExit(await runCrawl(urls, options, io));

@@ -11,8 +11,14 @@ import {
   type PageResult,
 } from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";
-import type { AccessPlan, DialectChoice, Robot } from "../protocol/robots/index.js";
-import type { CrawlRecord, CrawlStore, Discovery, Lease } from "../store/types.js";
+import {
+  type AccessPlan,
+  type DialectChoice,
+  parseRobots,
+  type Robot,
+} from "../protocol/robots/index.js";
+import { StoreError } from "../store/errors.js";
+import type { CachedRobots, CrawlRecord, CrawlStore, Discovery, Lease } from "../store/types.js";
 import type { AgentPaths, IndexedPage } from "./agent-paths.js";
 import { LINK_PRIORITY, readMeta, SEED_PRIORITY } from "./discovery.js";
 import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
@@ -119,6 +125,8 @@ export type CrawlEvent =
   | { readonly type: "skipped"; readonly url: string; readonly reason: string }
   | { readonly type: "failed"; readonly url: string; readonly reason: string }
   | { readonly type: "retry"; readonly url: string; readonly reason: string }
+  /** Something a person running the crawl should know (a store shared with another crawl). */
+  | { readonly type: "notice"; readonly message: string }
   | {
       readonly type: "waiting";
       readonly origin: string;
@@ -162,10 +170,24 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const token = options.agent.toLowerCase();
   const maxAttempts = options.maxAttempts ?? 3;
   const emit = options.onEvent ?? (() => {});
+  // Stopped by the caller, or from within: the store lost the crawl.
+  const inner = new AbortController();
+  const signal =
+    options.signal === undefined ? inner.signal : AbortSignal.any([options.signal, inner.signal]);
+  let lostStore: StoreError | null = null;
   const watch = new ProcessWatch({
     store,
     now,
     ...(options.heartbeatTtlMs === undefined ? {} : { ttlMs: options.heartbeatTtlMs }),
+    onLost: () => {
+      lostStore = new StoreError(
+        "HEED_STORE_LOST",
+        "the store no longer holds this crawl (its identity key is gone): it lost its data, " +
+          "such as a Redis restarted without persistence. Nothing queued can be trusted: " +
+          "start the crawl again",
+      );
+      inner.abort();
+    },
   });
   const owner = watch.id;
   // Each site's rules as last read by this process: what a robots.txt request, made before the
@@ -181,34 +203,65 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     perHost: options.perHost,
     now,
     ...(options.ip === undefined ? {} : { ip: options.ip }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(signal === undefined ? {} : { signal: signal }),
     onWait: (origin, until, why) => emit({ type: "waiting", origin, until, why }),
   });
   const sites = new SiteRules({
     cache: store.robots,
     now,
-    fetch: async (url) => {
-      const origin = originOf(url);
-      const ticket = await gate.take(origin, lastPlan.get(origin) ?? null, "robots.txt");
-      if (ticket === null) throw new Error("the crawl was stopped");
-      let status: number | null = null;
-      let detail: string | null = "no answer";
-      try {
-        const got = await fetchRobots(url, { userAgent: options.userAgent, client });
-        status = got.status;
-        detail = got.bodyCut
-          ? `only the first ${got.body?.length ?? 0} bytes were read: rules after them are not seen`
-          : null;
-        return got;
-      } finally {
-        // The gap counts from the end of the exchange, after every redirect hop.
-        const end = now();
-        await gate.release(ticket, true, end);
-        await logOutcome(url, origin, ticket.at, end - ticket.at, status, 0, "robots", detail);
-      }
+    fetch: (url) => fetchRobots(url, { userAgent: options.userAgent, client }),
+    reserve: async (origin, previous) => {
+      const ticket = await gate.take(
+        origin,
+        lastPlan.get(origin) ?? planOf(origin, previous),
+        "robots.txt",
+      );
+      if (ticket === null) return null;
+      let released = false;
+      return {
+        release: async (asked, got) => {
+          if (released) return;
+          released = true;
+          // The gap counts from the end of the exchange, after every redirect hop.
+          const end = now();
+          await gate.release(ticket, asked, end);
+          if (!asked) return;
+          const detail =
+            got === null
+              ? "no answer"
+              : got.bodyCut
+                ? `only the first ${got.body?.length ?? 0} bytes were read: rules after them are not seen`
+                : null;
+          await logOutcome(
+            `${origin}/robots.txt`,
+            origin,
+            ticket.at,
+            end - ticket.at,
+            got?.status ?? null,
+            got?.body?.length ?? 0,
+            "robots",
+            detail,
+          );
+        },
+      };
     },
     ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
   });
+  /** The rules a robots.txt copy held (even an expired one) gives this robot, for its pace. */
+  const planOf = (origin: string, cached: CachedRobots | null): AccessPlan | null => {
+    const body = cached?.body ?? cached?.lastGoodBody ?? null;
+    if (body === null) return null;
+    try {
+      return (
+        parseRobots(body, {
+          origin,
+          ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+        }).check(`${origin}/`, robot(now())).plan ?? null
+      );
+    } catch {
+      return null;
+    }
+  };
   const active = new Map<string, number>();
   // When this process's last exchange with each site ended: the gap the crawl log shows.
   const lastEnd = new Map<string, number>();
@@ -227,6 +280,15 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   // Leases of processes that died (a crash, or a restart of this one) come back at once; those
   // whose time ran out too.
   await watch.start();
+  const earlierSeeds = await watch.identify(options.seeds);
+  const differ = options.seeds.filter((seed) => !earlierSeeds.includes(seed));
+  if (differ.length > 0 && earlierSeeds.length > 0)
+    emit({
+      type: "notice",
+      message:
+        `the store holds a crawl started from ${earlierSeeds.slice(0, 3).join(" ")}` +
+        `${earlierSeeds.length > 3 ? " …" : ""}; ${differ.join(" ")} joins it (a crawl of another site belongs in another store)`,
+    });
   await store.frontier.recover(now());
   await store.frontier.add(
     options.seeds.flatMap((seed) => {
@@ -302,7 +364,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     const since = options.revisit === true ? started : 0;
     if (!(await store.reservations.claimSitemaps(origin, owner, now(), since))) return;
     await feedSite(origin, view, base.plan);
-    if (options.signal?.aborted !== true) await store.reservations.sitemapsRead(origin, now());
+    if (signal?.aborted !== true) await store.reservations.sitemapsRead(origin, now());
   };
 
   const feedSite = (origin: string, view: SiteView, plan: AccessPlan) => {
@@ -342,7 +404,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       fallback: options.sitemapFallback !== false,
       now,
       deadlineMs: options.sitemapDeadlineMs ?? SITEMAP_DEADLINE_MS,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(signal === undefined ? {} : { signal: signal }),
     });
   };
 
@@ -466,7 +528,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     }
     const ticket = hold.get();
     // Stopped: the lease goes back when the process stops, and a later run takes the URL.
-    if (ticket === null || options.signal?.aborted) return;
+    if (ticket === null || signal?.aborted) return;
     const at = ticket.at;
     const last = lastEnd.get(origin);
     const timing: Timing = {
@@ -728,7 +790,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
    */
   const feedSeedSites = async () => {
     for (const origin of new Set(options.seeds.flatMap((s) => normal(s) ?? []).map(originOf))) {
-      if (options.signal?.aborted === true) return;
+      if (signal?.aborted === true) return;
       const view = await sites.view(origin);
       await feedOnce(origin, view, decide(view, `${origin}/`, robot(now())));
     }
@@ -756,7 +818,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
 
   let napMs = MAX_SLEEP_MS;
   for (;;) {
-    if (options.signal?.aborted) {
+    if (signal?.aborted) {
       stoppedBy = "aborted";
       break;
     }
@@ -789,7 +851,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
           continue;
         }
         if (next === null) {
-          // Nothing queued: finished, unless URLs are still leased (by another process).
+          // Nothing queued: finished, unless URLs are still leased (by another process), or
+          // the store lost everything it held.
+          if (!(await watch.holds())) continue;
           if ((await store.frontier.counts()).leased === 0) break;
           await sleep(MAX_SLEEP_MS);
           await store.frontier.recover(now());
@@ -808,7 +872,8 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     nap.cancel();
   }
   await Promise.allSettled([...tasks]);
-  await watch.stop();
+  await watch.stop().catch(() => {});
+  if (lostStore !== null) throw lostStore;
   const counts = await store.frontier.counts();
   const elapsedMs = now() - started;
   return {

@@ -19,6 +19,11 @@ export interface ProcessWatchOptions {
   readonly onReap?: (dead: ProcessBeat, leases: number, reservations: number) => void;
   /** Told when renewing the heartbeat fails (the store is unreachable). */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Told once when the store no longer holds the crawl's identity (see {@link identify}): a
+   * store that lost its data, such as a Redis restarted without persistence.
+   */
+  readonly onLost?: (found: string | null) => void;
 }
 
 export const DEFAULT_BEAT_MS = 2_000;
@@ -29,6 +34,8 @@ export class ProcessWatch {
   private readonly host = hostname();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
+  private identity: string | null = null;
+  private lost = false;
 
   constructor(private readonly options: ProcessWatchOptions) {}
 
@@ -42,6 +49,26 @@ export class ProcessWatch {
     this.timer.unref();
   }
 
+  /**
+   * Joins the crawl the store holds, or starts one with these seeds: returns the seeds the
+   * crawl was started with. From then on every heartbeat checks that the store still holds it.
+   */
+  async identify(seeds: readonly string[]): Promise<readonly string[]> {
+    const { reservations } = this.options.store;
+    this.identity = await reservations.setIdentity(randomUUID(), seeds);
+    return reservations.seeds();
+  }
+
+  /** Does the store still hold the crawl? False (and `onLost` told) when it does not. */
+  async holds(): Promise<boolean> {
+    if (this.identity === null || this.lost) return !this.lost;
+    const found = await this.options.store.reservations.identity();
+    if (found === this.identity) return true;
+    this.lost = true;
+    this.options.onLost?.(found);
+    return false;
+  }
+
   /** Stops beating and gives back what this process still holds (a stopped crawl's leases). */
   async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
@@ -52,6 +79,7 @@ export class ProcessWatch {
 
   private async tick(): Promise<void> {
     const { store, now } = this.options;
+    if (!(await this.holds())) return;
     const at = now();
     await store.reservations.beat({
       id: this.id,

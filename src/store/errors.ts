@@ -7,6 +7,8 @@ export type StoreErrorCode =
   | "HEED_STORE_SCHEMA_TOO_NEW"
   /** The back end could not be reached or opened. */
   | "HEED_STORE_UNAVAILABLE"
+  /** The store no longer holds the crawl it held (a Redis restarted without its data). */
+  | "HEED_STORE_LOST"
   /** The back end answered something a store of this version never writes. */
   | "HEED_STORE_CORRUPT";
 

@@ -244,6 +244,11 @@ export interface CrawlStore {
   readonly pages: PageStore;
   /** Each host's /data.txt catalog, kept by `heed crawl --datasets`. */
   readonly datasets: DatasetCatalogs;
+  /**
+   * Why the store was given up, when it was: a server unreachable for longer than its bounded
+   * wait. Calls made since then fail; this says why, for a person. Null while it works.
+   */
+  failure(): Error | null;
   close(): Promise<void>;
 }
 
@@ -364,7 +369,11 @@ export interface Reservations {
    * Redis restarted without persistence) no longer has it.
    */
   identity(): Promise<string | null>;
-  setIdentity(id: string, seeds: readonly string[]): Promise<void>;
+  /**
+   * Records `id` and the crawl's seeds unless the store has an identity already (another
+   * process wrote it first); returns the identity in effect.
+   */
+  setIdentity(id: string, seeds: readonly string[]): Promise<string>;
   /** The seeds the crawl was started with, as {@link setIdentity} recorded them. */
   seeds(): Promise<readonly string[]>;
 }

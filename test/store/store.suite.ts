@@ -725,8 +725,11 @@ export function storeContract(name: string, harness: StoreHarness): void {
         ]);
         assert.equal(await reservations.identity(), null);
         assert.deepEqual(await reservations.seeds(), []);
-        await reservations.setIdentity("crawl-1", [`${A}/`]);
+        assert.equal(await reservations.setIdentity("crawl-1", [`${A}/`]), "crawl-1");
         assert.equal(await reservations.identity(), "crawl-1");
+        assert.deepEqual(await reservations.seeds(), [`${A}/`]);
+        // A second process starting at the same time joins the first one's crawl.
+        assert.equal(await reservations.setIdentity("crawl-2", [`${B}/`]), "crawl-1");
         assert.deepEqual(await reservations.seeds(), [`${A}/`]);
       }),
     );

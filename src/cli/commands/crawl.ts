@@ -13,7 +13,8 @@ import { WarcWriter } from "../../crawler/warc-writer.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { productToken } from "../../protocol/robots/index.js";
 import { openStore } from "../../store/index.js";
-import { CliError, EXIT_OK } from "../errors.js";
+import { StoreError } from "../../store/errors.js";
+import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE } from "../errors.js";
 import type { Io } from "../io.js";
 import { ProgressLine } from "../progress.js";
 import { VERSION } from "../version.js";
@@ -46,6 +47,10 @@ export interface CrawlCommandOptions {
   readonly datasets?: boolean;
   /** Index subtrees through the agent hosts sites name (Mobile-agent-server, seeds/000). */
   readonly agents?: boolean;
+  /** False: `--no-sitemaps`. */
+  readonly sitemaps?: boolean;
+  /** Seconds to wait for a shared store that became unreachable. */
+  readonly storeWait?: string;
 }
 
 export async function runCrawl(
@@ -87,7 +92,28 @@ export async function runCrawl(
   const allowPrivate =
     options.allowPrivate === true || normal.some((url) => isPrivateHost(new URL(url).hostname));
 
-  const store = await openStore(options.store).catch((error: unknown) => {
+  const storeWaitS = count("--store-wait", options.storeWait ?? "60", 1);
+  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+  // A line for a person; on a terminal it starts below the progress line.
+  const say = (line: string) => io.stderr.write(`${tty ? "\r\x1b[K" : ""}heed crawl: ${line}\n`);
+  const clock = (at: number) => new Date(at).toISOString().slice(11, 19);
+  // Settles only when a shared store gives up: the crawl's calls may then never settle.
+  let storeFailed: (error: Error) => void = () => {};
+  const failedStore = new Promise<never>((_, reject) => {
+    storeFailed = reject;
+  });
+  failedStore.catch(() => {});
+  const store = await openStore(options.store, {
+    unreachableMs: storeWaitS * 1000,
+    onFailure: (error) => storeFailed(error),
+    onConnection: ({ back, since }) =>
+      say(
+        back
+          ? `store ${redactStore(options.store)} reachable again (lost at ${clock(since)})`
+          : `store ${redactStore(options.store)} unreachable since ${clock(since)} UTC; ` +
+              `waiting up to ${storeWaitS} s (--store-wait)`,
+      ),
+  }).catch((error: unknown) => {
     throw new CliError(`cannot open the store ${options.store}: ${(error as Error).message}`, 2, {
       cause: error,
     });
@@ -116,11 +142,17 @@ export async function runCrawl(
     ...(options.ip === undefined ? {} : { localAddress: options.ip }),
   });
   const controller = new AbortController();
+  let interrupted = false;
   const stop = () => controller.abort();
-  process.once("SIGINT", stop);
+  const interrupt = () => {
+    interrupted = true;
+    controller.abort();
+  };
+  process.once("SIGINT", interrupt);
   process.once("SIGTERM", stop);
   let queued = 0;
-  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+  // Off a terminal (cron, CI, a log file) the waits are lines, each said once.
+  const told = new Map<string, string>();
   const progress =
     options.quiet === true || !tty ? null : new ProgressLine(io.stderr, () => queued);
   progress?.start();
@@ -156,7 +188,7 @@ export async function runCrawl(
   const hosts = new Set(normal.map((url) => new URL(url).origin));
   let catalogs: CatalogRun | null = null;
   try {
-    summary = await crawl({
+    summary = await runUntilFailed(failedStore, {
       seeds: normal,
       agent,
       userAgent,
@@ -173,8 +205,16 @@ export async function runCrawl(
       sortQuery: options.sortQuery === true,
       ...(maxPerHost === undefined ? {} : { maxPerHost }),
       signal: controller.signal,
+      ...(options.sitemaps === false ? { sitemaps: false } : {}),
       onEvent: (event) => {
         progress?.event(event);
+        if (event.type === "notice") say(event.message);
+        if (event.type === "waiting" && !tty && options.quiet !== true) {
+          if (told.get(event.origin) !== event.why) {
+            told.set(event.origin, event.why);
+            say(`waiting for ${event.origin} until ${clock(event.until)} UTC: ${event.why}`);
+          }
+        }
         if (options.datasets === true && event.type === "fetched")
           hosts.add(new URL(event.url).origin);
       },
@@ -192,13 +232,23 @@ export async function runCrawl(
     if (options.datasets === true && !controller.signal.aborted) {
       catalogs = await storeCatalogs({ store, client, agent, origins: hosts });
     }
+  } catch (error) {
+    // A store that failed says why, once, without a stack: the crawl resumes when run again.
+    const failed = store.failure();
+    if (failed !== null)
+      throw new CliError(`${failed.message}; run the same command again to resume`, EXIT_STORE, {
+        cause: error,
+      });
+    if (error instanceof StoreError && error.code === "HEED_STORE_LOST")
+      throw new CliError(error.message, EXIT_STORE, { cause: error });
+    throw error;
   } finally {
     if (poll !== null) clearInterval(poll);
     progress?.stop();
-    process.off("SIGINT", stop);
+    process.off("SIGINT", interrupt);
     process.off("SIGTERM", stop);
     await client.close();
-    await store.close();
+    await store.close().catch(() => {});
     await warc?.close();
   }
   if (warcError !== null) {
@@ -215,8 +265,14 @@ export async function runCrawl(
         "\n",
     );
     if (catalogs !== null) io.stderr.write(`${catalogLine(catalogs)}\n`);
+    const again = options.recrawl === true || options.revisit === true;
+    if (summary.stoppedBy === "finished" && summary.fetched === 0 && summary.done > 0 && !again)
+      io.stderr.write(
+        "heed crawl: this crawl is finished: --revisit fetches the pages due again, " +
+          "--recrawl fetches every page again\n",
+      );
   }
-  return EXIT_OK;
+  return interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
 function count(flag: string, value: string, min: number): number {
@@ -233,4 +289,17 @@ function list<K extends string>(value: string | undefined, key: K): Partial<Reco
     .map((v) => v.trim())
     .filter((v) => v !== "");
   return { [key]: items } as Partial<Record<K, string[]>>;
+}
+
+/** A store spec without a password, for messages. */
+function redactStore(spec: string): string {
+  return spec.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
+}
+
+/** The crawl, or the store's failure if that comes first. */
+function runUntilFailed(
+  failed: Promise<never>,
+  options: Parameters<typeof crawl>[0],
+): Promise<CrawlSummary> {
+  return Promise.race([crawl(options), failed]);
 }

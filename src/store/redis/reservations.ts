@@ -243,7 +243,9 @@ export function redisReservations(
     },
     identity: () => client.get(`${P}identity`),
     async setIdentity(id, seeds) {
-      await client.multi().set(`${P}identity`, id).set(`${P}seeds`, JSON.stringify(seeds)).exec();
+      if ((await client.set(`${P}identity`, id, "NX")) === "OK")
+        await client.set(`${P}seeds`, JSON.stringify(seeds));
+      return (await client.get(`${P}identity`)) ?? id;
     },
     async seeds() {
       const text = await client.get(`${P}seeds`);

@@ -81,6 +81,7 @@ export async function openSqliteStore(
     log: sqliteCrawlLog(db),
     pages: sqlitePageStore(db),
     datasets: sqliteDatasetCatalogs(db),
+    failure: () => null,
     async close() {
       if (db.open) db.close();
     },

@@ -76,7 +76,7 @@ export function sqliteReservations(
     seeds: db.prepare<[], string>("SELECT seeds FROM crawl_identity WHERE one = 1").pluck(),
     setIdentity: db.prepare<[string, string]>(
       `INSERT INTO crawl_identity (one, identity, seeds) VALUES (1, ?, ?)
-       ON CONFLICT (one) DO UPDATE SET identity = excluded.identity, seeds = excluded.seeds`,
+       ON CONFLICT (one) DO NOTHING`,
     ),
   };
 
@@ -188,6 +188,7 @@ export function sqliteReservations(
     },
     async setIdentity(id, seeds) {
       sql.setIdentity.run(id, JSON.stringify(seeds));
+      return sql.identity.get() ?? id;
     },
     async seeds() {
       const text = sql.seeds.get();
