@@ -43,8 +43,20 @@ export interface CrawlerOptions {
   readonly userAgent: string;
   readonly store: CrawlStore;
   readonly client: HttpClient;
-  /** Stop once this many pages are fetched in the crawl (resumed runs count what came before). */
+  /**
+   * Stop once this many pages are fetched in this run; with `total`, in the whole crawl
+   * (a resumed run counts what earlier runs fetched).
+   */
   readonly maxPages: number;
+  /** `maxPages` and `maxPerHost` count the whole crawl, earlier runs too (`--total`). */
+  readonly total?: boolean;
+  /**
+   * With `queued`: follow the links of the pages fetched and read sitemaps too (`--follow`);
+   * without, a `--queued` run fetches exactly what is queued.
+   */
+  readonly follow?: boolean;
+  /** Longest a robots.txt request may take in all, in ms (default 30000); then the site is unreachable. */
+  readonly robotsDeadlineMs?: number;
   readonly maxDepth: number;
   /** Requests in flight at once, over all sites. */
   readonly concurrency: number;
@@ -65,7 +77,10 @@ export interface CrawlerOptions {
   readonly sitemapFallback?: boolean;
   /** Read sites' sitemaps at all (default true); false: `--no-sitemaps`. */
   readonly sitemaps?: boolean;
-  /** Most pages fetched from one site in this run (a trap bound); default no limit. */
+  /**
+   * Most pages fetched from one site in this run (with `total`, in the whole crawl); default no
+   * limit. URLs over it stay queued for a later run.
+   */
   readonly maxPerHost?: number;
   /** Tries of a URL that meets 5xx or network errors, default 3. */
   readonly maxAttempts?: number;
@@ -145,7 +160,8 @@ export interface CrawlSummary {
   readonly pagesPerSecond: number;
   /** Pages queued again at the start because their revisit moment had come. */
   readonly revisitsDue: number;
-  readonly stoppedBy: "finished" | "max-pages" | "aborted";
+  /** `max-per-host`: what is left is queued on sites whose page budget this run spent. */
+  readonly stoppedBy: "finished" | "max-pages" | "max-per-host" | "aborted";
 }
 
 /**
@@ -159,6 +175,9 @@ const RETRY_BASE_MS = 2_000;
 /** A redirect chain is followed this many hops from the URL first queued, then given up. */
 export const MAX_REDIRECT_HOPS = 5;
 const SITEMAP_DEADLINE_MS = 60_000;
+const ROBOTS_DEADLINE_MS = 30_000;
+/** Refused links logged in a run at most (a memory bound: the set of them is kept). */
+const MAX_REFUSALS_LOGGED = 100_000;
 /** A site refused only because other requests to it are in flight is asked again after this. */
 const IN_FLIGHT_COOL_MS = 50;
 
@@ -209,7 +228,16 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const sites = new SiteRules({
     cache: store.robots,
     now,
-    fetch: (url) => fetchRobots(url, { userAgent: options.userAgent, client }),
+    fetch: (url) =>
+      fetchRobots(url, {
+        userAgent: options.userAgent,
+        client,
+        // A total deadline: a robots.txt sent a byte a second would hold a slot for minutes.
+        signal: AbortSignal.any([
+          signal,
+          AbortSignal.timeout(options.robotsDeadlineMs ?? ROBOTS_DEADLINE_MS),
+        ]),
+      }),
     reserve: async (origin, previous) => {
       const ticket = await gate.take(
         origin,
@@ -268,6 +296,8 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const tasks = new Set<Promise<void>>();
   const tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
   const hostsNoted = new Set<string>();
+  // Links refused by robots.txt and logged, so that each is logged once a run.
+  const refusedLogged = new Set<string>();
   // Original pages a sitemap snapshot stands for (`<srcloc>` → `<loc>`): never fetched themselves.
   const standIns = new Map<string, string>();
   const fed = new Set<string>();
@@ -299,11 +329,15 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   if (options.recrawl === true) await requeueFetched(store);
   const revisitsDue = options.revisit === true ? await requeueDue(store, now()) : 0;
   const before = await store.frontier.counts();
-  let done = again ? 0 : before.done;
-  // The page budget counts the whole crawl, as maxPages does: a resumed run starts from what
-  // the earlier runs fetched of each site.
-  if (options.maxPerHost !== undefined && !again && before.done > 0)
+  // The budgets count this run's pages, unless asked to count the whole crawl (--total).
+  const total = options.total === true && !again;
+  let done = total ? before.done : 0;
+  if (options.maxPerHost !== undefined && total && before.done > 0)
     await countFetchedPerSite(store, perSite);
+  // Sites whose page budget this run spent: their URLs stay queued for a later run.
+  const spent = new Set<string>();
+  // --queued fetches what is queued: links and sitemaps only with --follow.
+  const following = options.queued !== true || options.follow === true;
   let stoppedBy: CrawlSummary["stoppedBy"] = "finished";
 
   const robot = (at: number): Robot => ({
@@ -360,7 +394,8 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     if (fed.has(origin) || view.kind === "closed" || !base.allowed || base.plan.mirror !== null)
       return;
     fed.add(origin);
-    if (options.sitemaps === false) return;
+    // Sitemap entries are one step from the site: --max-depth 0 reads none.
+    if (options.sitemaps === false || !following || options.maxDepth < 1) return;
     const since = options.revisit === true ? started : 0;
     if (!(await store.reservations.claimSitemaps(origin, owner, now(), since))) return;
     await feedSite(origin, view, base.plan);
@@ -452,13 +487,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     const { url } = lease.entry;
     const meta = readMeta(lease.entry.meta, lease.entry.depth);
     if ((perSite.get(origin) ?? 0) >= (options.maxPerHost ?? Number.POSITIVE_INFINITY)) {
+      // A budget is this run's: the URL stays queued as it was, for a later run.
+      spent.add(origin);
       await store.frontier.settle(lease, {
-        kind: "skipped",
-        reason: "the site's page budget is spent",
-        at: now(),
+        kind: "defer",
+        reason: "the site's page budget of this run is spent",
+        notBefore: now(),
       });
-      tally.skipped++;
-      emit({ type: "skipped", url, reason: `more than ${options.maxPerHost} pages of ${origin}` });
       return;
     }
     const snapshot = standIns.get(url);
@@ -573,7 +608,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     const view = sites.peek(originOf(link));
     if (view === null || view.kind !== "rules") return { url: link, priority: LINK_PRIORITY };
     const d = view.policy.check(link, robot(now()));
-    if (!d.allowed && (d.reason === "rule" || d.reason === "default")) return null;
+    if (!d.allowed && (d.reason === "rule" || d.reason === "default")) {
+      refusedLink(
+        link,
+        `${d.reason}: ${d.rule === null ? (d.detail ?? d.basis ?? d.reason) : `line ${d.line}: ${d.rule}`}`,
+      );
+      return null;
+    }
     const host = d.plan?.host ?? null;
     const moved = host === null ? null : onHost(link, host.value);
     if (moved !== null && moved !== link && inScope(moved) && !standIns.has(moved))
@@ -619,9 +660,18 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     if (status >= 300 && status < 400 && status !== 304) {
       // The target is queued like any link, so robots.txt is checked for it before it is fetched.
       const target = result.location === null ? null : normal(result.location);
+      const hops = (meta.hops ?? 0) + 1;
+      if (hops > MAX_REDIRECT_HOPS) {
+        const reason = `more than ${MAX_REDIRECT_HOPS} redirects from the URL first queued`;
+        await store.frontier.settle(lease, { kind: "failed", reason, at: now() });
+        await logOutcome(url, origin, at, result.ms, status, result.wireBytes, "error", reason);
+        tally.failed++;
+        emit({ type: "failed", url, reason });
+        return;
+      }
       if (target !== null && follow(target))
         await store.frontier.add([
-          newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect" }),
+          newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect", hops }),
         ]);
       await store.frontier.settle(lease, { kind: "done", status, at: now() });
       await logOutcome(url, origin, at, result.ms, status, result.wireBytes, "redirect", target);
@@ -654,7 +704,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       noindex ||= page.noindex;
       // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
       // page has every link followed, however deep it stands.
-      const deepEnough = meta.type === "list" || depth < options.maxDepth;
+      const deepEnough = following && (meta.type === "list" || depth < options.maxDepth);
       if (meta.type !== "data" && deepEnough && !header.nofollow && !page.nofollowAll) {
         const found = page.links.flatMap((link) => {
           const placed = follow(link) ? placeLink(link) : null;
@@ -693,6 +743,16 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     done++;
     perSite.set(origin, (perSite.get(origin) ?? 0) + 1);
     emit({ type: "fetched", url, status });
+  };
+
+  /**
+   * A link robots.txt refuses is not queued, but the crawl log says so once, with the line
+   * (`heed report` lists them): a person asks why a linked page was never fetched.
+   */
+  const refusedLink = (link: string, why: string) => {
+    if (refusedLogged.has(link) || refusedLogged.size >= MAX_REFUSALS_LOGGED) return;
+    refusedLogged.add(link);
+    void logOutcome(link, originOf(link), now(), 0, null, 0, "disallowed", why).catch(() => {});
   };
 
   /** Every page an agent brought back is queued, so that pages no link reaches are kept too. */
@@ -831,6 +891,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       const busy = new Set(
         [...active].filter(([, n]) => n >= options.perHost).map(([origin]) => origin),
       );
+      for (const origin of spent) busy.add(origin);
       for (const [origin, until] of coolUntil) {
         if (until > now()) busy.add(origin);
         else coolUntil.delete(origin);
@@ -854,7 +915,11 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
           // Nothing queued: finished, unless URLs are still leased (by another process), or
           // the store lost everything it held.
           if (!(await watch.holds())) continue;
-          if ((await store.frontier.counts()).leased === 0) break;
+          if ((await store.frontier.counts()).leased === 0) {
+            if (spent.size > 0 && (await store.frontier.counts()).queued > 0)
+              stoppedBy = "max-per-host";
+            break;
+          }
           await sleep(MAX_SLEEP_MS);
           await store.frontier.recover(now());
           continue;

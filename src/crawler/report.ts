@@ -67,10 +67,10 @@ export interface ErrorReport {
 
 /**
  * The gaps kept between an origin's requests, against those its rules required. A request's
- * gap is the one its record gives (`gapMs`, measured by the crawler); a record that gives none
- * gets the gap the log shows: from the end of the origin's previous request in the log
- * (`at + ms`) to its start, 0 when the two overlapped. An origin's first request has no gap
- * unless its record gives one.
+ * gap is the one the log shows over every process's requests: from the latest end of the
+ * origin's requests before it in the log (`at + ms`) to its start, 0 when they overlapped; or
+ * the one its record gives (`gapMs`, one process's view) when that is smaller. An origin's
+ * first request has no gap unless its record gives one.
  */
 export interface GapReport {
   /** Gaps measured. */
@@ -344,10 +344,14 @@ export function reportBuilder(): ReportBuilder {
       let gap: number | null = null;
       let bucket = 0;
       if (isRequest(record)) {
+        // The log holds every process's requests (robots.txt and sitemaps too): the gap the site
+        // saw is from the latest end before this request, whichever process made it. A record's
+        // own gap (one process's view) counts only when it is smaller.
         const given = record.gapMs ?? null;
-        gap =
-          given ?? (tally.previousEnd === null ? null : Math.max(0, record.at - tally.previousEnd));
-        tally.previousEnd = record.at + record.ms;
+        const seen =
+          tally.previousEnd === null ? null : Math.max(0, record.at - tally.previousEnd);
+        gap = given === null ? seen : seen === null ? given : Math.min(given, seen);
+        tally.previousEnd = Math.max(tally.previousEnd ?? -Infinity, record.at + record.ms);
         bucket = Math.floor(record.at / ladderMs(step));
         if (bucket < lowest || bucket > highest) {
           lowest = Math.min(lowest, bucket);

@@ -91,7 +91,8 @@ export async function feedSitemaps(feed: SitemapFeed): Promise<number> {
       ...(event.url.changefreq === null ? {} : { changefreq: event.url.changefreq }),
     };
     const priority = sitemapEntryPriority(event.url.priority, lastmod, feed.now());
-    const entry = newUrl(loc, 0, priority, null, meta);
+    // One step from the site, as a link of its home page: --max-depth covers sitemap entries.
+    const entry = newUrl(loc, 1, priority, null, meta);
     const known = feed.revisitChanged && lastmod !== null ? await store.pages.get(loc) : null;
     if (known !== null && changedSince(lastmod, known.fetchedAt)) changed.push(entry);
     else batch.push(entry);

@@ -47,6 +47,8 @@ export interface CrawlCommandOptions {
   readonly datasets?: boolean;
   /** Index subtrees through the agent hosts sites name (Mobile-agent-server, seeds/000). */
   readonly agents?: boolean;
+  readonly total?: boolean;
+  readonly follow?: boolean;
   /** False: `--no-sitemaps`. */
   readonly sitemaps?: boolean;
   /** Seconds to wait for a shared store that became unreachable. */
@@ -206,6 +208,8 @@ export async function runCrawl(
       ...(maxPerHost === undefined ? {} : { maxPerHost }),
       signal: controller.signal,
       ...(options.sitemaps === false ? { sitemaps: false } : {}),
+      total: options.total === true,
+      follow: options.follow === true,
       onEvent: (event) => {
         progress?.event(event);
         if (event.type === "notice") say(event.message);
@@ -229,6 +233,8 @@ export async function runCrawl(
       ...list(options.encodings, "encodings"),
       ...list(options.charsets, "charsets"),
     });
+    // The progress line's last draw shows the summary's count, not a poll's older one.
+    queued = summary.queued;
     if (options.datasets === true && !controller.signal.aborted) {
       catalogs = await storeCatalogs({ store, client, agent, origins: hosts });
     }
