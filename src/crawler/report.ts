@@ -348,8 +348,7 @@ export function reportBuilder(): ReportBuilder {
         // saw is from the latest end before this request, whichever process made it. A record's
         // own gap (one process's view) counts only when it is smaller.
         const given = record.gapMs ?? null;
-        const seen =
-          tally.previousEnd === null ? null : Math.max(0, record.at - tally.previousEnd);
+        const seen = tally.previousEnd === null ? null : Math.max(0, record.at - tally.previousEnd);
         gap = given === null ? seen : seen === null ? given : Math.min(given, seen);
         tally.previousEnd = Math.max(tally.previousEnd ?? -Infinity, record.at + record.ms);
         bucket = Math.floor(record.at / ladderMs(step));
