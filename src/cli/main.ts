@@ -291,6 +291,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--no-sitemaps", "read no sitemaps: fetch the seeds and the links found")
     .option(
+      "--site-wait <seconds>",
+      "how long a run waits for a site whose robots.txt does not answer before it sets the site aside (its URLs stay queued)",
+      "600",
+    )
+    .option(
       "--store-wait <seconds>",
       "how long to wait for a shared store (Redis) that became unreachable, then stop (exit 3)",
       "60",

@@ -55,6 +55,11 @@ export interface CrawlerOptions {
    * without, a `--queued` run fetches exactly what is queued.
    */
   readonly follow?: boolean;
+  /**
+   * How long a run waits for a site closed for now (robots.txt unreachable, 5xx) before it sets
+   * the site aside, in ms (default 600000); its URLs stay queued.
+   */
+  readonly siteWaitMs?: number;
   /** Longest a robots.txt request may take in all, in ms (default 30000); then the site is unreachable. */
   readonly robotsDeadlineMs?: number;
   readonly maxDepth: number;
@@ -161,7 +166,7 @@ export interface CrawlSummary {
   /** Pages queued again at the start because their revisit moment had come. */
   readonly revisitsDue: number;
   /** `max-per-host`: what is left is queued on sites whose page budget this run spent. */
-  readonly stoppedBy: "finished" | "max-pages" | "max-per-host" | "aborted";
+  readonly stoppedBy: "finished" | "max-pages" | "max-per-host" | "sites-unreachable" | "aborted";
 }
 
 /**
@@ -176,6 +181,7 @@ const RETRY_BASE_MS = 2_000;
 export const MAX_REDIRECT_HOPS = 5;
 const SITEMAP_DEADLINE_MS = 60_000;
 const ROBOTS_DEADLINE_MS = 30_000;
+const SITE_WAIT_MS = 600_000;
 /** Refused links logged in a run at most (a memory bound: the set of them is kept). */
 const MAX_REFUSALS_LOGGED = 100_000;
 /** A site refused only because other requests to it are in flight is asked again after this. */
@@ -336,6 +342,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     await countFetchedPerSite(store, perSite);
   // Sites whose page budget this run spent: their URLs stay queued for a later run.
   const spent = new Set<string>();
+  // Sites closed for longer than the site wait in this run (robots.txt unreachable): set aside.
+  const setAside = new Set<string>();
+  const closedSince = new Map<string, number>();
   // --queued fetches what is queued: links and sitemaps only with --follow.
   const following = options.queued !== true || options.follow === true;
   let stoppedBy: CrawlSummary["stoppedBy"] = "finished";
@@ -352,10 +361,25 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const visit = async (origin: string): Promise<void> => {
     const view = await sites.view(origin);
     if (view.kind === "closed" && !view.forbidden) {
-      await store.frontier.setNextAt(origin, view.retryAt);
-      emit({ type: "waiting", origin, until: view.retryAt, why: view.detail });
+      // A site closed for now is waited for a bounded time in a run, then set aside: its URLs
+      // stay queued for a later run, and a run whose only site is unreachable ends.
+      const first = closedSince.get(origin) ?? now();
+      closedSince.set(origin, first);
+      const limit = options.siteWaitMs ?? SITE_WAIT_MS;
+      if (now() - first >= limit) {
+        setAside.add(origin);
+        emit({
+          type: "notice",
+          message: `giving up on ${origin} in this run after ${Math.round((now() - first) / 1000)} s: ${view.detail}; its URLs stay queued`,
+        });
+        return;
+      }
+      const until = Math.min(view.retryAt, first + limit);
+      await store.frontier.setNextAt(origin, until);
+      emit({ type: "waiting", origin, until, why: view.detail });
       return;
     }
+    closedSince.delete(origin);
     // The site as a whole first: a closed time window or a gap still running keeps it waiting
     // without taking a URL out of the queue.
     const base = decide(view, `${origin}/`, robot(now()));
@@ -892,6 +916,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         [...active].filter(([, n]) => n >= options.perHost).map(([origin]) => origin),
       );
       for (const origin of spent) busy.add(origin);
+      for (const origin of setAside) busy.add(origin);
       for (const [origin, until] of coolUntil) {
         if (until > now()) busy.add(origin);
         else coolUntil.delete(origin);
@@ -916,8 +941,10 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
           // the store lost everything it held.
           if (!(await watch.holds())) continue;
           if ((await store.frontier.counts()).leased === 0) {
-            if (spent.size > 0 && (await store.frontier.counts()).queued > 0)
-              stoppedBy = "max-per-host";
+            if ((await store.frontier.counts()).queued > 0) {
+              if (spent.size > 0) stoppedBy = "max-per-host";
+              else if (setAside.size > 0) stoppedBy = "sites-unreachable";
+            }
             break;
           }
           await sleep(MAX_SLEEP_MS);

@@ -51,6 +51,8 @@ export interface CrawlCommandOptions {
   readonly follow?: boolean;
   /** False: `--no-sitemaps`. */
   readonly sitemaps?: boolean;
+  /** Seconds a run waits for a site that is closed for now. */
+  readonly siteWait?: string;
   /** Seconds to wait for a shared store that became unreachable. */
   readonly storeWait?: string;
 }
@@ -95,6 +97,7 @@ export async function runCrawl(
     options.allowPrivate === true || normal.some((url) => isPrivateHost(new URL(url).hostname));
 
   const storeWaitS = count("--store-wait", options.storeWait ?? "60", 1);
+  const siteWaitS = count("--site-wait", options.siteWait ?? "600", 0);
   const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
   // A line for a person; on a terminal it starts below the progress line.
   const say = (line: string) => io.stderr.write(`${tty ? "\r\x1b[K" : ""}heed crawl: ${line}\n`);
@@ -105,7 +108,7 @@ export async function runCrawl(
     storeFailed = reject;
   });
   failedStore.catch(() => {});
-  const store = await openStore(options.store, {
+  const opened = await openStore(options.store, {
     unreachableMs: storeWaitS * 1000,
     onFailure: (error) => storeFailed(error),
     onConnection: ({ back, since }) =>
@@ -120,6 +123,20 @@ export async function runCrawl(
       cause: error,
     });
   });
+  const store = opened;
+  // --queued crawls the sites the store names: a private or loopback one is refused by the
+  // address guard unless asked for, and saying so now beats "robots.txt no answer" later.
+  if (options.queued === true && !allowPrivate) {
+    const queuedSites = await store.frontier.readyOrigins(Number.MAX_SAFE_INTEGER, 1000, new Set());
+    const privateSite = queuedSites.find((origin) => isPrivateHost(new URL(origin).hostname));
+    if (privateSite !== undefined) {
+      await store.close();
+      throw new CliError(
+        `${privateSite} is queued, and it is a private or loopback address: heed does not ` +
+          "connect to those unless asked (--allow-private)",
+      );
+    }
+  }
   // --out: WARC 1.1 files (see crawler/warc-writer.ts); each run starts a new file.
   const warc =
     options.out === undefined
@@ -155,6 +172,7 @@ export async function runCrawl(
   let queued = 0;
   // Off a terminal (cron, CI, a log file) the waits are lines, each said once.
   const told = new Map<string, string>();
+  let skipsTold = 0;
   const progress =
     options.quiet === true || !tty ? null : new ProgressLine(io.stderr, () => queued);
   progress?.start();
@@ -209,10 +227,17 @@ export async function runCrawl(
       signal: controller.signal,
       ...(options.sitemaps === false ? { sitemaps: false } : {}),
       total: options.total === true,
+      siteWaitMs: siteWaitS * 1000,
       follow: options.follow === true,
       onEvent: (event) => {
         progress?.event(event);
         if (event.type === "notice") say(event.message);
+        // Why a URL was not fetched, for the first few (heed report lists every one).
+        if (event.type === "skipped" && options.quiet !== true && skipsTold < SKIPS_TOLD) {
+          skipsTold++;
+          say(`skipped ${event.url}: ${event.reason}`);
+          if (skipsTold === SKIPS_TOLD) say("more skipped URLs: heed report lists them");
+        }
         if (event.type === "waiting" && !tty && options.quiet !== true) {
           if (told.get(event.origin) !== event.why) {
             told.set(event.origin, event.why);
@@ -280,6 +305,9 @@ export async function runCrawl(
   }
   return interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
+
+/** Skipped URLs whose reason is printed in a run; past them, `heed report` tells. */
+const SKIPS_TOLD = 10;
 
 function count(flag: string, value: string, min: number): number {
   const n = Number(value);
