@@ -221,6 +221,38 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
   );
 
   it(
+    "one of two processes killed with SIGKILL: the other takes its leases back (its process id is gone from this machine), every page fetched",
+    { timeout: 120_000 },
+    async () => {
+      const site = await startSite({
+        pages: 16,
+        links: 3,
+        robots: "User-agent: *\nCrawl-delay: 0.3\n",
+      });
+      try {
+        const store = await freshStore();
+        const doomed = spawnCli(crawlArgs(`${site.origin}/`, store), { timeoutMs: 90_000 });
+        const survivor = spawnCli(crawlArgs(`${site.origin}/`, store), { timeoutMs: 90_000 });
+        for (
+          let i = 0;
+          i < 200 && site.log.filter((r) => r.path.startsWith("/page/")).length < 3;
+          i++
+        )
+          await sleep(50);
+        doomed.child.kill("SIGKILL");
+        assert.equal((await doomed.done).signal, "SIGKILL");
+        const result = await survivor.done;
+        assert.equal(result.code, 0, result.stderr);
+        assertGaps(site.log, 300);
+        const paths = site.log.filter((r) => r.path.startsWith("/page/") || r.path === "/");
+        assert.equal(new Set(paths.map((r) => r.path)).size, 16, times(site.log));
+      } finally {
+        await site.close();
+      }
+    },
+  );
+
+  it(
     "SIGKILL, run again: the restarted run's robots.txt and sitemap keep the killed run's gap, and it does not idle",
     { timeout: 120_000 },
     async () => {
