@@ -17,6 +17,7 @@ import {
   parseRobots,
   type Robot,
 } from "../protocol/robots/index.js";
+import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
 import { StoreError } from "../store/errors.js";
 import type { CachedRobots, CrawlRecord, CrawlStore, Discovery, Lease } from "../store/types.js";
 import type { AgentPaths, IndexedPage } from "./agent-paths.js";
@@ -260,11 +261,14 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
           const end = now();
           await gate.release(ticket, asked, end);
           if (!asked) return;
+          const size = got?.body?.length ?? 0;
+          // RFC 9309 §2.5: rules past the first 500 KiB are not read; the log says so.
           const detail =
             got === null
               ? "no answer"
-              : got.bodyCut
-                ? `only the first ${got.body?.length ?? 0} bytes were read: rules after them are not seen`
+              : got.bodyCut || size > MAX_ROBOTS_BYTES
+                ? `robots.txt is ${got.bodyCut ? "over " : ""}${size} bytes; only the first ` +
+                  `${MAX_ROBOTS_BYTES} were read: rules after them are not seen`
                 : null;
           await logOutcome(
             `${origin}/robots.txt`,

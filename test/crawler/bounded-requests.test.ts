@@ -121,4 +121,28 @@ describe("requests counted and bounded", { concurrency: true, timeout: 60_000 },
       await other.close();
     }
   });
+
+  it("a robots.txt over 500 KiB: the crawl log says only the first 500 KiB were read", async () => {
+    const body = `User-agent: *\n${`Allow: /ok/${"x".repeat(80)}\n`.repeat(6000)}Disallow: /private/\n`;
+    const site = await startSite({ pages: 2, robots: body });
+    const temp = await tempDir();
+    try {
+      const storePath = join(temp.dir, "crawl.db");
+      await runCrawl([`${site.origin}/`], { storePath });
+      const store = await openStore(storePath);
+      try {
+        const records = await store.log.list(100, 0);
+        const robots = records.find((r) => r.outcome === "robots");
+        assert.match(
+          robots?.detail ?? "",
+          /robots\.txt is \d+ bytes; only the first 512000 were read/,
+        );
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await site.close();
+      await temp.cleanup();
+    }
+  });
 });
