@@ -110,6 +110,11 @@ export interface ReportPart {
   /** Requests whose page names a canonical URL other than its own. */
   readonly canonicalElsewhere: number;
   readonly errors: ErrorReport;
+  /**
+   * URLs robots.txt refused (outcome `disallowed`), by the deciding line (the records' detail),
+   * bounded as the errors are.
+   */
+  readonly refusals: ErrorReport;
   readonly gaps: GapReport;
   /** Time waited on delays, rates and time windows, over the records that say (`waitedMs`). */
   readonly waitedMs: number;
@@ -187,6 +192,9 @@ class Tally {
   errors = 0;
   readonly messages = new Map<string, number>();
   untracked = 0;
+  refused = 0;
+  readonly refusedLines = new Map<string, number>();
+  refusedUntracked = 0;
   /** Gap (rounded ms) → how many: exact medians in the memory of the distinct gaps. */
   readonly gapCounts = new Map<number, number>();
   gaps = 0;
@@ -220,6 +228,13 @@ class Tally {
       if (this.messages.has(message) || this.messages.size < MAX_ERROR_MESSAGES)
         bump(this.messages, message);
       else this.untracked++;
+    }
+    if (record.outcome === "disallowed") {
+      this.refused++;
+      const line = record.detail ?? "(no detail)";
+      if (this.refusedLines.has(line) || this.refusedLines.size < MAX_ERROR_MESSAGES)
+        bump(this.refusedLines, line);
+      else this.refusedUntracked++;
     }
     if (!isRequest(record)) return;
     this.requests++;
@@ -293,6 +308,14 @@ class Tally {
       byVia,
       canonicalElsewhere: this.canonicalElsewhere,
       errors: { count: this.errors, top, untracked: this.untracked },
+      refusals: {
+        count: this.refused,
+        top: [...this.refusedLines]
+          .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
+          .slice(0, TOP_ERROR_MESSAGES)
+          .map(([message, count]) => ({ message, count })),
+        untracked: this.refusedUntracked,
+      },
       gaps: {
         count: this.gaps,
         fromRecords: this.gapsFromRecords,

@@ -107,4 +107,29 @@ describe("heed crawl, as a person sees it", { concurrency: true, timeout: 90_000
       await site.close();
     }
   });
+
+  it("links robots.txt refuses are in the crawl log with the line, and heed report lists them", async () => {
+    const privateLinks = [1, 2, 3, 4, 5].map((i) => `/private/${i}.html`);
+    const site = await startSite({
+      pages: 3,
+      extraLinks: privateLinks,
+      robots: "User-agent: *\nDisallow: /private/\n",
+    });
+    try {
+      const path = store();
+      const crawled = await runCli(
+        ["crawl", `${site.origin}/`, "--agent", "heedtest", "--store", path, "--quiet"],
+        { timeoutMs: 30_000 },
+      );
+      assert.equal(crawled.code, 0, crawled.stderr);
+      assert.ok(!site.paths().some((p) => p.startsWith("/private/")));
+      const report = await runCli(["report", "--store", path], { timeoutMs: 30_000 });
+      assert.equal(report.code, 0, report.stderr);
+      assert.match(report.stdout, /refused by robots\.txt/);
+      assert.match(report.stdout, /all hosts\s+5/);
+      assert.match(report.stdout, /line 2: Disallow: \/private\//);
+    } finally {
+      await site.close();
+    }
+  });
 });
