@@ -620,7 +620,10 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         ? {}
         : { "if-modified-since": headers.ifModifiedSince }),
     };
-    await settleFetch(origin, lease, result, at, decision, sent, timing);
+    // The log's start and duration span the reservation, from its start to the end the next
+    // gap counts from: the report's gaps, read off the log, are then the ones kept.
+    const spanned: PageResult = { ...result, ms: Math.max(0, end - at) };
+    await settleFetch(origin, lease, spanned, at, decision, sent, timing);
   };
 
   /**

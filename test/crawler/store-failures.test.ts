@@ -4,7 +4,9 @@
 // a clear message and exit status 3, never an internal error with a stack.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { spawn } from "node:child_process";
 import { startRedisServer } from "../store/redis-server.js";
+import { tempDir } from "../helpers/crawl-harness.js";
 import { spawnCli } from "../helpers/run-cli.js";
 import { startSite } from "../helpers/synthetic-site.js";
 import { sleep } from "../../src/crawler/sleep.js";
@@ -81,6 +83,61 @@ describe("a shared store failing under the crawl", { timeout: 120_000 }, () => {
     } finally {
       await site.close();
       await redis.stop();
+    }
+  });
+
+  it("Redis down a few seconds and back with its data (AOF): the crawl waits, goes on and finishes", async () => {
+    const dir = await tempDir("heed-aof-");
+    const port = (await startRedisServer().then(async (probe) => {
+      await probe.stop();
+      return probe.port;
+    })) as number;
+    const start = () =>
+      spawn(
+        "redis-server",
+        [
+          "--port",
+          String(port),
+          "--bind",
+          "127.0.0.1",
+          "--dir",
+          dir.dir,
+          "--appendonly",
+          "yes",
+          "--save",
+          "",
+        ],
+        { stdio: "ignore" },
+      );
+    let redis = start();
+    const site = await startSite({
+      pages: 20,
+      links: 3,
+      robots: "User-agent: *\nCrawl-delay: 0.2\n",
+    });
+    try {
+      await sleep(500);
+      const run = spawnCli(
+        args(`${site.origin}/`, `redis://127.0.0.1:${port}#aof:`, ["--store-wait", "30"]),
+        {
+          timeoutMs: 60_000,
+        },
+      );
+      await pagesSeen(site, 4);
+      redis.kill("SIGTERM");
+      await new Promise((resolve) => redis.once("exit", resolve));
+      await sleep(2000);
+      redis = start();
+      const result = await run.done;
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /unreachable since/);
+      assert.match(result.stderr, /reachable again/);
+      const pages = site.log.filter((r) => r.path.startsWith("/page/") || r.path === "/");
+      assert.equal(new Set(pages.map((r) => r.path)).size, 20);
+    } finally {
+      redis.kill("SIGKILL");
+      await site.close();
+      await dir.cleanup();
     }
   });
 });
