@@ -237,9 +237,25 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--warc-max-bytes <n>",
       "start a new WARC file once one holds this many bytes (default 1000000000)",
     )
-    .option("--max-pages <n>", "stop after this many pages in all", "1000")
-    .option("--max-depth <n>", "follow links this many steps from the seeds", "5")
-    .option("--max-per-host <n>", "fetch at most this many pages of one site in a run")
+    .option(
+      "--max-pages <n>",
+      "stop after this many pages in this run (--total: in the crawl)",
+      "1000",
+    )
+    .option(
+      "--max-depth <n>",
+      "follow links this many steps from the seeds; sitemap entries are one step",
+      "5",
+    )
+    .option(
+      "--max-per-host <n>",
+      "fetch at most this many pages of one site in this run (--total: in the crawl); the rest stay queued",
+    )
+    .option(
+      "--total",
+      "--max-pages and --max-per-host count the whole crawl, earlier runs too",
+      false,
+    )
     .option("--concurrency <n>", "requests in flight at once, over all sites", "16")
     .option("--per-host <n>", "requests in flight at once to one site", "1")
     .addOption(
@@ -269,9 +285,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option(
       "--queued",
-      "fetch what the store has queued (URLs heed rup inbox took from RUP reports), with or without seeds",
+      "fetch what the store has queued (URLs heed rup inbox took from RUP reports), with or without seeds; no links followed unless --follow",
       false,
     )
+    .option("--follow", "with --queued: follow links and read sitemaps too", false)
     .option(
       "--sort-query",
       "sort query parameters when normalising URLs (?b=1&a=2 and ?a=2&b=1 become one page)",
@@ -282,6 +299,17 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--datasets",
       "after the crawl, read each host's /data.txt (and manifests, or the 404 guesses) and keep its catalog in the store; heed report lists them",
       false,
+    )
+    .option("--no-sitemaps", "read no sitemaps: fetch the seeds and the links found")
+    .option(
+      "--site-wait <seconds>",
+      "how long a run waits for a site whose robots.txt does not answer before it sets the site aside (its URLs stay queued)",
+      "600",
+    )
+    .option(
+      "--store-wait <seconds>",
+      "how long to wait for a shared store (Redis) that became unreachable, then stop (exit 3)",
+      "60",
     )
     .option("--json", "print a summary object at the end", false)
     .action(async (urls: string[], options) => {

@@ -26,6 +26,8 @@ export interface RobotsFetchOptions {
    */
   readonly client?: Pick<HttpClient, "dispatcher" | "userAgent">;
   readonly timeoutMs?: number;
+  /** Ends the exchange, however far it got (a total deadline): then the site is unreachable. */
+  readonly signal?: AbortSignal;
   readonly maxBytes?: number;
   /** The clock, for cache lifetimes; default `Date.now`. */
   readonly now?: () => number;
@@ -73,6 +75,7 @@ export async function fetchRobots(
         headers: { "user-agent": userAgent, accept: "text/plain, */*;q=0.5" },
         headersTimeout: timeout,
         bodyTimeout: timeout,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
     } catch (error) {
       const verdict = robotsFetchVerdict({ networkError: describe(error), redirects });
