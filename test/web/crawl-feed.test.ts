@@ -69,11 +69,12 @@ describe("the crawl view's feed", () => {
           skipped: 1,
           failed: 0,
         });
-        assert.equal(s.requests, PAGES + 1);
-        assert.equal(s.records, PAGES + 2);
+        // The pages, robots.txt and /sitemap.xml (the log holds every request to the site).
+        assert.equal(s.requests, PAGES + 3);
+        assert.equal(s.records, PAGES + 4);
         const [host] = s.hosts;
         assert.equal(host?.origin, site.origin);
-        assert.equal(host?.requests, PAGES + 1);
+        assert.equal(host?.requests, PAGES + 3);
         assert.deepEqual(
           host?.robots && { status: host.robots.status, action: host.robots.action },
           {
@@ -95,7 +96,7 @@ describe("the crawl view's feed", () => {
         // The store is as the crawl left it.
         const store = await openStore(spec());
         try {
-          assert.equal(await store.log.count(), PAGES + 2);
+          assert.equal(await store.log.count(), PAGES + 4);
           assert.deepEqual(await store.frontier.counts(), { ...s.counts, origins: 0 });
         } finally {
           await store.close();

@@ -523,19 +523,23 @@ describe("heed ui in Chromium", () => {
         states.has("running") || states.has("empty"),
         `states seen: ${[...states].join(", ")}`,
       );
-      // Every page fetched; the secret seeds refused, with their reason (links robots.txt
-      // refuses are never queued, so they leave no record).
+      // Every page fetched; the secret seeds refused, with their reason.
       const done = await page.locator('[data-count="done"] .n').textContent();
       assert.equal(done, String(pages + 1));
       const host = page.locator(`#crawl-hosts-body tr[data-origin="${site.origin}"]`);
-      // The report counts page requests; robots.txt (and a sitemap probe) are the crawl's own.
+      // Every page once; the host's request count is every request the site saw, robots.txt
+      // and the sitemap probe included, as the site's own log counts them.
       const pagesServed = site.requests.filter((p) => p === "/" || p.endsWith(".html"));
       assert.equal(pagesServed.length, pages + 1, site.requests.join(" "));
-      assert.equal(await host.locator("td").nth(0).textContent(), String(pagesServed.length));
+      assert.equal(await host.locator("td").nth(0).textContent(), String(site.requests.length));
       assert.match((await host.locator("td").nth(2).textContent()) ?? "", /^200 \(parse\)/);
       assert.match((await host.locator("td").nth(3).textContent()) ?? "", /required 0\.30 s/);
-      const skipped = await page.locator("#crawl-skipped-body tr").count();
-      assert.equal(skipped, 2);
+      // The two refused seeds, and each page's link robots.txt refuses, each with its line.
+      const rows = page.locator("#crawl-skipped-body tr");
+      assert.equal(await rows.count(), 2 + pages);
+      for (const text of await rows.allInnerTexts()) {
+        assert.match(text, /\/secret\/s\d\.html\s+disallowed\s+.*Disallow: \/secret\//);
+      }
       assert.equal(await page.locator('[data-count="skipped"] .n').textContent(), "2");
       assert.match(
         (await page.locator("#crawl-skipped-body tr").first().innerText()) ?? "",
