@@ -235,12 +235,13 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
         const survivor = spawnCli(crawlArgs(`${site.origin}/`, store), { timeoutMs: 90_000 });
         for (
           let i = 0;
-          i < 200 && site.log.filter((r) => r.path.startsWith("/page/")).length < 3;
+          i < 1200 && site.log.filter((r) => r.path.startsWith("/page/")).length < 3;
           i++
         )
           await sleep(50);
         doomed.child.kill("SIGKILL");
-        assert.equal((await doomed.done).signal, "SIGKILL");
+        const killed = await doomed.done;
+        assert.equal(killed.signal, "SIGKILL", `exit ${killed.code}: ${killed.stderr}`);
         const result = await survivor.done;
         assert.equal(result.code, 0, result.stderr);
         assertGaps(site.log, 300);
@@ -268,7 +269,7 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
         // Killed while pages are being fetched.
         for (
           let i = 0;
-          i < 200 && site.log.filter((r) => r.path.startsWith("/page/")).length < 3;
+          i < 1200 && site.log.filter((r) => r.path.startsWith("/page/")).length < 3;
           i++
         )
           await sleep(50);
