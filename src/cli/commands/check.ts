@@ -4,7 +4,6 @@
  */
 import { createReadStream } from "node:fs";
 import { isIP } from "node:net";
-import { createInterface } from "node:readline";
 import {
   BASIS_TEXT,
   type Decision,
@@ -16,6 +15,7 @@ import {
 } from "../../protocol/robots/index.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
+import { MAX_QUERY_LINE_BYTES, type QueryLine, queryLines } from "../query-lines.js";
 import { loadRobots, type RobotsSource } from "../robots-source.js";
 
 export interface CheckOptions {
@@ -44,7 +44,12 @@ interface Answer {
   readonly agent: string;
   readonly url: string;
   readonly robots?: string;
+  /** The line of the --queries or --batch input that asked. */
+  readonly input?: number;
 }
+
+/** Answers one query line without waiting: what --queries and --batch do per line. */
+type Emit = (answer: Answer) => void;
 
 export async function runCheck(
   source: string | undefined,
@@ -52,12 +57,14 @@ export async function runCheck(
   io: Io,
 ): Promise<number> {
   const defaults = robotDefaults(options);
-  const out = new LineWriter(io.stdout);
+  // Large chunks: a batch run writes millions of lines.
+  const out = new LineWriter(io.stdout, OUTPUT_CHUNK);
   const tally = { disallowed: 0, errors: 0 };
-  const emit = async (answer: Answer) => {
+  const format = options.json ? toJsonText : toText;
+  const emit: Emit = (answer) => {
     if (answer.decision.error !== undefined) tally.errors++;
     else if (!answer.decision.allowed) tally.disallowed++;
-    await out.line(options.json ? JSON.stringify(toJson(answer)) : toText(answer));
+    out.add(format(answer));
   };
 
   if (options.batch !== undefined) {
@@ -66,7 +73,7 @@ export async function runCheck(
         "--batch names its robots.txt files itself; give no file, --url or --queries with it",
       );
     }
-    await runBatch(options, defaults, io, emit);
+    await runBatch(options, defaults, io, emit, out);
   } else {
     if (source === undefined)
       throw new CliError("missing the robots.txt file or URL to check against");
@@ -77,14 +84,21 @@ export async function runCheck(
     } else if (options.url.length > 0) {
       throw new CliError("give either --url or --queries, not both");
     }
-    const loaded = await loadRobots(source, { stdin: io.stdin, ...userAgent(options.agent) });
-    const rules = compile(loaded, options.dialect);
+    const rules = await load(source, options, io);
     if (options.queries === undefined) {
       for (const url of options.url) {
-        await emit(ask(rules, url, { ...defaults, agent: options.agent ?? "" }));
+        emit(
+          typeof rules === "string"
+            ? failed(null, options.agent ?? "", url, rules)
+            : ask(rules, url, { ...defaults, agent: options.agent ?? "" }),
+        );
+        await out.ready();
       }
     } else {
-      await forEachLine(options.queries, io, async (line) => emit(askLine(rules, line, defaults)));
+      await forEachLines(options.queries, io, async (lines) => {
+        for (const line of lines) emit(askQueryLine(rules, line, defaults));
+        await out.ready();
+      });
     }
   }
   await out.flush();
@@ -95,6 +109,26 @@ export async function runCheck(
     return EXIT_BAD_INPUT;
   }
   return tally.disallowed > 0 ? EXIT_NOT_ALLOWED : EXIT_OK;
+}
+
+// Output is written in chunks of about this many characters.
+const OUTPUT_CHUNK = 1024 * 1024;
+
+/**
+ * The robots.txt to check against. With --json, a robots.txt that cannot be had (a fetch that
+ * fails, a missing file) is answered in every query's own JSON object, so that the output
+ * stays JSON; as text it is one message and exit 2.
+ */
+async function load(source: string, options: CheckOptions, io: Io): Promise<Rules | string> {
+  try {
+    return compile(
+      await loadRobots(source, { stdin: io.stdin, ...userAgent(options.agent) }),
+      options.dialect,
+    );
+  } catch (error) {
+    if (options.json && error instanceof CliError) return error.message;
+    throw error;
+  }
 }
 
 function robotDefaults(options: CheckOptions): Omit<Robot, "agent"> {
@@ -170,7 +204,7 @@ function ask(rules: Rules, url: string, robot: Robot): Answer {
 }
 
 function failed(
-  rules: Rules | null,
+  rules: Rules | string | null,
   agent: string,
   url: string,
   error: string,
@@ -179,7 +213,7 @@ function failed(
   const decision: Decision = {
     allowed: false,
     reason,
-    dialect: rules?.policy.dialect ?? "rfc9309",
+    dialect: rules === null || typeof rules === "string" ? "rfc9309" : rules.policy.dialect,
     agent,
     group: null,
     line: null,
@@ -190,11 +224,41 @@ function failed(
 }
 
 /** `agent<TAB>url[<TAB>ip[<TAB>time]]` */
-function askLine(rules: Rules, line: string, defaults: Omit<Robot, "agent">): Answer {
+function askLine(rules: Rules | string, line: string, defaults: Omit<Robot, "agent">): Answer {
   const [agent = "", url, ip, time] = line.split("\t");
-  if (url === undefined) return failed(rules, agent, "", "expected agent<TAB>url");
+  if (url === undefined)
+    return failed(rules, agent, "", `expected agent<TAB>url, got ${quoted(line)}`);
+  if (typeof rules === "string") return failed(null, agent, url, rules);
   const robot = lineRobot(agent, ip, time, defaults);
   return typeof robot === "string" ? failed(rules, agent, url, robot) : ask(rules, url, robot);
+}
+
+/** A --queries line, its input line number named in any error. */
+function askQueryLine(
+  rules: Rules | string,
+  line: QueryLine,
+  defaults: Omit<Robot, "agent">,
+): Answer {
+  const answer = line.tooLong
+    ? failed(rules, "", "", tooLong())
+    : askLine(rules, line.text, defaults);
+  return numbered(answer, line.number);
+}
+
+function tooLong(): string {
+  return `longer than ${MAX_QUERY_LINE_BYTES / 1024} KiB; skipped`;
+}
+
+/** The answer with its input line number, named in its error if it has one. */
+function numbered(answer: Answer, input: number): Answer {
+  const error = answer.decision.error;
+  if (error === undefined) return { ...answer, input };
+  return { ...answer, input, decision: { ...answer.decision, error: `line ${input}: ${error}` } };
+}
+
+/** A piece of an input line for a message: quoted, and cut when long. */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
 }
 
 function lineRobot(
@@ -219,29 +283,20 @@ function lineRobot(
 // Policies kept while a batch runs: files usually come in runs, and a bound keeps memory flat.
 const BATCH_CACHE_BYTES = 64 * 1024 * 1024;
 const BATCH_CACHE_FILES = 4096;
+// robots.txt files read ahead of the line being answered, so that reads overlap.
+const READ_AHEAD = 32;
 
 /** `robots-file<TAB>agent<TAB>url[<TAB>ip[<TAB>time]]`, each file parsed once while it is in use. */
 async function runBatch(
   options: CheckOptions,
   defaults: Omit<Robot, "agent">,
   io: Io,
-  emit: (answer: Answer) => Promise<void>,
+  emit: Emit,
+  out: LineWriter,
 ): Promise<void> {
   const cache = new Map<string, Rules | string>();
   let cachedBytes = 0;
-  const rulesFor = async (file: string): Promise<Rules | string> => {
-    const hit = cache.get(file);
-    if (hit !== undefined) {
-      cache.delete(file);
-      cache.set(file, hit);
-      return hit;
-    }
-    let rules: Rules | string;
-    try {
-      rules = compile(await loadRobots(file, { stdin: io.stdin }), options.dialect);
-    } catch (error) {
-      rules = error instanceof CliError ? error.message : String(error);
-    }
+  const keep = (file: string, rules: Rules | string): void => {
     cache.set(file, rules);
     cachedBytes += typeof rules === "string" ? 0 : rules.bytes;
     for (const [key, value] of cache) {
@@ -249,27 +304,67 @@ async function runBatch(
       cache.delete(key);
       cachedBytes -= typeof value === "string" ? 0 : value.bytes;
     }
-    return rules;
   };
-  await forEachLine(options.batch as string, io, async (line) => {
-    const tab = line.indexOf("\t");
-    if (tab < 0) return emit(failed(null, "", "", "expected robots-file<TAB>agent<TAB>url"));
-    const file = line.slice(0, tab);
-    const rules = await rulesFor(file);
-    if (typeof rules === "string") {
-      const [agent = "", url = ""] = line.slice(tab + 1).split("\t");
-      return emit({ ...failed(null, agent, url, rules), robots: file });
+  const read = async (file: string): Promise<Rules | string> => {
+    try {
+      return compile(await loadRobots(file, { stdin: io.stdin }), options.dialect);
+    } catch (error) {
+      return error instanceof CliError ? error.message : String(error);
     }
-    return emit({ ...askLine(rules, line.slice(tab + 1), defaults), robots: file });
+  };
+  await forEachLines(options.batch as string, io, async (lines) => {
+    // Reads of the files the next lines need start before those lines are answered.
+    const reading = new Map<string, Promise<Rules | string>>();
+    let scanned = 0;
+    const readAhead = (): void => {
+      while (scanned < lines.length && reading.size < READ_AHEAD) {
+        const file = fileOf(lines[scanned] as QueryLine);
+        scanned++;
+        if (file !== null && !cache.has(file) && !reading.has(file)) reading.set(file, read(file));
+      }
+    };
+    for (const line of lines) {
+      readAhead();
+      const file = fileOf(line);
+      if (file === null) {
+        const error = line.tooLong
+          ? tooLong()
+          : `expected robots-file<TAB>agent<TAB>url, got ${quoted(line.text)}`;
+        emit(numbered(failed(null, "", "", error), line.number));
+        continue;
+      }
+      let rules = cache.get(file);
+      if (rules === undefined) {
+        const pending = reading.get(file);
+        reading.delete(file);
+        rules = await (pending ?? read(file));
+        keep(file, rules);
+      } else if (cache.size > 1) {
+        // Most recently used last.
+        cache.delete(file);
+        cache.set(file, rules);
+      }
+      const rest = line.text.slice(file.length + 1);
+      emit({ ...askQueryLine(rules, { ...line, text: rest }, defaults), robots: file });
+      if (out.full) await out.flush();
+    }
   });
 }
 
-async function forEachLine(
+/** The robots-file field of a --batch line, or null when the line has none. */
+function fileOf(line: QueryLine): string | null {
+  if (line.tooLong) return null;
+  const tab = line.text.indexOf("\t");
+  return tab < 0 ? null : line.text.slice(0, tab);
+}
+
+/** Hands the query lines of `file` (`-`: standard input) to `handle`, a chunk at a time. */
+async function forEachLines(
   file: string,
   io: Io,
-  handle: (line: string) => Promise<void>,
+  handle: (lines: QueryLine[]) => Promise<void>,
 ): Promise<void> {
-  const input = file === "-" ? io.stdin : createReadStream(file);
+  const input = file === "-" ? io.stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
   const opened = new Promise<void>((resolve, reject) => {
     if (file === "-") return resolve();
     (input as ReturnType<typeof createReadStream>)
@@ -279,42 +374,65 @@ async function forEachLine(
   try {
     await opened;
   } catch (error) {
-    throw new CliError(`cannot read ${file}: ${(error as Error).message}`, 2, { cause: error });
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   }
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) {
-    if (line === "") continue;
-    await handle(line);
+  try {
+    for await (const lines of queryLines(input as AsyncIterable<Uint8Array | string>)) {
+      await handle(lines);
+    }
+  } catch (error) {
+    // EISDIR arrives with the first read, not with open.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== "string") throw error;
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   }
 }
 
-function toJson(answer: Answer): Record<string, unknown> {
+function readError(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "it is a directory";
+  if (code === "EACCES") return "permission denied";
+  return error instanceof Error ? error.message : String(error);
+}
+
+// A policy hands out the same group and plan objects for every query of one robot, so their
+// JSON is written once; a batch run spends its time on answers, not on re-serialising them.
+const jsonOf = new WeakMap<object, string>();
+
+function cachedJson(value: object | null): string {
+  if (value === null) return "null";
+  let text = jsonOf.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    jsonOf.set(value, text);
+  }
+  return text;
+}
+
+/** One answer as a JSON object (DESIGN §6 fields first), written field by field. */
+function toJsonText(answer: Answer): string {
   const d = answer.decision;
-  return {
-    allowed: d.allowed,
-    agent: answer.agent,
-    url: answer.url,
-    dialect: d.dialect,
-    line: d.line,
-    rule: d.rule,
-    reason: d.reason,
-    delay: d.plan?.delaySeconds ?? 0,
-    next: d.next === undefined || d.next === null ? null : new Date(d.next).toISOString(),
-    ...(d.basis === undefined ? {} : { basis: d.basis }),
-    token: d.agent,
-    group: d.group,
-    ...(answer.robots === undefined ? {} : { robots: answer.robots }),
-    ...(d.detail === undefined ? {} : { detail: d.detail }),
-    ...(d.error === undefined ? {} : { error: d.error }),
-    ...(d.plan === undefined ? {} : { plan: d.plan }),
-  };
+  const q = JSON.stringify;
+  let text = `{"allowed":${d.allowed},"agent":${q(answer.agent)},"url":${q(answer.url)},"dialect":"${d.dialect}","line":${d.line},"rule":${d.rule === null ? "null" : q(d.rule)},"reason":"${d.reason}","delay":${q(d.plan?.delaySeconds ?? 0)},"next":${d.next === undefined || d.next === null ? "null" : `"${new Date(d.next).toISOString()}"`}`;
+  if (d.basis !== undefined) text += `,"basis":"${d.basis}"`;
+  text += `,"token":${q(d.agent)},"group":${cachedJson(d.group)}`;
+  if (answer.robots !== undefined) text += `,"robots":${q(answer.robots)}`;
+  if (answer.input !== undefined) text += `,"input":${answer.input}`;
+  if (d.detail !== undefined) text += `,"detail":${q(d.detail)}`;
+  if (d.error !== undefined) text += `,"error":${q(d.error)}`;
+  if (d.plan !== undefined) text += `,"plan":${cachedJson(d.plan)}`;
+  return `${text}}`;
 }
 
 function toText(answer: Answer): string {
   const d = answer.decision;
   const verdict = d.allowed ? "allowed" : "disallowed";
   const where = answer.robots === undefined ? "" : ` [${answer.robots}]`;
-  if (d.error !== undefined) return `${verdict} ${answer.url}${where} error: ${d.error}`;
+  // DESIGN §6: a query that cannot be answered says so; it is not a refusal.
+  if (d.error !== undefined) {
+    return `error${answer.url === "" ? "" : ` ${answer.url}`}${where}: ${d.error}`;
+  }
   const why =
     d.reason === "rule" && d.line !== null
       ? `line ${d.line}: ${d.rule}`
