@@ -5,8 +5,23 @@
 import type { Decision, DefaultBasis, GroupSummary } from "./decision.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
-import { type AgentLine, buildGroups, type Group, type Rule, type Sitemap } from "./groups.js";
-import { type RobotsLine, type RobotsText, readRobotsText } from "./line-reader.js";
+import {
+  type AgentLine,
+  buildGroups,
+  type Group,
+  type Grouping,
+  type Rule,
+  type Sitemap,
+} from "./groups.js";
+import {
+  decode,
+  type ReadOptions,
+  type RobotsLine,
+  type RobotsText,
+  readRobotsText,
+  sniffRobotVersion,
+} from "./line-reader.js";
+import { MAX_ROBOTS_BYTES } from "./limits.js";
 import { characterMask, type PathPattern } from "./path-pattern.js";
 import { type AccessPlan, EMPTY_PLAN, type FromLine } from "./plan.js";
 import { productToken } from "./product-token.js";
@@ -15,6 +30,7 @@ import { layOut } from "./regp/layout.js";
 import { RegpRules } from "./regp/regp-rules.js";
 import { type IpAddress, parseIp } from "./regp/values/ip.js";
 import { originOf, requestPath } from "./request-path.js";
+import { scanGroups } from "./scan.js";
 
 export interface ParseOptions {
   /** Default `auto` (DESIGN §3): chosen by the file's `Robot-version` line. */
@@ -60,6 +76,18 @@ export interface Selection {
 // Selections kept per policy; enough for every robot a crawler runs as, bounded for batch runs.
 const SELECTION_CACHE_SIZE = 256;
 
+/**
+ * A file read by the fast scan (scan.ts) rather than line by line: what the policy needs to
+ * answer, and how to read the file in full when lines and diagnostics are asked for.
+ */
+export interface ScannedRobots {
+  readonly robotVersion: string | null;
+  readonly truncated: boolean;
+  readonly grouping: Grouping;
+  /** The full reading, for `text` and `diagnostics`. */
+  readonly read: () => RobotsText;
+}
+
 export class RobotsPolicy {
   readonly dialect: Dialect;
   readonly robotVersion: string | null;
@@ -67,10 +95,8 @@ export class RobotsPolicy {
   readonly sitemaps: readonly Sitemap[];
   /** Lines with keys the dialect does not interpret, for later records and tools. */
   readonly extensions: readonly RobotsLine[];
-  readonly diagnostics: readonly Diagnostic[];
   /** The file was larger than the parse limit; what followed it was ignored. */
   readonly truncated: boolean;
-  readonly text: RobotsText;
   readonly origin: string | null;
   private readonly ignoreCase: boolean;
   /** The REGP reading, when the dialect is REGP. */
@@ -79,30 +105,57 @@ export class RobotsPolicy {
   readonly lastModified: number | null;
   private readonly selections = new Map<string, Selection>();
   private readonly byGroups = new Map<string, Selection>();
+  // The last robot asked about: a crawler asks many URLs of a site as one robot.
+  private lastAgent: string | null = null;
+  private lastToken = "";
+  private lastSelection: Selection | null = null;
+  private readonly scanned: ScannedRobots | null;
+  private readText: RobotsText | null;
+  private readDiagnostics: readonly Diagnostic[] | null;
 
-  constructor(text: RobotsText, options: ParseOptions = {}) {
-    this.text = text;
-    this.dialect = chooseDialect(options.dialect ?? "auto", text.robotVersion);
-    this.robotVersion = text.robotVersion;
+  constructor(source: RobotsText | ScannedRobots, options: ParseOptions = {}) {
+    const text = "lines" in source ? source : null;
+    this.scanned = "lines" in source ? null : source;
+    this.readText = text;
+    this.robotVersion = source.robotVersion;
+    this.dialect = chooseDialect(options.dialect ?? "auto", source.robotVersion);
     const patterns = patternOptions(this.dialect);
     this.ignoreCase = patterns.ignoreCase;
-    const grouping = buildGroups(text.lines, patterns);
+    const grouping =
+      text === null ? (this.scanned as ScannedRobots).grouping : buildGroups(text.lines, patterns);
     this.groups = grouping.groups;
     this.sitemaps = grouping.sitemaps;
     this.extensions = grouping.extensions;
     if (this.dialect === "regp") {
-      const layout = layOut(text.lines);
+      const lines = (text ?? (this.scanned as ScannedRobots).read()).lines;
+      const layout = layOut(lines);
       const compiled = compile(layout);
       this.regp = new RegpRules(layout, compiled);
       this.lastModified = compiled.lastModified?.instant ?? null;
-      this.diagnostics = [...text.diagnostics, ...compiled.diagnostics];
+      this.readDiagnostics = [...this.text.diagnostics, ...compiled.diagnostics];
     } else {
       this.regp = null;
       this.lastModified = null;
-      this.diagnostics = [...text.diagnostics, ...grouping.diagnostics];
+      this.readDiagnostics = text === null ? null : [...text.diagnostics, ...grouping.diagnostics];
     }
-    this.truncated = text.truncated;
+    this.truncated = source.truncated;
     this.origin = options.origin === undefined ? null : originOf(options.origin);
+  }
+
+  /** The file's lines as the line reader reads them; read when first asked for. */
+  get text(): RobotsText {
+    if (this.readText === null) this.readText = (this.scanned as ScannedRobots).read();
+    return this.readText;
+  }
+
+  /** Everything odd about the file; worked out when first asked for (lint asks, a crawler need not). */
+  get diagnostics(): readonly Diagnostic[] {
+    if (this.readDiagnostics === null) {
+      const text = this.text;
+      const grouping = buildGroups(text.lines, patternOptions(this.dialect));
+      this.readDiagnostics = [...text.diagnostics, ...grouping.diagnostics];
+    }
+    return this.readDiagnostics;
   }
 
   /**
@@ -261,12 +314,26 @@ export class RobotsPolicy {
 
 /** Parses a robots.txt (bytes or text) into a policy. Never throws on content. */
 export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): RobotsPolicy {
-  const dialect = options.dialect ?? "auto";
-  const text = readRobotsText(input, {
+  const choice = options.dialect ?? "auto";
+  const readOptions: ReadOptions = {
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-    ...(dialect === "auto" ? {} : { commentStyle: dialect === "regp" ? "double-hash" : "hash" }),
-  });
-  return new RobotsPolicy(text, options);
+    ...(choice === "auto" ? {} : { commentStyle: choice === "regp" ? "double-hash" : "hash" }),
+  };
+  const decoded = decode(input, options.maxBytes ?? MAX_ROBOTS_BYTES);
+  const robotVersion = sniffRobotVersion(decoded.text);
+  const dialect = chooseDialect(choice, robotVersion);
+  if (dialect === "regp") return new RobotsPolicy(readRobotsText(input, readOptions), options);
+  // Koster 1996 and RFC 9309 (`#` comments): the fast scan; lines are read only when asked for.
+  const grouping = scanGroups(decoded.text, patternOptions(dialect));
+  return new RobotsPolicy(
+    {
+      robotVersion,
+      truncated: decoded.truncated,
+      grouping,
+      read: () => readRobotsText(input, readOptions),
+    },
+    options,
+  );
 }
 
 function isAbsolute(url: string | URL): boolean {
