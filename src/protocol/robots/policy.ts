@@ -105,10 +105,17 @@ export class RobotsPolicy {
   readonly lastModified: number | null;
   private readonly selections = new Map<string, Selection>();
   private readonly byGroups = new Map<string, Selection>();
+  private readonly plans = new WeakMap<Selection, AccessPlan>();
   // The last robot asked about: a crawler asks many URLs of a site as one robot.
   private lastAgent: string | null = null;
   private lastToken = "";
   private lastSelection: Selection | null = null;
+  private lastKnown: { readonly token: string; selection: Selection | null } | null = null;
+  /** Robots asked about, as they named themselves: their token and, once made, their selection. */
+  private readonly agents = new Map<
+    string,
+    { readonly token: string; selection: Selection | null }
+  >();
   private readonly scanned: ScannedRobots | null;
   private readText: RobotsText | null;
   private readDiagnostics: readonly Diagnostic[] | null;
@@ -163,27 +170,44 @@ export class RobotsPolicy {
    * {@link Robot} with the IP and time that REGP rules also weigh.
    */
   check(url: string | URL, robot: string | Robot): Decision {
-    const who: Robot = typeof robot === "string" ? { agent: robot } : robot;
-    const token = productToken(who.agent);
-    const path = requestPath(url, { keepFragment: this.regp !== null });
-    if (!path.ok) return this.refuse(token, "invalid-url", path.error);
-    if (this.origin !== null && isAbsolute(url)) {
-      const origin = originOf(url);
-      if (origin !== this.origin) {
-        return this.refuse(token, "other-origin", `${String(url)} is not on ${this.origin}`);
+    const agent = typeof robot === "string" ? robot : robot.agent;
+    // What depends only on the robot is worked out once per robot, not once per URL.
+    if (agent !== this.lastAgent) {
+      let known = this.agents.get(agent);
+      if (known === undefined) {
+        known = { token: productToken(agent), selection: null };
+        if (this.agents.size >= SELECTION_CACHE_SIZE) this.agents.clear();
+        this.agents.set(agent, known);
       }
+      this.lastAgent = agent;
+      this.lastToken = known.token;
+      this.lastKnown = known;
+      this.lastSelection = known.selection;
     }
+    const token = this.lastToken;
+    const path = requestPath(url, this.regp === null ? NO_FRAGMENT : KEEP_FRAGMENT);
+    if (!path.ok) return this.refuse(token, "invalid-url", path.error);
+    if (this.origin !== null && isAbsolute(url) && !this.onOrigin(url)) {
+      return this.refuse(token, "other-origin", `${String(url)} is not on ${this.origin}`);
+    }
+    const target = path.path;
     if (
-      path.path === "/robots.txt" ||
-      path.path.startsWith("/robots.txt?") ||
-      path.path.startsWith("/robots.txt#")
+      target.startsWith("/robots.txt") &&
+      (target.length === 11 || target.charCodeAt(11) === 0x3f || target.charCodeAt(11) === 0x23)
     ) {
       return this.answer(true, "robots-txt", token, null, null);
     }
-    if (this.regp !== null) return this.checkRegp(this.regp, path.path.toLowerCase(), token, who);
-    const selection = this.select(token);
-    if (selection.group === null) return this.byDefault(true, "no-group", token, null);
-    const target = this.ignoreCase ? path.path.toLowerCase() : path.path;
+    if (this.regp !== null) {
+      const who: Robot = typeof robot === "string" ? { agent: robot } : robot;
+      return this.checkRegp(this.regp, target.toLowerCase(), token, who);
+    }
+    let selection = this.lastSelection;
+    if (selection === null) {
+      selection = this.select(token);
+      this.lastSelection = selection;
+      if (this.lastKnown !== null) this.lastKnown.selection = selection;
+    }
+    if (selection.group === null) return this.byDefault("no-group", token, selection);
     const { order, patterns, masks, seconds } = selection;
     const have = characterMask(target);
     const second = target.length > 1 ? target.charCodeAt(1) : -2;
@@ -194,10 +218,20 @@ export class RobotsPolicy {
       if (want !== -1 && want !== second) continue;
       if ((patterns[i] as PathPattern).matches(target)) {
         const rule = order[i] as Rule;
-        return this.answer(rule.allow, "rule", token, selection.group, rule);
+        return this.decided(rule, token, selection);
       }
     }
-    return this.byDefault(true, "no-matching-rule", token, selection.group);
+    return this.byDefault("no-matching-rule", token, selection);
+  }
+
+  /** Is an absolute `url` on this policy's origin? A plain prefix needs no URL parse. */
+  private onOrigin(url: string | URL): boolean {
+    const origin = this.origin as string;
+    if (typeof url === "string" && url.startsWith(origin)) {
+      const c = url.charCodeAt(origin.length);
+      if (Number.isNaN(c) || c === 0x2f || c === 0x3f || c === 0x23) return true;
+    }
+    return originOf(url) === origin;
   }
 
   /** `check(url, agent).allowed`. */
@@ -255,16 +289,40 @@ export class RobotsPolicy {
     };
   }
 
+  /** A rule decided: the query loop's answer, built with no copying. */
+  private decided(rule: Rule, agent: string, selection: Selection): Decision {
+    return {
+      allowed: rule.allow,
+      reason: "rule",
+      dialect: this.dialect,
+      agent,
+      group: selection.group,
+      line: rule.line,
+      rule: rule.text,
+      next: null,
+      plan: this.planOf(selection),
+    };
+  }
+
   /** Koster 1996 and RFC 9309 plan only the group's Crawl-delay and the file's sitemaps. */
   private classicPlan(agent: string): AccessPlan {
-    const selection = this.select(agent);
-    const delay = selection.crawlDelay;
-    return {
-      ...EMPTY_PLAN,
-      delaySeconds: delay?.value ?? 0,
-      crawlDelay: delay,
-      sitemaps: this.sitemaps.map((s) => ({ value: s.url, line: s.line })),
-    };
+    return this.planOf(this.select(agent));
+  }
+
+  /** One plan per selection, made when first needed and shared by its decisions. */
+  private planOf(selection: Selection): AccessPlan {
+    let plan = this.plans.get(selection);
+    if (plan === undefined) {
+      const delay = selection.crawlDelay;
+      plan = {
+        ...EMPTY_PLAN,
+        delaySeconds: delay?.value ?? 0,
+        crawlDelay: delay,
+        sitemaps: this.sitemaps.map((s) => ({ value: s.url, line: s.line })),
+      };
+      this.plans.set(selection, plan);
+    }
+    return plan;
   }
 
   private checkRegp(regp: RegpRules, path: string, token: string, robot: Robot): Decision {
@@ -298,13 +356,19 @@ export class RobotsPolicy {
     };
   }
 
-  private byDefault(
-    allowed: boolean,
-    basis: DefaultBasis,
-    agent: string,
-    group: GroupSummary | null,
-  ): Decision {
-    return { ...this.answer(allowed, "default", agent, group, null), basis };
+  private byDefault(basis: DefaultBasis, agent: string, selection: Selection): Decision {
+    return {
+      allowed: true,
+      reason: "default",
+      dialect: this.dialect,
+      agent,
+      group: selection.group,
+      line: null,
+      rule: null,
+      next: null,
+      plan: this.planOf(selection),
+      basis,
+    };
   }
 
   private refuse(agent: string, reason: Decision["reason"], error: string): Decision {
@@ -335,6 +399,9 @@ export function parseRobots(input: string | Uint8Array, options: ParseOptions = 
     options,
   );
 }
+
+const NO_FRAGMENT = { keepFragment: false } as const;
+const KEEP_FRAGMENT = { keepFragment: true } as const;
 
 function isAbsolute(url: string | URL): boolean {
   return typeof url !== "string" || !url.startsWith("/");
