@@ -2,7 +2,7 @@
  * `heed check`: is a URL allowed for a robot? (DESIGN §6.) One robots.txt with `--url` or
  * `--queries`, or many with `--batch`; both stream, so a million queries run in constant memory.
  */
-import { createReadStream } from "node:fs";
+import { createReadStream, readFile } from "node:fs";
 import { isIP } from "node:net";
 import {
   BASIS_TEXT,
@@ -16,7 +16,7 @@ import {
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { MAX_QUERY_LINE_BYTES, type QueryLine, queryLines } from "../query-lines.js";
-import { loadRobots, type RobotsSource } from "../robots-source.js";
+import { isUrl, loadRobots, type RobotsSource } from "../robots-source.js";
 
 export interface CheckOptions {
   readonly agent?: string;
@@ -180,7 +180,10 @@ function userAgent(agent: string | undefined): { userAgent?: string } {
   return agent === undefined ? {} : { userAgent: agent };
 }
 
-function compile(source: RobotsSource, dialect: DialectChoice): Rules {
+function compile(
+  source: Pick<RobotsSource, "bytes" | "origin" | "siteWide">,
+  dialect: DialectChoice,
+): Rules {
   const policy = parseRobots(source.bytes, {
     dialect,
     ...(source.origin === null ? {} : { origin: source.origin }),
@@ -188,19 +191,37 @@ function compile(source: RobotsSource, dialect: DialectChoice): Rules {
   return { policy, siteWide: source.siteWide, bytes: source.bytes.byteLength };
 }
 
-function ask(rules: Rules, url: string, robot: Robot): Answer {
-  if (url.trim() === "") return failed(rules, robot.agent, url, "empty URL", "invalid-url");
-  if (robot.agent.trim() === "") return failed(rules, robot.agent, url, "empty agent");
+/** Where a query came from: its input line, and for --batch its robots.txt file. */
+interface Origin {
+  readonly input?: number;
+  readonly robots?: string;
+}
+
+const NOWHERE: Origin = {};
+
+function ask(rules: Rules, url: string, robot: Robot | string, from: Origin = NOWHERE): Answer {
+  const agent = typeof robot === "string" ? robot : robot.agent;
+  if (url.trim() === "") return failed(rules, agent, url, "empty URL", "invalid-url", from);
+  if (agent.trim() === "") return failed(rules, agent, url, "empty agent", "invalid-query", from);
   const decision =
     rules.siteWide === null
       ? rules.policy.check(url, robot)
       : siteWideDecision(
           rules.siteWide.allowed,
           rules.siteWide.detail,
-          robot.agent,
+          agent,
           rules.policy.dialect,
         );
-  return { decision, agent: robot.agent, url };
+  if (decision.error !== undefined && from.input !== undefined) {
+    // The URL could not be read: the error names the input line, as every query error does.
+    return {
+      decision: { ...decision, error: `line ${from.input}: ${decision.error}` },
+      agent,
+      url,
+      ...from,
+    };
+  }
+  return { decision, agent, url, ...from };
 }
 
 function failed(
@@ -209,6 +230,7 @@ function failed(
   url: string,
   error: string,
   reason: "invalid-url" | "invalid-query" = "invalid-query",
+  from: Origin = NOWHERE,
 ): Answer {
   const decision: Decision = {
     allowed: false,
@@ -218,19 +240,36 @@ function failed(
     group: null,
     line: null,
     rule: null,
-    error,
+    // A query line's error names the line it came from.
+    error: from.input === undefined ? error : `line ${from.input}: ${error}`,
   };
-  return { decision, agent, url };
+  return { decision, agent, url, ...from };
 }
 
 /** `agent<TAB>url[<TAB>ip[<TAB>time]]` */
-function askLine(rules: Rules | string, line: string, defaults: Omit<Robot, "agent">): Answer {
-  const [agent = "", url, ip, time] = line.split("\t");
-  if (url === undefined)
-    return failed(rules, agent, "", `expected agent<TAB>url, got ${quoted(line)}`);
-  if (typeof rules === "string") return failed(null, agent, url, rules);
-  const robot = lineRobot(agent, ip, time, defaults);
-  return typeof robot === "string" ? failed(rules, agent, url, robot) : ask(rules, url, robot);
+function askLine(
+  rules: Rules | string,
+  line: string,
+  defaults: Omit<Robot, "agent">,
+  from: Origin,
+): Answer {
+  const fields = line.split("\t");
+  const agent = fields[0] ?? "";
+  const url = fields[1];
+  if (url === undefined) {
+    return failed(rules, agent, "", `expected agent<TAB>url, got ${quoted(line)}`, undefined, from);
+  }
+  if (typeof rules === "string") return failed(null, agent, url, rules, undefined, from);
+  // The common line names only the robot and the URL: the robot is then its name alone.
+  if (fields.length === 2 && !hasDefaults(defaults)) return ask(rules, url, agent, from);
+  const robot = lineRobot(agent, fields[2], fields[3], defaults);
+  return typeof robot === "string"
+    ? failed(rules, agent, url, robot, undefined, from)
+    : ask(rules, url, robot, from);
+}
+
+function hasDefaults(defaults: Omit<Robot, "agent">): boolean {
+  return Object.keys(defaults).length > 0;
 }
 
 /** A --queries line, its input line number named in any error. */
@@ -238,22 +277,17 @@ function askQueryLine(
   rules: Rules | string,
   line: QueryLine,
   defaults: Omit<Robot, "agent">,
+  robots?: string,
 ): Answer {
-  const answer = line.tooLong
-    ? failed(rules, "", "", tooLong())
-    : askLine(rules, line.text, defaults);
-  return numbered(answer, line.number);
+  const from: Origin =
+    robots === undefined ? { input: line.number } : { input: line.number, robots };
+  return line.tooLong
+    ? failed(rules, "", "", tooLong(), undefined, from)
+    : askLine(rules, line.text, defaults, from);
 }
 
 function tooLong(): string {
   return `longer than ${MAX_QUERY_LINE_BYTES / 1024} KiB; skipped`;
-}
-
-/** The answer with its input line number, named in its error if it has one. */
-function numbered(answer: Answer, input: number): Answer {
-  const error = answer.decision.error;
-  if (error === undefined) return { ...answer, input };
-  return { ...answer, input, decision: { ...answer.decision, error: `line ${input}: ${error}` } };
 }
 
 /** A piece of an input line for a message: quoted, and cut when long. */
@@ -281,8 +315,9 @@ function lineRobot(
 }
 
 // Policies kept while a batch runs: files usually come in runs, and a bound keeps memory flat.
-const BATCH_CACHE_BYTES = 64 * 1024 * 1024;
-const BATCH_CACHE_FILES = 4096;
+// A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
+const BATCH_CACHE_BYTES = 8 * 1024 * 1024;
+const BATCH_CACHE_FILES = 256;
 // robots.txt files read ahead of the line being answered, so that reads overlap.
 const READ_AHEAD = 32;
 
@@ -307,7 +342,13 @@ async function runBatch(
   };
   const read = async (file: string): Promise<Rules | string> => {
     try {
-      return compile(await loadRobots(file, { stdin: io.stdin }), options.dialect);
+      // A local file is read with one call: the promise API's open, stat, read and close cost
+      // more than parsing a small robots.txt (issue 17's profile).
+      const source =
+        file === "-" || isUrl(file)
+          ? await loadRobots(file, { stdin: io.stdin })
+          : { bytes: await readBytes(file), origin: null, siteWide: null };
+      return compile(source, options.dialect);
     } catch (error) {
       return error instanceof CliError ? error.message : String(error);
     }
@@ -330,7 +371,7 @@ async function runBatch(
         const error = line.tooLong
           ? tooLong()
           : `expected robots-file<TAB>agent<TAB>url, got ${quoted(line.text)}`;
-        emit(numbered(failed(null, "", "", error), line.number));
+        emit(failed(null, "", "", error, undefined, { input: line.number }));
         continue;
       }
       let rules = cache.get(file);
@@ -345,9 +386,19 @@ async function runBatch(
         cache.set(file, rules);
       }
       const rest = line.text.slice(file.length + 1);
-      emit({ ...askQueryLine(rules, { ...line, text: rest }, defaults), robots: file });
+      const from = { input: line.number, robots: file };
+      emit(askLine(rules, rest, defaults, from));
       if (out.full) await out.flush();
     }
+  });
+}
+
+function readBytes(file: string): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    readFile(file, (error, bytes) => {
+      if (error === null) resolve(bytes);
+      else reject(new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error }));
+    });
   });
 }
 
