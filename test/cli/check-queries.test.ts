@@ -165,3 +165,49 @@ describe("heed check --queries / --batch input", () => {
     }
   });
 });
+
+describe("heed check --batch with worker threads", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-check-jobs-"));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("--jobs 2 answers exactly as the main thread alone, in input order", async () => {
+    const files: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const file = join(dir, `r${i}.txt`);
+      await writeFile(
+        file,
+        `User-agent: bot${i % 3}\nDisallow: /p${i}/\n\nUser-agent: *\nAllow: /\n`,
+      );
+      files.push(file);
+    }
+    const lines: string[] = ["# a comment"];
+    for (let n = 0; n < 600; n++) {
+      const file = files[(n * 7) % files.length] as string;
+      lines.push(`${file}\tbot${n % 4}\t/p${n % 12}/x`);
+      if (n % 97 === 0) lines.push(`${join(dir, "missing.txt")}\tbot\t/`);
+      if (n % 101 === 0) lines.push("no tabs");
+      if (n % 53 === 0) lines.push(`${file}\tbot\t`);
+    }
+    const batch = join(dir, "batch.tsv");
+    await writeFile(batch, `${lines.join("\n")}\n`);
+    for (const json of [true, false]) {
+      const flags = json ? ["--json"] : [];
+      const alone = await runCli(["check", "--batch", batch, "--jobs", "0", ...flags]);
+      const shared = await runCli(["check", "--batch", batch, "--jobs", "2", ...flags]);
+      assert.equal(shared.stdout, alone.stdout);
+      assert.equal(shared.code, alone.code);
+      assert.equal(shared.code, 2);
+      assert.equal(alone.stdout.trimEnd().split("\n").length, lines.length - 1);
+    }
+  });
+  it("--jobs must be a small whole number", async () => {
+    const r = await runCli(["check", "--batch", "-", "--jobs", "many"], { input: "" });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--jobs: expected a whole number/);
+  });
+});

@@ -3,7 +3,10 @@
  * `--queries`, or many with `--batch`; both stream, so a million queries run in constant memory.
  */
 import { createReadStream, readFile } from "node:fs";
+import { stat } from "node:fs/promises";
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
 import {
   BASIS_TEXT,
   type Decision,
@@ -30,6 +33,8 @@ export interface CheckOptions {
   readonly encodings?: string;
   readonly charsets?: string;
   readonly json: boolean;
+  /** --batch: worker threads besides the main one; default one per spare core for large batches. */
+  readonly jobs?: string;
 }
 
 /** A parsed robots.txt, or the site-wide answer its fetch gave. */
@@ -73,7 +78,13 @@ export async function runCheck(
         "--batch names its robots.txt files itself; give no file, --url or --queries with it",
       );
     }
-    await runBatch(options, defaults, io, emit, out);
+    await runBatch(
+      options,
+      { dialect: options.dialect, defaults, json: options.json },
+      io,
+      out,
+      tally,
+    );
   } else {
     if (source === undefined)
       throw new CliError("missing the robots.txt file or URL to check against");
@@ -321,39 +332,41 @@ const BATCH_CACHE_FILES = 256;
 // robots.txt files read ahead of the line being answered, so that reads overlap.
 const READ_AHEAD = 32;
 
-/** `robots-file<TAB>agent<TAB>url[<TAB>ip[<TAB>time]]`, each file parsed once while it is in use. */
-async function runBatch(
-  options: CheckOptions,
-  defaults: Omit<Robot, "agent">,
-  io: Io,
-  emit: Emit,
-  out: LineWriter,
-): Promise<void> {
-  const cache = new Map<string, Rules | string>();
-  let cachedBytes = 0;
-  const keep = (file: string, rules: Rules | string): void => {
-    cache.set(file, rules);
-    cachedBytes += typeof rules === "string" ? 0 : rules.bytes;
-    for (const [key, value] of cache) {
-      if (cachedBytes <= BATCH_CACHE_BYTES && cache.size <= BATCH_CACHE_FILES) break;
-      cache.delete(key);
-      cachedBytes -= typeof value === "string" ? 0 : value.bytes;
-    }
-  };
-  const read = async (file: string): Promise<Rules | string> => {
-    try {
-      // A local file is read with one call: the promise API's open, stat, read and close cost
-      // more than parsing a small robots.txt (issue 17's profile).
-      const source =
-        file === "-" || isUrl(file)
-          ? await loadRobots(file, { stdin: io.stdin })
-          : { bytes: await readBytes(file), origin: null, siteWide: null };
-      return compile(source, options.dialect);
-    } catch (error) {
-      return error instanceof CliError ? error.message : String(error);
-    }
-  };
-  await forEachLines(options.batch as string, io, async (lines) => {
+/** What a share of a batch chunk came to: one output line per input line, in order. */
+export interface BatchResult {
+  readonly texts: string[];
+  readonly disallowed: number;
+  readonly errors: number;
+}
+
+/** How batch lines are answered; plain data, so that a worker can be given it. */
+export interface BatchSettings {
+  readonly dialect: DialectChoice;
+  readonly defaults: Omit<Robot, "agent">;
+  readonly json: boolean;
+}
+
+/**
+ * Answers `robots-file<TAB>agent<TAB>url[<TAB>ip[<TAB>time]]` lines, each file parsed once
+ * while it is in use: a bounded cache keeps the files of recent lines, and the files the next
+ * lines need are read ahead. The main thread and each batch worker (batch-worker.ts) have one.
+ */
+export class BatchAnswerer {
+  private readonly cache = new Map<string, Rules | string>();
+  private cachedBytes = 0;
+  private readonly format: (answer: Answer) => string;
+
+  constructor(
+    private readonly settings: BatchSettings,
+    private readonly stdin: NodeJS.ReadableStream | null,
+  ) {
+    this.format = settings.json ? toJsonText : toText;
+  }
+
+  async answer(lines: readonly QueryLine[]): Promise<BatchResult> {
+    const texts: string[] = [];
+    let disallowed = 0;
+    let errors = 0;
     // Reads of the files the next lines need start before those lines are answered.
     const reading = new Map<string, Promise<Rules | string>>();
     let scanned = 0;
@@ -361,36 +374,194 @@ async function runBatch(
       while (scanned < lines.length && reading.size < READ_AHEAD) {
         const file = fileOf(lines[scanned] as QueryLine);
         scanned++;
-        if (file !== null && !cache.has(file) && !reading.has(file)) reading.set(file, read(file));
+        if (file !== null && !this.cache.has(file) && !reading.has(file)) {
+          reading.set(file, this.read(file));
+        }
       }
     };
     for (const line of lines) {
       readAhead();
       const file = fileOf(line);
+      let answer: Answer;
       if (file === null) {
         const error = line.tooLong
           ? tooLong()
           : `expected robots-file<TAB>agent<TAB>url, got ${quoted(line.text)}`;
-        emit(failed(null, "", "", error, undefined, { input: line.number }));
-        continue;
+        answer = failed(null, "", "", error, undefined, { input: line.number });
+      } else {
+        let rules = this.cache.get(file);
+        if (rules === undefined) {
+          const pending = reading.get(file);
+          reading.delete(file);
+          rules = await (pending ?? this.read(file));
+          this.keep(file, rules);
+        } else if (this.cache.size > 1) {
+          // Most recently used last.
+          this.cache.delete(file);
+          this.cache.set(file, rules);
+        }
+        const rest = line.text.slice(file.length + 1);
+        answer = askLine(rules, rest, this.settings.defaults, {
+          input: line.number,
+          robots: file,
+        });
       }
-      let rules = cache.get(file);
-      if (rules === undefined) {
-        const pending = reading.get(file);
-        reading.delete(file);
-        rules = await (pending ?? read(file));
-        keep(file, rules);
-      } else if (cache.size > 1) {
-        // Most recently used last.
-        cache.delete(file);
-        cache.set(file, rules);
-      }
-      const rest = line.text.slice(file.length + 1);
-      const from = { input: line.number, robots: file };
-      emit(askLine(rules, rest, defaults, from));
-      if (out.full) await out.flush();
+      if (answer.decision.error !== undefined) errors++;
+      else if (!answer.decision.allowed) disallowed++;
+      texts.push(this.format(answer));
     }
-  });
+    return { texts, disallowed, errors };
+  }
+
+  private async read(file: string): Promise<Rules | string> {
+    try {
+      // A local file is read with one call: the promise API's open, stat, read and close cost
+      // more than parsing a small robots.txt (issue 17's profile).
+      if (file === "-" && this.stdin === null) {
+        return "cannot read a robots.txt from standard input here: name a file";
+      }
+      const source =
+        file === "-" || isUrl(file)
+          ? await loadRobots(file, { stdin: this.stdin as NodeJS.ReadableStream })
+          : { bytes: await readBytes(file), origin: null, siteWide: null };
+      return compile(source, this.settings.dialect);
+    } catch (error) {
+      return error instanceof CliError ? error.message : String(error);
+    }
+  }
+
+  private keep(file: string, rules: Rules | string): void {
+    this.cache.set(file, rules);
+    this.cachedBytes += typeof rules === "string" ? 0 : rules.bytes;
+    for (const [key, value] of this.cache) {
+      if (this.cachedBytes <= BATCH_CACHE_BYTES && this.cache.size <= BATCH_CACHE_FILES) break;
+      this.cache.delete(key);
+      this.cachedBytes -= typeof value === "string" ? 0 : value.bytes;
+    }
+  }
+}
+
+// A batch file this large is shared with workers; a small one is answered before they start.
+const WORKERS_FROM_BYTES = 1024 * 1024;
+
+/** The whole --batch run: the main thread answers a share of each chunk, workers the rest. */
+async function runBatch(
+  options: CheckOptions,
+  settings: BatchSettings,
+  io: Io,
+  out: LineWriter,
+  tally: { disallowed: number; errors: number },
+): Promise<void> {
+  const file = options.batch as string;
+  const main = new BatchAnswerer(settings, io.stdin);
+  const jobs = await workerCount(options, file);
+  const pool = jobs === 0 ? null : new BatchPool(jobs, settings);
+  try {
+    await forEachLines(file, io, async (lines) => {
+      const result = pool === null ? await main.answer(lines) : await pool.answer(lines, main);
+      tally.disallowed += result.disallowed;
+      tally.errors += result.errors;
+      for (const text of result.texts) out.add(text);
+      await out.ready();
+    });
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function workerCount(options: CheckOptions, file: string): Promise<number> {
+  if (options.jobs !== undefined) {
+    const n = Number(options.jobs);
+    if (!Number.isInteger(n) || n < 0 || n > 64) {
+      throw new CliError(`--jobs: expected a whole number from 0 to 64, got "${options.jobs}"`);
+    }
+    return n;
+  }
+  if (file === "-") return 0;
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+  return size >= WORKERS_FROM_BYTES ? Math.max(0, Math.min(4, availableParallelism() - 1)) : 0;
+}
+
+/**
+ * Batch workers. Each line goes to a share chosen by its robots.txt file, so that a file is
+ * read and parsed by one thread and stays in that thread's cache; the main thread keeps a
+ * share of its own and answers it while the workers answer theirs.
+ */
+class BatchPool {
+  private readonly workers: Worker[] = [];
+  private readonly waiting: ((result: BatchResult) => void)[][] = [];
+  private failure: Error | null = null;
+
+  constructor(count: number, settings: BatchSettings) {
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(new URL("../batch-worker.js", import.meta.url), {
+        workerData: settings,
+      });
+      const queue: ((result: BatchResult) => void)[] = [];
+      worker.on("message", (result: BatchResult) => queue.shift()?.(result));
+      worker.on("error", (error) => {
+        this.failure = error;
+        for (const resolve of queue.splice(0)) resolve({ texts: [], disallowed: 0, errors: 0 });
+      });
+      this.workers.push(worker);
+      this.waiting.push(queue);
+    }
+  }
+
+  async answer(lines: readonly QueryLine[], main: BatchAnswerer): Promise<BatchResult> {
+    const shares = this.workers.length + 1;
+    const parts: QueryLine[][] = Array.from({ length: shares }, () => []);
+    const owner = new Uint8Array(lines.length);
+    lines.forEach((line, i) => {
+      const file = fileOf(line);
+      const k = file === null ? shares - 1 : shareOf(file, shares);
+      owner[i] = k;
+      (parts[k] as QueryLine[]).push(line);
+    });
+    const asked = parts.map((part, k) =>
+      part.length === 0
+        ? Promise.resolve({ texts: [], disallowed: 0, errors: 0 })
+        : k === shares - 1
+          ? main.answer(part)
+          : this.ask(k, part),
+    );
+    const results = await Promise.all(asked);
+    if (this.failure !== null) throw this.failure;
+    const next = new Uint32Array(shares);
+    const texts: string[] = new Array<string>(lines.length);
+    for (let i = 0; i < lines.length; i++) {
+      const k = owner[i] as number;
+      texts[i] = (results[k] as BatchResult).texts[(next[k] as number)++] as string;
+    }
+    let disallowed = 0;
+    let errors = 0;
+    for (const r of results) {
+      disallowed += r.disallowed;
+      errors += r.errors;
+    }
+    return { texts, disallowed, errors };
+  }
+
+  private ask(k: number, lines: QueryLine[]): Promise<BatchResult> {
+    return new Promise((resolve) => {
+      (this.waiting[k] as ((result: BatchResult) => void)[]).push(resolve);
+      (this.workers[k] as Worker).postMessage(lines);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/** Which share a robots.txt file belongs to: a hash of its name (FNV-1a). */
+function shareOf(file: string, shares: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < file.length; i++) h = Math.imul(h ^ file.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % shares;
 }
 
 function readBytes(file: string): Promise<Uint8Array> {
