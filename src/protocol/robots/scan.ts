@@ -12,9 +12,9 @@
  */
 import type { Diagnostic } from "./diagnostic.js";
 import { GroupBuilder, type Grouping } from "./groups.js";
-import { canonicalKeyAt } from "./keys.js";
+import { canonicalKeyAt, readKey } from "./keys.js";
 import { MAX_LINE_LENGTH } from "./limits.js";
-import { isSpace, readLine } from "./line-reader.js";
+import { isSpace, type RobotsLine, readLine } from "./line-reader.js";
 import type { PatternOptions } from "./path-pattern.js";
 
 const LF = 10;
@@ -61,7 +61,11 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
     while (keyEnd > p && isSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
     const kind = colon < 0 ? null : canonicalKeyAt(text, p, keyEnd);
     if (kind === null) {
-      builder.add(readLine(text, start, end, number, "hash", dropped));
+      // Another key (Host, Clean-param, a misspelling): read in place when it is a plain
+      // `key: value` line, in full otherwise.
+      const line =
+        colon < 0 ? null : otherKeyLine(text, p, colon, comment < 0 ? end : comment, number);
+      builder.add(line ?? readLine(text, start, end, number, "hash", dropped));
       dropped.length = 0;
       start = next;
       continue;
@@ -99,6 +103,46 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
     start = next;
   }
   return builder.finish();
+}
+
+/**
+ * The line `text[p, stop)` with its colon at `colon`, as readLine reads it, when its key has no
+ * inner blank; null otherwise (readLine then collapses the blanks and reads it).
+ */
+function otherKeyLine(
+  text: string,
+  p: number,
+  colon: number,
+  stop: number,
+  number: number,
+): RobotsLine | null {
+  let keyEnd = colon;
+  while (keyEnd > p && isTrimmed(text.charCodeAt(keyEnd - 1))) keyEnd--;
+  for (let i = p; i < keyEnd; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09) return null;
+  }
+  // readLine trims the key with String.prototype.trim: a key starting with a blank it keeps
+  // (no such blank reaches here but U+00A0 and its kind) is left to readLine.
+  if (p < keyEnd && isTrimmed(text.charCodeAt(p))) return null;
+  const key = text.slice(p, keyEnd);
+  const reading = readKey(key);
+  let from = colon + 1;
+  while (from < stop && isTrimmed(text.charCodeAt(from))) from++;
+  let to = stop;
+  while (to > from && isTrimmed(text.charCodeAt(to - 1))) to--;
+  let textEnd = stop;
+  while (textEnd > p && isTrimmed(text.charCodeAt(textEnd - 1))) textEnd--;
+  return {
+    number,
+    kind: reading.kind,
+    key,
+    value: text.slice(from, to),
+    text: text.slice(p, textEnd),
+    colon: true,
+    truncated: false,
+    misspeltFor: reading.misspeltFor,
+  };
 }
 
 /** What `String.prototype.trim` removes (ECMAScript WhiteSpace; no line ends reach here). */
