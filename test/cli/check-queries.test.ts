@@ -205,6 +205,23 @@ describe("heed check --batch with worker threads", () => {
       assert.equal(alone.stdout.trimEnd().split("\n").length, lines.length - 1);
     }
   });
+  it("a robots.txt over the 500 KiB parse limit is read only as far as the limit (RFC 9309 §2.5)", async () => {
+    const big = join(dir, "big.txt");
+    await writeFile(
+      big,
+      `User-agent: *\nDisallow: /a\n${"# filler\n".repeat(70_000)}Disallow: /b\n`,
+    );
+    const batch = join(dir, "big.tsv");
+    await writeFile(batch, `${big}\tbot\t/a\n${big}\tbot\t/b\n`);
+    const r = await runCli(["check", "--batch", batch, "--json"]);
+    assert.deepEqual(
+      jsonLines(r.stdout).map((l) => [l.url, l.allowed]),
+      [
+        ["/a", false],
+        ["/b", true],
+      ],
+    );
+  });
   it("--jobs must be a small whole number", async () => {
     const r = await runCli(["check", "--batch", "-", "--jobs", "many"], { input: "" });
     assert.equal(r.code, 2);
