@@ -57,6 +57,12 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
       start = next;
       continue;
     }
+    if (colon < 0 && !mayBeKey(text, p, comment < 0 ? end : comment)) {
+      // No colon and a first word no key is spelt like (an HTML page's lines, prose): the
+      // line reader reads it as invalid, and groups ignore it.
+      start = next;
+      continue;
+    }
     let keyEnd = colon;
     while (keyEnd > p && isSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
     const kind = colon < 0 ? null : canonicalKeyAt(text, p, keyEnd);
@@ -103,6 +109,23 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
     start = next;
   }
   return builder.finish();
+}
+
+// The lengths of the keys and misspellings keys.ts knows: `allow` (5) to `robot-version` (13).
+const SHORTEST_KEY = 5;
+const LONGEST_KEY = 13;
+
+/**
+ * Could the first word of `text[p, stop)` be a key read without a colon (`Disallow /x`)? Only
+ * when its length is that of some known key and it starts with a letter; the line reader
+ * decides the rest.
+ */
+function mayBeKey(text: string, p: number, stop: number): boolean {
+  let k = p;
+  while (k < stop && !isSpace(text.charCodeAt(k))) k++;
+  const length = k - p;
+  const first = text.charCodeAt(p) | 0x20;
+  return length >= SHORTEST_KEY && length <= LONGEST_KEY && first >= 0x61 && first <= 0x7a;
 }
 
 /**
