@@ -855,7 +855,9 @@ function main(): void {
     .map((l) => fmt(l, 2))
     .join(" ");
   console.log(
-    `heed robots.txt benchmark  (node ${process.version}, ${QUICK ? "quick" : "full"} run)`,
+    `heed robots.txt benchmark  (node ${process.version}, ${QUICK ? "quick" : "full"} run; ` +
+      `in-process loops timed by ${CLOCK === "cpu" ? "CPU time, --clock wall for wall time" : "wall time"}; ` +
+      "child processes by wall and CPU time)",
   );
 
   let t = now();
