@@ -2,6 +2,8 @@
 import type { Writable } from "node:stream";
 
 const FLUSH_AT = 64 * 1024;
+// Room past the flush mark, so that a line added to a nearly full buffer rarely makes it grow.
+const SLACK = 64 * 1024;
 
 export class LineWriter {
   // Lines are written into bytes as they come: no large string is built, flattened and dropped.
@@ -11,7 +13,7 @@ export class LineWriter {
     private readonly out: Writable,
     private readonly flushAt: number = FLUSH_AT,
   ) {
-    this.bytes = Buffer.allocUnsafe(flushAt + 1024);
+    this.bytes = Buffer.allocUnsafe(flushAt + SLACK);
   }
 
   async line(text: string): Promise<void> {
@@ -42,7 +44,7 @@ export class LineWriter {
     if (this.used === 0) return;
     const chunk = this.bytes.subarray(0, this.used);
     // The stream keeps the chunk until written: the next lines go to new memory.
-    this.bytes = Buffer.allocUnsafe(this.flushAt + 1024);
+    this.bytes = Buffer.allocUnsafe(this.flushAt + SLACK);
     this.used = 0;
     if (!this.out.write(chunk))
       await new Promise<void>((resolve) => this.out.once("drain", resolve));

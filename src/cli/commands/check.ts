@@ -472,7 +472,10 @@ async function runBatch(
       const result = pool === null ? await main.answer(lines) : await pool.answer(lines, main);
       tally.disallowed += result.disallowed;
       tally.errors += result.errors;
-      for (const text of result.texts) out.add(text);
+      for (const text of result.texts) {
+        out.add(text);
+        if (out.full) await out.flush();
+      }
       await out.ready();
     });
   } finally {
