@@ -6,7 +6,8 @@
  *   node dist/bench/profile.js query        # isAllowed over the corpus queries, policies warm
  *   node dist/bench/profile.js select       # first query per robot on fresh policies
  *   node dist/bench/profile.js adversarial  # the adversarial cases
- *   add --seconds=N (default 5), --top=N (default 25), --save=FILE.cpuprofile
+ *   add --seconds=N (default 5), --top=N (default 25), --save=FILE.cpuprofile,
+ *   --corpus=web for the web-shaped corpus (bench/web-corpus.ts) instead of the large files
  *
  * Lines are of the compiled JavaScript in dist/, which tsc keeps close to the TypeScript.
  */
@@ -16,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseRobots, type RobotsPolicy } from "../src/protocol/robots/index.js";
 import { adversarialCases, buildCorpus } from "./corpus.js";
+import { buildWebCorpus } from "./web-corpus.js";
 
 interface CallFrame {
   functionName: string;
@@ -59,7 +61,7 @@ function loopFor(ms: number, body: () => void): number {
 }
 
 function workload(): () => void {
-  const corpus = buildCorpus();
+  const corpus = option("corpus", "large") === "web" ? buildWebCorpus() : buildCorpus();
   switch (mode) {
     case "parse":
       return () => {

@@ -2,22 +2,58 @@
 import type { Writable } from "node:stream";
 
 const FLUSH_AT = 64 * 1024;
+// Room past the flush mark, so that a line added to a nearly full buffer rarely makes it grow.
+const SLACK = 64 * 1024;
 
 export class LineWriter {
-  private buffer = "";
-  constructor(private readonly out: Writable) {}
+  // Lines are written into bytes as they come: no large string is built, flattened and dropped.
+  private bytes: Buffer;
+  private used = 0;
+  constructor(
+    private readonly out: Writable,
+    private readonly flushAt: number = FLUSH_AT,
+  ) {
+    this.bytes = Buffer.allocUnsafe(flushAt + SLACK);
+  }
 
   async line(text: string): Promise<void> {
-    this.buffer += `${text}\n`;
-    if (this.buffer.length >= FLUSH_AT) await this.flush();
+    this.add(text);
+    await this.ready();
+  }
+
+  /** Adds a line without waiting; call {@link ready} often enough to keep memory bounded. */
+  add(text: string): void {
+    // A UTF-16 unit is at most 3 bytes of UTF-8; a line that might not fit gets room first.
+    const room = text.length * 3 + 1;
+    if (this.used + room > this.bytes.length) this.grow(room);
+    this.used += this.bytes.write(text, this.used, "utf8");
+    this.bytes[this.used++] = 0x0a;
+  }
+
+  /** The buffer is large enough to write out. */
+  get full(): boolean {
+    return this.used >= this.flushAt;
+  }
+
+  /** Writes the buffer out once it is large, waiting for the stream to drain if it must. */
+  async ready(): Promise<void> {
+    if (this.used >= this.flushAt) await this.flush();
   }
 
   async flush(): Promise<void> {
-    if (this.buffer === "") return;
-    const chunk = this.buffer;
-    this.buffer = "";
+    if (this.used === 0) return;
+    const chunk = this.bytes.subarray(0, this.used);
+    // The stream keeps the chunk until written: the next lines go to new memory.
+    this.bytes = Buffer.allocUnsafe(this.flushAt + SLACK);
+    this.used = 0;
     if (!this.out.write(chunk))
       await new Promise<void>((resolve) => this.out.once("drain", resolve));
+  }
+
+  private grow(room: number): void {
+    const bigger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + room));
+    this.bytes.copy(bigger, 0, 0, this.used);
+    this.bytes = bigger;
   }
 }
 

@@ -74,6 +74,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "one query a line: agent<TAB>url[<TAB>ip<TAB>time]; - for standard input",
     )
     .option("--batch <file>", "one query a line: robots-file<TAB>agent<TAB>url[<TAB>ip<TAB>time]")
+    .option(
+      "--jobs <n>",
+      "--batch: worker threads that read and parse files beside the main one (default: one per spare core for a batch file of 1 MiB or more)",
+    )
     .addOption(dialectOption())
     .option("--ip <addr>", "the robot's IP address (REGP Ip-allow/Ip-disallow)")
     .option(

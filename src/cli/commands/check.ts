@@ -2,15 +2,17 @@
  * `heed check`: is a URL allowed for a robot? (DESIGN §6.) One robots.txt with `--url` or
  * `--queries`, or many with `--batch`; both stream, so a million queries run in constant memory.
  */
-import { createReadStream } from "node:fs";
+import { close, createReadStream, open, read } from "node:fs";
 import { stat } from "node:fs/promises";
 import { isIP } from "node:net";
-import { createInterface } from "node:readline";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
 import {
   BASIS_TEXT,
   type Decision,
   htmlPageLine,
   type DialectChoice,
+  MAX_ROBOTS_BYTES,
   parseRobots,
   type Robot,
   type RobotsPolicy,
@@ -18,7 +20,9 @@ import {
 } from "../../protocol/robots/index.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
-import { loadRobots, type RobotsSource } from "../robots-source.js";
+import { MAX_QUERY_LINE_BYTES, type QueryLine, queryLines } from "../query-lines.js";
+import type * as RobotsSources from "../robots-source.js";
+import type { RobotsSource } from "../robots-source.js";
 
 export interface CheckOptions {
   readonly agent?: string;
@@ -32,6 +36,8 @@ export interface CheckOptions {
   readonly encodings?: string;
   readonly charsets?: string;
   readonly json: boolean;
+  /** --batch: worker threads besides the main one; default one per spare core for large batches. */
+  readonly jobs?: string;
 }
 
 /** A parsed robots.txt, or the site-wide answer its fetch gave. */
@@ -52,7 +58,12 @@ interface Answer {
   readonly robots?: string;
   readonly status?: number | null;
   readonly warnings?: readonly string[];
+  /** The line of the --queries or --batch input that asked. */
+  readonly input?: number;
 }
+
+/** Answers one query line without waiting: what --queries and --batch do per line. */
+type Emit = (answer: Answer) => void;
 
 export async function runCheck(
   source: string | undefined,
@@ -60,12 +71,14 @@ export async function runCheck(
   io: Io,
 ): Promise<number> {
   const defaults = robotDefaults(options);
-  const out = new LineWriter(io.stdout);
+  // Large chunks: a batch run writes millions of lines.
+  const out = new LineWriter(io.stdout, OUTPUT_CHUNK);
   const tally = { disallowed: 0, errors: 0 };
-  const emit = async (answer: Answer) => {
+  const format = options.json ? toJsonText : toText;
+  const emit: Emit = (answer) => {
     if (answer.decision.error !== undefined) tally.errors++;
     else if (!answer.decision.allowed) tally.disallowed++;
-    await out.line(options.json ? JSON.stringify(toJson(answer)) : toText(answer));
+    out.add(format(answer));
   };
 
   if (options.batch !== undefined) {
@@ -74,7 +87,13 @@ export async function runCheck(
         "--batch names its robots.txt files itself; give no file, --url or --queries with it",
       );
     }
-    await runBatch(options, defaults, io, emit);
+    await runBatch(
+      options,
+      { dialect: options.dialect, defaults, json: options.json },
+      io,
+      out,
+      tally,
+    );
   } else {
     if (source === undefined)
       throw new CliError("missing the robots.txt file or URL to check against");
@@ -85,19 +104,24 @@ export async function runCheck(
     } else if (options.url.length > 0) {
       throw new CliError("give either --url or --queries, not both");
     }
-    const loaded = await loadRobots(source, {
-      stdin: io.stdin,
-      ...userAgent(options.agent),
-      onNote: (text) => io.stderr.write(`heed check: ${text}\n`),
-    });
-    const rules = compile(loaded, options.dialect);
-    for (const warning of rules.warnings) io.stderr.write(`heed check: warning: ${warning}\n`);
+    const rules = await load(source, options, io);
+    if (typeof rules !== "string") {
+      for (const warning of rules.warnings) io.stderr.write(`heed check: warning: ${warning}\n`);
+    }
     if (options.queries === undefined) {
       for (const url of options.url) {
-        await emit(ask(rules, url, { ...defaults, agent: options.agent ?? "" }));
+        emit(
+          typeof rules === "string"
+            ? failed(null, options.agent ?? "", url, rules)
+            : ask(rules, url, { ...defaults, agent: options.agent ?? "" }),
+        );
+        await out.ready();
       }
     } else {
-      await forEachLine(options.queries, io, async (line) => emit(askLine(rules, line, defaults)));
+      await forEachLines(options.queries, io, async (lines) => {
+        for (const line of lines) emit(askQueryLine(rules, line, defaults));
+        await out.ready();
+      });
     }
   }
   await out.flush();
@@ -108,6 +132,40 @@ export async function runCheck(
     return EXIT_BAD_INPUT;
   }
   return tally.disallowed > 0 ? EXIT_NOT_ALLOWED : EXIT_OK;
+}
+
+/**
+ * robots-source.js and the network layer under it, loaded when a robots.txt is fetched or read
+ * from standard input: a batch worker that reads local files starts without them.
+ */
+function sources(): Promise<typeof RobotsSources> {
+  return import("../robots-source.js");
+}
+
+// Output is written in chunks of about this many characters.
+const OUTPUT_CHUNK = 1024 * 1024;
+
+/**
+ * The robots.txt to check against. With --json, a robots.txt that cannot be had (a fetch that
+ * fails, a missing file) is answered in every query's own JSON object, so that the output
+ * stays JSON; as text it is one message and exit 2.
+ */
+async function load(source: string, options: CheckOptions, io: Io): Promise<Rules | string> {
+  try {
+    return compile(
+      await (
+        await sources()
+      ).loadRobots(source, {
+        stdin: io.stdin,
+        ...userAgent(options.agent),
+        onNote: (text) => io.stderr.write(`heed check: ${text}\n`),
+      }),
+      options.dialect,
+    );
+  } catch (error) {
+    if (options.json && error instanceof CliError) return error.message;
+    throw error;
+  }
 }
 
 function robotDefaults(options: CheckOptions): Omit<Robot, "agent"> {
@@ -159,12 +217,20 @@ function userAgent(agent: string | undefined): { userAgent?: string } {
   return agent === undefined ? {} : { userAgent: agent };
 }
 
-function compile(source: RobotsSource, dialect: DialectChoice): Rules {
+/**
+ * A source with a label is the one robots.txt of `--url`/`--queries`, whose answers carry its
+ * status and warnings; --batch files go without, so a batch never reads a file's text twice.
+ */
+function compile(
+  source: Pick<RobotsSource, "bytes" | "origin" | "siteWide"> &
+    Partial<Pick<RobotsSource, "label" | "status">>,
+  dialect: DialectChoice,
+): Rules {
   const policy = parseRobots(source.bytes, {
     dialect,
     ...(source.origin === null ? {} : { origin: source.origin }),
   });
-  const html = htmlPageLine(policy.text);
+  const html = source.label === undefined ? null : htmlPageLine(policy.text);
   const warnings =
     html === null
       ? []
@@ -175,58 +241,118 @@ function compile(source: RobotsSource, dialect: DialectChoice): Rules {
     policy,
     siteWide: source.siteWide,
     bytes: source.bytes.byteLength,
-    status: source.status,
+    status: source.status ?? null,
     warnings,
   };
 }
 
-function ask(rules: Rules, url: string, robot: Robot): Answer {
-  if (url.trim() === "") return failed(rules, robot.agent, url, "empty URL", "invalid-url");
-  if (robot.agent.trim() === "") return failed(rules, robot.agent, url, "empty agent");
+/** Where a query came from: its input line, and for --batch its robots.txt file. */
+interface Origin {
+  readonly input?: number;
+  readonly robots?: string;
+}
+
+const NOWHERE: Origin = {};
+
+function ask(rules: Rules, url: string, robot: Robot | string, from: Origin = NOWHERE): Answer {
+  const agent = typeof robot === "string" ? robot : robot.agent;
+  if (url.trim() === "") return failed(rules, agent, url, "empty URL", "invalid-url", from);
+  if (agent.trim() === "") return failed(rules, agent, url, "empty agent", "invalid-query", from);
   const decision =
     rules.siteWide === null
       ? rules.policy.check(url, robot)
       : siteWideDecision(
           rules.siteWide.allowed,
           rules.siteWide.detail,
-          robot.agent,
+          agent,
           rules.policy.dialect,
         );
-  return {
-    decision,
-    agent: robot.agent,
-    url,
+  const about = {
     ...(rules.status === null ? {} : { status: rules.status }),
     ...(rules.warnings.length === 0 ? {} : { warnings: rules.warnings }),
   };
+  if (decision.error !== undefined && from.input !== undefined) {
+    // The URL could not be read: the error names the input line, as every query error does.
+    return {
+      decision: { ...decision, error: `line ${from.input}: ${decision.error}` },
+      agent,
+      url,
+      ...about,
+      ...from,
+    };
+  }
+  return { decision, agent, url, ...about, ...from };
 }
 
 function failed(
-  rules: Rules | null,
+  rules: Rules | string | null,
   agent: string,
   url: string,
   error: string,
   reason: "invalid-url" | "invalid-query" = "invalid-query",
+  from: Origin = NOWHERE,
 ): Answer {
   const decision: Decision = {
     allowed: false,
     reason,
-    dialect: rules?.policy.dialect ?? "rfc9309",
+    dialect: rules === null || typeof rules === "string" ? "rfc9309" : rules.policy.dialect,
     agent,
     group: null,
     line: null,
     rule: null,
-    error,
+    // A query line's error names the line it came from.
+    error: from.input === undefined ? error : `line ${from.input}: ${error}`,
   };
-  return { decision, agent, url };
+  return { decision, agent, url, ...from };
 }
 
 /** `agent<TAB>url[<TAB>ip[<TAB>time]]` */
-function askLine(rules: Rules, line: string, defaults: Omit<Robot, "agent">): Answer {
-  const [agent = "", url, ip, time] = line.split("\t");
-  if (url === undefined) return failed(rules, agent, "", "expected agent<TAB>url");
-  const robot = lineRobot(agent, ip, time, defaults);
-  return typeof robot === "string" ? failed(rules, agent, url, robot) : ask(rules, url, robot);
+function askLine(
+  rules: Rules | string,
+  line: string,
+  defaults: Omit<Robot, "agent">,
+  from: Origin,
+): Answer {
+  const fields = line.split("\t");
+  const agent = fields[0] ?? "";
+  const url = fields[1];
+  if (url === undefined) {
+    return failed(rules, agent, "", `expected agent<TAB>url, got ${quoted(line)}`, undefined, from);
+  }
+  if (typeof rules === "string") return failed(null, agent, url, rules, undefined, from);
+  // The common line names only the robot and the URL: the robot is then its name alone.
+  if (fields.length === 2 && !hasDefaults(defaults)) return ask(rules, url, agent, from);
+  const robot = lineRobot(agent, fields[2], fields[3], defaults);
+  return typeof robot === "string"
+    ? failed(rules, agent, url, robot, undefined, from)
+    : ask(rules, url, robot, from);
+}
+
+function hasDefaults(defaults: Omit<Robot, "agent">): boolean {
+  return Object.keys(defaults).length > 0;
+}
+
+/** A --queries line, its input line number named in any error. */
+function askQueryLine(
+  rules: Rules | string,
+  line: QueryLine,
+  defaults: Omit<Robot, "agent">,
+  robots?: string,
+): Answer {
+  const from: Origin =
+    robots === undefined ? { input: line.number } : { input: line.number, robots };
+  return line.tooLong
+    ? failed(rules, "", "", tooLong(), undefined, from)
+    : askLine(rules, line.text, defaults, from);
+}
+
+function tooLong(): string {
+  return `longer than ${MAX_QUERY_LINE_BYTES / 1024} KiB; skipped`;
+}
+
+/** A piece of an input line for a message: quoted, and cut when long. */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
 }
 
 function lineRobot(
@@ -249,62 +375,308 @@ function lineRobot(
 }
 
 // Policies kept while a batch runs: files usually come in runs, and a bound keeps memory flat.
-const BATCH_CACHE_BYTES = 64 * 1024 * 1024;
-const BATCH_CACHE_FILES = 4096;
+// A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
+const BATCH_CACHE_BYTES = 8 * 1024 * 1024;
+const BATCH_CACHE_FILES = 256;
+// robots.txt files read ahead of the line being answered, so that reads overlap.
+const READ_AHEAD = 32;
 
-/** `robots-file<TAB>agent<TAB>url[<TAB>ip[<TAB>time]]`, each file parsed once while it is in use. */
+/** What a share of a batch chunk came to: one output line per input line, in order. */
+export interface BatchResult {
+  readonly texts: string[];
+  readonly disallowed: number;
+  readonly errors: number;
+}
+
+/** How batch lines are answered; plain data, so that a worker can be given it. */
+export interface BatchSettings {
+  readonly dialect: DialectChoice;
+  readonly defaults: Omit<Robot, "agent">;
+  readonly json: boolean;
+}
+
+/**
+ * Answers `robots-file<TAB>agent<TAB>url[<TAB>ip[<TAB>time]]` lines, each file parsed once
+ * while it is in use: a bounded cache keeps the files of recent lines, and the files the next
+ * lines need are read ahead. The main thread and each batch worker (batch-worker.ts) have one.
+ */
+export class BatchAnswerer {
+  private readonly cache = new Map<string, Rules | string>();
+  private cachedBytes = 0;
+  private readonly format: (answer: Answer) => string;
+
+  constructor(
+    private readonly settings: BatchSettings,
+    private readonly stdin: NodeJS.ReadableStream | null,
+  ) {
+    this.format = settings.json ? toJsonText : toText;
+  }
+
+  async answer(lines: readonly QueryLine[]): Promise<BatchResult> {
+    const texts: string[] = [];
+    let disallowed = 0;
+    let errors = 0;
+    // Reads of the files the next lines need start before those lines are answered.
+    const reading = new Map<string, Promise<Rules | string>>();
+    let scanned = 0;
+    const readAhead = (): void => {
+      while (scanned < lines.length && reading.size < READ_AHEAD) {
+        const file = fileOf(lines[scanned] as QueryLine);
+        scanned++;
+        if (file !== null && !this.cache.has(file) && !reading.has(file)) {
+          reading.set(file, this.read(file));
+        }
+      }
+    };
+    for (const line of lines) {
+      readAhead();
+      const file = fileOf(line);
+      let answer: Answer;
+      if (file === null) {
+        const error = line.tooLong
+          ? tooLong()
+          : `expected robots-file<TAB>agent<TAB>url, got ${quoted(line.text)}`;
+        answer = failed(null, "", "", error, undefined, { input: line.number });
+      } else {
+        let rules = this.cache.get(file);
+        if (rules === undefined) {
+          const pending = reading.get(file);
+          reading.delete(file);
+          rules = await (pending ?? this.read(file));
+          this.keep(file, rules);
+        } else if (this.cache.size > 1) {
+          // Most recently used last.
+          this.cache.delete(file);
+          this.cache.set(file, rules);
+        }
+        const rest = line.text.slice(file.length + 1);
+        answer = askLine(rules, rest, this.settings.defaults, {
+          input: line.number,
+          robots: file,
+        });
+      }
+      if (answer.decision.error !== undefined) errors++;
+      else if (!answer.decision.allowed) disallowed++;
+      texts.push(this.format(answer));
+    }
+    return { texts, disallowed, errors };
+  }
+
+  private async read(file: string): Promise<Rules | string> {
+    try {
+      // A local file is read with one call: the promise API's open, stat, read and close cost
+      // more than parsing a small robots.txt (issue 17's profile).
+      if (file === "-" && this.stdin === null) {
+        return "cannot read a robots.txt from standard input here: name a file";
+      }
+      // `-` and URLs need the network layer; a batch of local files, as most are, does not load it.
+      const source =
+        file === "-" || file.includes("://")
+          ? await (await sources()).loadRobots(file, { stdin: this.stdin as NodeJS.ReadableStream })
+          : { bytes: await readBytes(file), origin: null, siteWide: null };
+      return compile(source, this.settings.dialect);
+    } catch (error) {
+      return error instanceof CliError ? error.message : String(error);
+    }
+  }
+
+  private keep(file: string, rules: Rules | string): void {
+    this.cache.set(file, rules);
+    this.cachedBytes += typeof rules === "string" ? 0 : rules.bytes;
+    for (const [key, value] of this.cache) {
+      if (this.cachedBytes <= BATCH_CACHE_BYTES && this.cache.size <= BATCH_CACHE_FILES) break;
+      this.cache.delete(key);
+      this.cachedBytes -= typeof value === "string" ? 0 : value.bytes;
+    }
+  }
+}
+
+// A batch file this large is shared with workers; a small one is answered before they start.
+const WORKERS_FROM_BYTES = 1024 * 1024;
+
+/** The whole --batch run: the main thread answers a share of each chunk, workers the rest. */
 async function runBatch(
   options: CheckOptions,
-  defaults: Omit<Robot, "agent">,
+  settings: BatchSettings,
   io: Io,
-  emit: (answer: Answer) => Promise<void>,
+  out: LineWriter,
+  tally: { disallowed: number; errors: number },
 ): Promise<void> {
-  const cache = new Map<string, Rules | string>();
-  let cachedBytes = 0;
-  const rulesFor = async (file: string): Promise<Rules | string> => {
-    const hit = cache.get(file);
-    if (hit !== undefined) {
-      cache.delete(file);
-      cache.set(file, hit);
-      return hit;
+  const file = options.batch as string;
+  const main = new BatchAnswerer(settings, io.stdin);
+  const jobs = await workerCount(options, file);
+  const pool = jobs === 0 ? null : new BatchPool(jobs, settings);
+  try {
+    await forEachLines(file, io, async (lines) => {
+      const result = pool === null ? await main.answer(lines) : await pool.answer(lines, main);
+      tally.disallowed += result.disallowed;
+      tally.errors += result.errors;
+      for (const text of result.texts) {
+        out.add(text);
+        if (out.full) await out.flush();
+      }
+      await out.ready();
+    });
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function workerCount(options: CheckOptions, file: string): Promise<number> {
+  if (options.jobs !== undefined) {
+    const n = Number(options.jobs);
+    if (!Number.isInteger(n) || n < 0 || n > 64) {
+      throw new CliError(`--jobs: expected a whole number from 0 to 64, got "${options.jobs}"`);
     }
-    let rules: Rules | string;
-    try {
-      rules = compile(await loadRobots(file, { stdin: io.stdin }), options.dialect);
-    } catch (error) {
-      rules = error instanceof CliError ? error.message : String(error);
+    return n;
+  }
+  if (file === "-") return 0;
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+  return size >= WORKERS_FROM_BYTES ? Math.max(0, Math.min(4, availableParallelism() - 1)) : 0;
+}
+
+/**
+ * Batch workers. Each line goes to a share chosen by its robots.txt file, so that a file is
+ * read and parsed by one thread and stays in that thread's cache; the main thread keeps a
+ * share of its own and answers it while the workers answer theirs.
+ */
+class BatchPool {
+  private readonly workers: Worker[] = [];
+  private readonly waiting: ((result: BatchResult) => void)[][] = [];
+  private failure: Error | null = null;
+
+  constructor(count: number, settings: BatchSettings) {
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(new URL("../batch-worker.js", import.meta.url), {
+        workerData: settings,
+      });
+      const queue: ((result: BatchResult) => void)[] = [];
+      worker.on("message", (result: BatchResult) => queue.shift()?.(result));
+      worker.on("error", (error) => {
+        this.failure = error;
+        for (const resolve of queue.splice(0)) resolve({ texts: [], disallowed: 0, errors: 0 });
+      });
+      this.workers.push(worker);
+      this.waiting.push(queue);
     }
-    cache.set(file, rules);
-    cachedBytes += typeof rules === "string" ? 0 : rules.bytes;
-    for (const [key, value] of cache) {
-      if (cachedBytes <= BATCH_CACHE_BYTES && cache.size <= BATCH_CACHE_FILES) break;
-      cache.delete(key);
-      cachedBytes -= typeof value === "string" ? 0 : value.bytes;
+  }
+
+  async answer(lines: readonly QueryLine[], main: BatchAnswerer): Promise<BatchResult> {
+    const shares = this.workers.length + 1;
+    const parts: QueryLine[][] = Array.from({ length: shares }, () => []);
+    const owner = new Uint8Array(lines.length);
+    lines.forEach((line, i) => {
+      const file = fileOf(line);
+      const k = file === null ? shares - 1 : shareOf(file, shares);
+      owner[i] = k;
+      (parts[k] as QueryLine[]).push(line);
+    });
+    const asked = parts.map((part, k) =>
+      part.length === 0
+        ? Promise.resolve({ texts: [], disallowed: 0, errors: 0 })
+        : k === shares - 1
+          ? main.answer(part)
+          : this.ask(k, part),
+    );
+    const results = await Promise.all(asked);
+    if (this.failure !== null) throw this.failure;
+    const next = new Uint32Array(shares);
+    const texts: string[] = new Array<string>(lines.length);
+    for (let i = 0; i < lines.length; i++) {
+      const k = owner[i] as number;
+      texts[i] = (results[k] as BatchResult).texts[(next[k] as number)++] as string;
     }
-    return rules;
-  };
-  await forEachLine(options.batch as string, io, async (line) => {
-    const tab = line.indexOf("\t");
-    if (tab < 0) return emit(failed(null, "", "", "expected robots-file<TAB>agent<TAB>url"));
-    const file = line.slice(0, tab);
-    const rules = await rulesFor(file);
-    if (typeof rules === "string") {
-      const [agent = "", url = ""] = line.slice(tab + 1).split("\t");
-      return emit({ ...failed(null, agent, url, rules), robots: file });
+    let disallowed = 0;
+    let errors = 0;
+    for (const r of results) {
+      disallowed += r.disallowed;
+      errors += r.errors;
     }
-    return emit({ ...askLine(rules, line.slice(tab + 1), defaults), robots: file });
+    return { texts, disallowed, errors };
+  }
+
+  private ask(k: number, lines: QueryLine[]): Promise<BatchResult> {
+    return new Promise((resolve) => {
+      (this.waiting[k] as ((result: BatchResult) => void)[]).push(resolve);
+      (this.workers[k] as Worker).postMessage(lines);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/** Which share a robots.txt file belongs to: a hash of its name (FNV-1a). */
+function shareOf(file: string, shares: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < file.length; i++) h = Math.imul(h ^ file.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % shares;
+}
+
+// A batch reads no more of a robots.txt than parsing uses (RFC 9309 §2.5's 500 KiB) and one
+// byte more to know the file was longer: a 1 GB file named in a batch costs 500 KiB, not 1 GB
+// (times the files read ahead).
+const BATCH_READ_BYTES = MAX_ROBOTS_BYTES + 1;
+
+/** The first {@link BATCH_READ_BYTES} of a local file, with one open and as few reads as it takes. */
+function readBytes(file: string): Promise<Uint8Array> {
+  const fail = (error: NodeJS.ErrnoException): CliError =>
+    new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
+  return new Promise((resolve, reject) => {
+    open(file, "r", (error, fd) => {
+      if (error !== null) return reject(fail(error));
+      // Most files are small: start small and grow, so that a kept file holds no spare memory.
+      let buffer = Buffer.allocUnsafe(16 * 1024);
+      let got = 0;
+      const done = (failure: NodeJS.ErrnoException | null): void => {
+        close(fd, () => {
+          if (failure !== null) return reject(fail(failure));
+          resolve(
+            buffer.length - got > 4096
+              ? Buffer.from(buffer.subarray(0, got))
+              : buffer.subarray(0, got),
+          );
+        });
+      };
+      const more = (): void => {
+        if (got === buffer.length) {
+          const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 4, BATCH_READ_BYTES));
+          buffer.copy(bigger, 0, 0, got);
+          buffer = bigger;
+        }
+        read(fd, buffer, got, buffer.length - got, got, (failure, n) => {
+          if (failure !== null) return done(failure);
+          got += n;
+          if (n === 0 || got === BATCH_READ_BYTES) return done(null);
+          more();
+        });
+      };
+      more();
+    });
   });
 }
 
-async function forEachLine(
+/** The robots-file field of a --batch line, or null when the line has none. */
+function fileOf(line: QueryLine): string | null {
+  if (line.tooLong) return null;
+  const tab = line.text.indexOf("\t");
+  return tab < 0 ? null : line.text.slice(0, tab);
+}
+
+/** Hands the query lines of `file` (`-`: standard input) to `handle`, a chunk at a time. */
+async function forEachLines(
   file: string,
   io: Io,
-  handle: (line: string) => Promise<void>,
+  handle: (lines: QueryLine[]) => Promise<void>,
 ): Promise<void> {
   // A folder opens without error and fails only on the first read: refuse it here.
   if (file !== "-" && (await stat(file).catch(() => null))?.isDirectory() === true)
     throw new CliError(`cannot read ${file}: it is a folder, not a file of queries`);
-  const input = file === "-" ? io.stdin : createReadStream(file);
+  const input = file === "-" ? io.stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
   const opened = new Promise<void>((resolve, reject) => {
     if (file === "-") return resolve();
     (input as ReturnType<typeof createReadStream>)
@@ -314,46 +686,69 @@ async function forEachLine(
   try {
     await opened;
   } catch (error) {
-    throw new CliError(`cannot read ${file}: ${(error as Error).message}`, 2, { cause: error });
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   }
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) {
-    if (line === "") continue;
-    await handle(line);
+  try {
+    for await (const lines of queryLines(input as AsyncIterable<Uint8Array | string>)) {
+      await handle(lines);
+    }
+  } catch (error) {
+    // EISDIR arrives with the first read, not with open.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== "string") throw error;
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   }
 }
 
-function toJson(answer: Answer): Record<string, unknown> {
+function readError(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "it is a directory";
+  if (code === "EACCES") return "permission denied";
+  return error instanceof Error ? error.message : String(error);
+}
+
+// A policy hands out the same group and plan objects for every query of one robot, so their
+// JSON is written once; a batch run spends its time on answers, not on re-serialising them.
+const jsonOf = new WeakMap<object, string>();
+
+function cachedJson(value: object | null): string {
+  if (value === null) return "null";
+  let text = jsonOf.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    jsonOf.set(value, text);
+  }
+  return text;
+}
+
+/** One answer as a JSON object (DESIGN §6 fields first), written field by field. */
+function toJsonText(answer: Answer): string {
   const d = answer.decision;
-  return {
-    allowed: d.allowed,
-    agent: answer.agent,
-    url: answer.url,
-    dialect: d.dialect,
-    line: d.line,
-    rule: d.rule,
-    reason: d.reason,
-    delay: d.plan?.delaySeconds ?? 0,
-    next: d.next === undefined || d.next === null ? null : new Date(d.next).toISOString(),
-    ...(d.basis === undefined ? {} : { basis: d.basis }),
-    token: d.agent,
-    group: d.group,
-    ...(answer.robots === undefined ? {} : { robots: answer.robots }),
-    ...(d.detail === undefined ? {} : { detail: d.detail }),
-    ...(d.error === undefined ? {} : { error: d.error }),
-    ...(d.plan === undefined ? {} : { plan: d.plan }),
-    ...(d.reason === "fetch-status" && answer.status !== undefined
-      ? { status: answer.status }
-      : {}),
-    ...(answer.warnings === undefined ? {} : { warnings: answer.warnings }),
-  };
+  const q = JSON.stringify;
+  let text = `{"allowed":${d.allowed},"agent":${q(answer.agent)},"url":${q(answer.url)},"dialect":"${d.dialect}","line":${d.line},"rule":${d.rule === null ? "null" : q(d.rule)},"reason":"${d.reason}","delay":${q(d.plan?.delaySeconds ?? 0)},"next":${d.next === undefined || d.next === null ? "null" : `"${new Date(d.next).toISOString()}"`}`;
+  if (d.basis !== undefined) text += `,"basis":"${d.basis}"`;
+  text += `,"token":${q(d.agent)},"group":${cachedJson(d.group)}`;
+  if (answer.robots !== undefined) text += `,"robots":${q(answer.robots)}`;
+  if (answer.input !== undefined) text += `,"input":${answer.input}`;
+  if (d.detail !== undefined) text += `,"detail":${q(d.detail)}`;
+  if (d.error !== undefined) text += `,"error":${q(d.error)}`;
+  if (d.plan !== undefined) text += `,"plan":${cachedJson(d.plan)}`;
+  if (d.reason === "fetch-status" && answer.status !== undefined) {
+    text += `,"status":${answer.status}`;
+  }
+  if (answer.warnings !== undefined) text += `,"warnings":${cachedJson(answer.warnings)}`;
+  return `${text}}`;
 }
 
 function toText(answer: Answer): string {
   const d = answer.decision;
   const verdict = d.allowed ? "allowed" : "disallowed";
   const where = answer.robots === undefined ? "" : ` [${answer.robots}]`;
-  if (d.error !== undefined) return `${verdict} ${answer.url}${where} error: ${d.error}`;
+  // DESIGN §6: a query that cannot be answered says so; it is not a refusal.
+  if (d.error !== undefined) {
+    return `error${answer.url === "" ? "" : ` ${answer.url}`}${where}: ${d.error}`;
+  }
   const why =
     d.reason === "rule" && d.line !== null
       ? `line ${d.line}: ${d.rule}`

@@ -81,116 +81,143 @@ interface OpenGroup {
 }
 
 export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptions): Grouping {
-  const groups: OpenGroup[] = [];
-  const sitemaps: Sitemap[] = [];
-  const extensions: RobotsLine[] = [];
-  const diagnostics: Diagnostic[] = [];
-  let current: OpenGroup | null = null;
-  let sawRule = false;
+  const builder = new GroupBuilder(patterns, true);
+  for (const line of lines) builder.add(line);
+  return builder.finish();
+}
 
-  for (const line of lines) {
+/**
+ * Builds groups a line at a time. The line reader's lines go through {@link add}; the fast
+ * scanner (scan.ts) calls the per-kind methods with values it sliced itself, so both readings
+ * share one set of grouping rules. Without `diagnose`, no diagnostic is built (a crawler's
+ * parse); lint asks with it.
+ */
+export class GroupBuilder {
+  private readonly groups: OpenGroup[] = [];
+  private readonly sitemaps: Sitemap[] = [];
+  private readonly extensions: RobotsLine[] = [];
+  private readonly diagnostics: Diagnostic[] = [];
+  private current: OpenGroup | null = null;
+  private sawRule = false;
+
+  constructor(
+    private readonly patterns: PatternOptions,
+    private readonly diagnose: boolean,
+  ) {}
+
+  add(line: RobotsLine): void {
     switch (line.kind) {
-      case "user-agent": {
-        if (current === null || sawRule) {
-          current = {
-            agents: [],
-            rules: [],
-            crawlDelay: null,
-            crawlDelayLine: null,
-            extensions: [],
-          };
-          groups.push(current);
-          sawRule = false;
-        }
-        if (current.agents.length < MAX_AGENTS_PER_GROUP) {
-          current.agents.push({
-            value: line.value,
-            token: agentValueToken(line.value),
-            line: line.number,
-          });
-        } else {
-          diagnostics.push(
-            warn(
-              line,
-              "too-many-agents",
-              `more than ${MAX_AGENTS_PER_GROUP} User-agent lines in one group; this one is ignored`,
-            ),
-          );
-        }
+      case "user-agent":
+        this.agent(line.value, line.number);
         break;
-      }
       case "allow":
-      case "disallow": {
-        if (current === null) {
-          diagnostics.push(
-            warn(
-              line,
-              "rule-outside-group",
-              `"${line.text}" comes before any User-agent line and is ignored`,
-            ),
-          );
-          break;
-        }
-        sawRule = true;
-        const rule = readRule(line, patterns, diagnostics);
-        if (rule) current.rules.push(rule);
+      case "disallow":
+        this.rule(line.kind === "allow", line.value, line.text, line.number, line.truncated);
         break;
-      }
       case "sitemap":
-        if (line.value !== "") sitemaps.push({ url: line.value, line: line.number });
+        this.sitemap(line.value, line.number);
         break;
-      case "crawl-delay": {
-        const parsed = parseSeconds(line.value);
-        if (!parsed.ok) {
-          diagnostics.push(
-            warn(line, "bad-crawl-delay", `Crawl-delay "${line.value}": ${parsed.error}`),
-          );
-        } else if (current === null) {
-          diagnostics.push(
-            warn(
-              line,
-              "rule-outside-group",
-              "Crawl-delay comes before any User-agent line and is ignored",
-            ),
-          );
-        } else if (current.crawlDelay === null) {
-          current.crawlDelay = parsed.value;
-          current.crawlDelayLine = line.number;
-        }
+      case "crawl-delay":
+        this.crawlDelay(line.value, line.number);
         break;
-      }
       case "extension":
-        extensions.push(line);
-        current?.extensions.push(line);
+        this.extension(line);
         break;
       default:
         break;
     }
   }
-  return { groups, sitemaps, extensions, diagnostics };
-}
 
-function readRule(
-  line: RobotsLine,
-  patterns: PatternOptions,
-  diagnostics: Diagnostic[],
-): Rule | null {
-  const allow = line.kind === "allow";
-  // seeds/004 §3.2.2 and RFC 9309 §2.2.2: an empty value matches nothing; `Disallow:` allows all.
-  if (line.value === "") return null;
-  // A cut Allow could allow more than the file says; a cut Disallow only disallows more.
-  if (line.truncated && allow) return null;
-  const first = line.value.charCodeAt(0);
-  if (first !== 0x2f && first !== 0x2a) {
-    // RFC 9309 §2.2: rules must start with `/` (or `*`); others cannot match and are not used.
-    diagnostics.push(
-      warn(line, "bad-path", `path "${line.value}" does not start with "/" or "*" and is ignored`),
-    );
-    return null;
+  agent(value: string, number: number): void {
+    let current = this.current;
+    if (current === null || this.sawRule) {
+      current = { agents: [], rules: [], crawlDelay: null, crawlDelayLine: null, extensions: [] };
+      this.groups.push(current);
+      this.current = current;
+      this.sawRule = false;
+    }
+    if (current.agents.length < MAX_AGENTS_PER_GROUP) {
+      current.agents.push({ value, token: agentValueToken(value), line: number });
+    } else if (this.diagnose) {
+      this.warn(
+        number,
+        "too-many-agents",
+        `more than ${MAX_AGENTS_PER_GROUP} User-agent lines in one group; this one is ignored`,
+      );
+    }
   }
-  return new Rule(allow, line.value, line.number, line.text, patterns);
-}
 
-function warn(line: RobotsLine, code: string, message: string): Diagnostic {
-  return { line: line.number, severity: "warning", code, message };
+  rule(allow: boolean, value: string, text: string, number: number, truncated: boolean): void {
+    const current = this.current;
+    if (current === null) {
+      if (this.diagnose) {
+        this.warn(
+          number,
+          "rule-outside-group",
+          `"${text}" comes before any User-agent line and is ignored`,
+        );
+      }
+      return;
+    }
+    this.sawRule = true;
+    // seeds/004 §3.2.2 and RFC 9309 §2.2.2: an empty value matches nothing; `Disallow:` allows all.
+    if (value === "") return;
+    // A cut Allow could allow more than the file says; a cut Disallow only disallows more.
+    if (truncated && allow) return;
+    const first = value.charCodeAt(0);
+    if (first !== 0x2f && first !== 0x2a) {
+      // RFC 9309 §2.2: rules must start with `/` (or `*`); others cannot match and are not used.
+      if (this.diagnose) {
+        this.warn(
+          number,
+          "bad-path",
+          `path "${value}" does not start with "/" or "*" and is ignored`,
+        );
+      }
+      return;
+    }
+    current.rules.push(new Rule(allow, value, number, text, this.patterns));
+  }
+
+  sitemap(value: string, number: number): void {
+    if (value !== "") this.sitemaps.push({ url: value, line: number });
+  }
+
+  crawlDelay(value: string, number: number): void {
+    const current = this.current;
+    // Only the first valid Crawl-delay of a group counts; later ones need no reading.
+    if (!this.diagnose && (current === null || current.crawlDelay !== null)) return;
+    const parsed = parseSeconds(value);
+    if (!parsed.ok) {
+      if (this.diagnose)
+        this.warn(number, "bad-crawl-delay", `Crawl-delay "${value}": ${parsed.error}`);
+    } else if (current === null) {
+      this.warn(
+        number,
+        "rule-outside-group",
+        "Crawl-delay comes before any User-agent line and is ignored",
+      );
+    } else if (current.crawlDelay === null) {
+      current.crawlDelay = parsed.value;
+      current.crawlDelayLine = number;
+    }
+  }
+
+  extension(line: RobotsLine): void {
+    this.extensions.push(line);
+    this.current?.extensions.push(line);
+  }
+
+  finish(): Grouping {
+    return {
+      groups: this.groups,
+      sitemaps: this.sitemaps,
+      extensions: this.extensions,
+      diagnostics: this.diagnostics,
+    };
+  }
+
+  private warn(line: number, code: string, message: string): void {
+    this.diagnostics.push({ line, severity: "warning", code, message });
+  }
 }

@@ -69,28 +69,42 @@ const READINGS = new Map<string, KeyReading>();
 for (const [key, kind] of CANONICAL) READINGS.set(key, { kind, misspeltFor: null });
 for (const [key, kind] of MISSPELT) READINGS.set(key, { kind, misspeltFor: kind });
 
-// The keys nearly every line has, tried before lower-casing (which allocates) and hashing.
-const COMMON: readonly (readonly [string, KeyReading])[] = [
-  "disallow",
-  "allow",
-  "user-agent",
-  "sitemap",
-  "crawl-delay",
-].map((key) => [key, READINGS.get(key) as KeyReading] as const);
-
 /** Reads a key as written (any case, inner whitespace collapsed by the caller). */
 export function readKey(key: string): KeyReading {
-  for (const [name, reading] of COMMON) {
-    if (name.length === key.length && equalsIgnoringAsciiCase(key, name)) return reading;
-  }
+  const kind = canonicalKeyAt(key, 0, key.length);
+  if (kind !== null) return READINGS.get(kind) as KeyReading;
   return READINGS.get(key.toLowerCase()) ?? EXTENSION;
 }
 
-/** `lower` must be lower-case ASCII letters and `-`. */
-function equalsIgnoringAsciiCase(text: string, lower: string): boolean {
+/**
+ * The kind `text[from, to)` names when it is a canonical key in any case, else null. Read in
+ * place, from the length and the letters, without lower-casing or slicing: nearly every line
+ * of a file has one of these keys.
+ */
+export function canonicalKeyAt(text: string, from: number, to: number): KeyedKind | null {
+  switch (to - from) {
+    case 5:
+      return same(text, from, "allow") ? "allow" : null;
+    case 7:
+      return same(text, from, "sitemap") ? "sitemap" : null;
+    case 8:
+      return same(text, from, "disallow") ? "disallow" : null;
+    case 10:
+      return same(text, from, "user-agent") ? "user-agent" : null;
+    case 11:
+      return same(text, from, "crawl-delay") ? "crawl-delay" : null;
+    case 13:
+      return same(text, from, "robot-version") ? "robot-version" : null;
+    default:
+      return null;
+  }
+}
+
+/** `text` at `from` spells `lower` in any case; `lower` is lower-case ASCII letters and `-`. */
+function same(text: string, from: number, lower: string): boolean {
   for (let i = 0; i < lower.length; i++) {
     const want = lower.charCodeAt(i);
-    const got = text.charCodeAt(i);
+    const got = text.charCodeAt(from + i);
     if (got !== want && (want < 0x61 || (got | 0x20) !== want)) return false;
   }
   return true;

@@ -96,7 +96,7 @@ export function readRobotsText(input: string | Uint8Array, options: ReadOptions 
   };
 }
 
-interface Decoded {
+export interface Decoded {
   text: string;
   byteLength: number;
   bytesRead: number;
@@ -105,7 +105,8 @@ interface Decoded {
   invalidUtf8: boolean;
 }
 
-function decode(input: string | Uint8Array, maxBytes: number): Decoded {
+/** The text of a robots.txt within the size limit, and what decoding it found. */
+export function decode(input: string | Uint8Array, maxBytes: number): Decoded {
   if (typeof input === "string") {
     // A string of n UTF-16 units is at most 3n UTF-8 bytes: short strings need no encoding.
     if (input.length * 3 > maxBytes) return decodeBytes(encoder.encode(input), maxBytes);
@@ -153,7 +154,8 @@ function utf8Length(text: string): number {
   return n;
 }
 
-function sniffRobotVersion(text: string): string | null {
+/** The value of the header's `Robot-version` line, or null. */
+export function sniffRobotVersion(text: string): string | null {
   const groupStart = GROUP_START.exec(text);
   const header = groupStart ? text.slice(0, groupStart.index) : text;
   const match = ROBOT_VERSION.exec(header);
@@ -207,7 +209,8 @@ function splitLines(text: string, style: CommentStyle, diagnostics: Diagnostic[]
   return lines;
 }
 
-function readLine(
+/** Reads one line `text[start, end)` (no line end in it) in full, diagnostics included. */
+export function readLine(
   text: string,
   start: number,
   end: number,
@@ -328,7 +331,7 @@ function bare(number: number, kind: LineKind, text: string, truncated: boolean):
   return { number, kind, key: "", value: "", text, colon: false, truncated, misspeltFor: null };
 }
 
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   return c === SPACE || c === TAB || c === 0xfeff || c === 0x0b || c === 0x0c;
 }
 

@@ -7,7 +7,7 @@
  * occurrence after the previous one leaves the most room for the pieces after it, so if any
  * placement succeeds the leftmost one does. Each search starts where the last one ended.
  */
-import { canonicalize } from "./percent-encoding.js";
+import { canonicalize, isCanonical } from "./percent-encoding.js";
 
 export interface PatternOptions {
   /** `*` and a trailing `$` are special (RFC 9309 §2.2.3, REGP); else every octet is literal (Koster 1996). */
@@ -37,6 +37,16 @@ export class PathPattern {
 
   constructor(source: string, options: PatternOptions) {
     this.source = source;
+    if (isPlainLiteral(source, options)) {
+      // Most rules are a plain path (`/wp-admin/`): one piece, already canonical.
+      this.canonical = source;
+      this.specificity = source.length;
+      this.pieces = [source];
+      this.anchored = false;
+      this.mask = characterMask(source);
+      this.second = source.length >= 2 ? source.charCodeAt(1) : -1;
+      return;
+    }
     let body = source;
     let anchored = false;
     if (options.wildcards && body.endsWith("$")) {
@@ -93,6 +103,13 @@ export class PathPattern {
     if (this.anchored) return path.length - tail.length >= pos && path.endsWith(tail);
     return tail === "" || path.indexOf(tail, pos) >= 0;
   }
+}
+
+/** A pattern that is its own canonical form with a single piece: no `*`, `$`, `%`, upper case under ignoreCase, or character to encode. */
+function isPlainLiteral(source: string, options: PatternOptions): boolean {
+  if (!isCanonical(source)) return false;
+  // isCanonical refuses `*` and `$`, so the pattern has no wildcard.
+  return options.ignoreCase !== true || source === source.toLowerCase();
 }
 
 /** The characters of `text` as bits of a 32-bit mask (see {@link PathPattern.mask}). */

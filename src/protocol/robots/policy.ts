@@ -5,8 +5,23 @@
 import type { Decision, DefaultBasis, GroupSummary } from "./decision.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
-import { type AgentLine, buildGroups, type Group, type Rule, type Sitemap } from "./groups.js";
-import { type RobotsLine, type RobotsText, readRobotsText } from "./line-reader.js";
+import {
+  type AgentLine,
+  buildGroups,
+  type Group,
+  type Grouping,
+  type Rule,
+  type Sitemap,
+} from "./groups.js";
+import {
+  decode,
+  type ReadOptions,
+  type RobotsLine,
+  type RobotsText,
+  readRobotsText,
+  sniffRobotVersion,
+} from "./line-reader.js";
+import { MAX_ROBOTS_BYTES } from "./limits.js";
 import { characterMask, type PathPattern } from "./path-pattern.js";
 import { type AccessPlan, EMPTY_PLAN, type FromLine } from "./plan.js";
 import { productToken } from "./product-token.js";
@@ -15,6 +30,7 @@ import { layOut } from "./regp/layout.js";
 import { RegpRules } from "./regp/regp-rules.js";
 import { type IpAddress, parseIp } from "./regp/values/ip.js";
 import { originOf, requestPath } from "./request-path.js";
+import { scanGroups } from "./scan.js";
 
 export interface ParseOptions {
   /** Default `auto` (DESIGN §3): chosen by the file's `Robot-version` line. */
@@ -60,6 +76,18 @@ export interface Selection {
 // Selections kept per policy; enough for every robot a crawler runs as, bounded for batch runs.
 const SELECTION_CACHE_SIZE = 256;
 
+/**
+ * A file read by the fast scan (scan.ts) rather than line by line: what the policy needs to
+ * answer, and how to read the file in full when lines and diagnostics are asked for.
+ */
+export interface ScannedRobots {
+  readonly robotVersion: string | null;
+  readonly truncated: boolean;
+  readonly grouping: Grouping;
+  /** The full reading, for `text` and `diagnostics`. */
+  readonly read: () => RobotsText;
+}
+
 export class RobotsPolicy {
   readonly dialect: Dialect;
   readonly robotVersion: string | null;
@@ -67,10 +95,8 @@ export class RobotsPolicy {
   readonly sitemaps: readonly Sitemap[];
   /** Lines with keys the dialect does not interpret, for later records and tools. */
   readonly extensions: readonly RobotsLine[];
-  readonly diagnostics: readonly Diagnostic[];
   /** The file was larger than the parse limit; what followed it was ignored. */
   readonly truncated: boolean;
-  readonly text: RobotsText;
   readonly origin: string | null;
   private readonly ignoreCase: boolean;
   /** The REGP reading, when the dialect is REGP. */
@@ -79,30 +105,64 @@ export class RobotsPolicy {
   readonly lastModified: number | null;
   private readonly selections = new Map<string, Selection>();
   private readonly byGroups = new Map<string, Selection>();
+  private readonly plans = new WeakMap<Selection, AccessPlan>();
+  // The last robot asked about: a crawler asks many URLs of a site as one robot.
+  private lastAgent: string | null = null;
+  private lastToken = "";
+  private lastSelection: Selection | null = null;
+  private lastKnown: { readonly token: string; selection: Selection | null } | null = null;
+  /** Robots asked about, as they named themselves: their token and, once made, their selection. */
+  private readonly agents = new Map<
+    string,
+    { readonly token: string; selection: Selection | null }
+  >();
+  private readonly scanned: ScannedRobots | null;
+  private readText: RobotsText | null;
+  private readDiagnostics: readonly Diagnostic[] | null;
 
-  constructor(text: RobotsText, options: ParseOptions = {}) {
-    this.text = text;
-    this.dialect = chooseDialect(options.dialect ?? "auto", text.robotVersion);
-    this.robotVersion = text.robotVersion;
+  constructor(source: RobotsText | ScannedRobots, options: ParseOptions = {}) {
+    const text = "lines" in source ? source : null;
+    this.scanned = "lines" in source ? null : source;
+    this.readText = text;
+    this.robotVersion = source.robotVersion;
+    this.dialect = chooseDialect(options.dialect ?? "auto", source.robotVersion);
     const patterns = patternOptions(this.dialect);
     this.ignoreCase = patterns.ignoreCase;
-    const grouping = buildGroups(text.lines, patterns);
+    const grouping =
+      text === null ? (this.scanned as ScannedRobots).grouping : buildGroups(text.lines, patterns);
     this.groups = grouping.groups;
     this.sitemaps = grouping.sitemaps;
     this.extensions = grouping.extensions;
     if (this.dialect === "regp") {
-      const layout = layOut(text.lines);
+      const lines = (text ?? (this.scanned as ScannedRobots).read()).lines;
+      const layout = layOut(lines);
       const compiled = compile(layout);
       this.regp = new RegpRules(layout, compiled);
       this.lastModified = compiled.lastModified?.instant ?? null;
-      this.diagnostics = [...text.diagnostics, ...compiled.diagnostics];
+      this.readDiagnostics = [...this.text.diagnostics, ...compiled.diagnostics];
     } else {
       this.regp = null;
       this.lastModified = null;
-      this.diagnostics = [...text.diagnostics, ...grouping.diagnostics];
+      this.readDiagnostics = text === null ? null : [...text.diagnostics, ...grouping.diagnostics];
     }
-    this.truncated = text.truncated;
+    this.truncated = source.truncated;
     this.origin = options.origin === undefined ? null : originOf(options.origin);
+  }
+
+  /** The file's lines as the line reader reads them; read when first asked for. */
+  get text(): RobotsText {
+    if (this.readText === null) this.readText = (this.scanned as ScannedRobots).read();
+    return this.readText;
+  }
+
+  /** Everything odd about the file; worked out when first asked for (lint asks, a crawler need not). */
+  get diagnostics(): readonly Diagnostic[] {
+    if (this.readDiagnostics === null) {
+      const text = this.text;
+      const grouping = buildGroups(text.lines, patternOptions(this.dialect));
+      this.readDiagnostics = [...text.diagnostics, ...grouping.diagnostics];
+    }
+    return this.readDiagnostics;
   }
 
   /**
@@ -110,27 +170,44 @@ export class RobotsPolicy {
    * {@link Robot} with the IP and time that REGP rules also weigh.
    */
   check(url: string | URL, robot: string | Robot): Decision {
-    const who: Robot = typeof robot === "string" ? { agent: robot } : robot;
-    const token = productToken(who.agent);
-    const path = requestPath(url, { keepFragment: this.regp !== null });
-    if (!path.ok) return this.refuse(token, "invalid-url", path.error);
-    if (this.origin !== null && isAbsolute(url)) {
-      const origin = originOf(url);
-      if (origin !== this.origin) {
-        return this.refuse(token, "other-origin", `${String(url)} is not on ${this.origin}`);
+    const agent = typeof robot === "string" ? robot : robot.agent;
+    // What depends only on the robot is worked out once per robot, not once per URL.
+    if (agent !== this.lastAgent) {
+      let known = this.agents.get(agent);
+      if (known === undefined) {
+        known = { token: productToken(agent), selection: null };
+        if (this.agents.size >= SELECTION_CACHE_SIZE) this.agents.clear();
+        this.agents.set(agent, known);
       }
+      this.lastAgent = agent;
+      this.lastToken = known.token;
+      this.lastKnown = known;
+      this.lastSelection = known.selection;
     }
+    const token = this.lastToken;
+    const path = requestPath(url, this.regp === null ? NO_FRAGMENT : KEEP_FRAGMENT);
+    if (!path.ok) return this.refuse(token, "invalid-url", path.error);
+    if (this.origin !== null && isAbsolute(url) && !this.onOrigin(url)) {
+      return this.refuse(token, "other-origin", `${String(url)} is not on ${this.origin}`);
+    }
+    const target = path.path;
     if (
-      path.path === "/robots.txt" ||
-      path.path.startsWith("/robots.txt?") ||
-      path.path.startsWith("/robots.txt#")
+      target.startsWith("/robots.txt") &&
+      (target.length === 11 || target.charCodeAt(11) === 0x3f || target.charCodeAt(11) === 0x23)
     ) {
       return this.answer(true, "robots-txt", token, null, null);
     }
-    if (this.regp !== null) return this.checkRegp(this.regp, path.path.toLowerCase(), token, who);
-    const selection = this.select(token);
-    if (selection.group === null) return this.byDefault(true, "no-group", token, null);
-    const target = this.ignoreCase ? path.path.toLowerCase() : path.path;
+    if (this.regp !== null) {
+      const who: Robot = typeof robot === "string" ? { agent: robot } : robot;
+      return this.checkRegp(this.regp, target.toLowerCase(), token, who);
+    }
+    let selection = this.lastSelection;
+    if (selection === null) {
+      selection = this.select(token);
+      this.lastSelection = selection;
+      if (this.lastKnown !== null) this.lastKnown.selection = selection;
+    }
+    if (selection.group === null) return this.byDefault("no-group", token, selection);
     const { order, patterns, masks, seconds } = selection;
     const have = characterMask(target);
     const second = target.length > 1 ? target.charCodeAt(1) : -2;
@@ -141,10 +218,20 @@ export class RobotsPolicy {
       if (want !== -1 && want !== second) continue;
       if ((patterns[i] as PathPattern).matches(target)) {
         const rule = order[i] as Rule;
-        return this.answer(rule.allow, "rule", token, selection.group, rule);
+        return this.decided(rule, token, selection);
       }
     }
-    return this.byDefault(true, "no-matching-rule", token, selection.group);
+    return this.byDefault("no-matching-rule", token, selection);
+  }
+
+  /** Is an absolute `url` on this policy's origin? A plain prefix needs no URL parse. */
+  private onOrigin(url: string | URL): boolean {
+    const origin = this.origin as string;
+    if (typeof url === "string" && url.startsWith(origin)) {
+      const c = url.charCodeAt(origin.length);
+      if (Number.isNaN(c) || c === 0x2f || c === 0x3f || c === 0x23) return true;
+    }
+    return originOf(url) === origin;
   }
 
   /** `check(url, agent).allowed`. */
@@ -202,16 +289,40 @@ export class RobotsPolicy {
     };
   }
 
+  /** A rule decided: the query loop's answer, built with no copying. */
+  private decided(rule: Rule, agent: string, selection: Selection): Decision {
+    return {
+      allowed: rule.allow,
+      reason: "rule",
+      dialect: this.dialect,
+      agent,
+      group: selection.group,
+      line: rule.line,
+      rule: rule.text,
+      next: null,
+      plan: this.planOf(selection),
+    };
+  }
+
   /** Koster 1996 and RFC 9309 plan only the group's Crawl-delay and the file's sitemaps. */
   private classicPlan(agent: string): AccessPlan {
-    const selection = this.select(agent);
-    const delay = selection.crawlDelay;
-    return {
-      ...EMPTY_PLAN,
-      delaySeconds: delay?.value ?? 0,
-      crawlDelay: delay,
-      sitemaps: this.sitemaps.map((s) => ({ value: s.url, line: s.line })),
-    };
+    return this.planOf(this.select(agent));
+  }
+
+  /** One plan per selection, made when first needed and shared by its decisions. */
+  private planOf(selection: Selection): AccessPlan {
+    let plan = this.plans.get(selection);
+    if (plan === undefined) {
+      const delay = selection.crawlDelay;
+      plan = {
+        ...EMPTY_PLAN,
+        delaySeconds: delay?.value ?? 0,
+        crawlDelay: delay,
+        sitemaps: this.sitemaps.map((s) => ({ value: s.url, line: s.line })),
+      };
+      this.plans.set(selection, plan);
+    }
+    return plan;
   }
 
   private checkRegp(regp: RegpRules, path: string, token: string, robot: Robot): Decision {
@@ -245,13 +356,19 @@ export class RobotsPolicy {
     };
   }
 
-  private byDefault(
-    allowed: boolean,
-    basis: DefaultBasis,
-    agent: string,
-    group: GroupSummary | null,
-  ): Decision {
-    return { ...this.answer(allowed, "default", agent, group, null), basis };
+  private byDefault(basis: DefaultBasis, agent: string, selection: Selection): Decision {
+    return {
+      allowed: true,
+      reason: "default",
+      dialect: this.dialect,
+      agent,
+      group: selection.group,
+      line: null,
+      rule: null,
+      next: null,
+      plan: this.planOf(selection),
+      basis,
+    };
   }
 
   private refuse(agent: string, reason: Decision["reason"], error: string): Decision {
@@ -261,13 +378,30 @@ export class RobotsPolicy {
 
 /** Parses a robots.txt (bytes or text) into a policy. Never throws on content. */
 export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): RobotsPolicy {
-  const dialect = options.dialect ?? "auto";
-  const text = readRobotsText(input, {
+  const choice = options.dialect ?? "auto";
+  const readOptions: ReadOptions = {
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-    ...(dialect === "auto" ? {} : { commentStyle: dialect === "regp" ? "double-hash" : "hash" }),
-  });
-  return new RobotsPolicy(text, options);
+    ...(choice === "auto" ? {} : { commentStyle: choice === "regp" ? "double-hash" : "hash" }),
+  };
+  const decoded = decode(input, options.maxBytes ?? MAX_ROBOTS_BYTES);
+  const robotVersion = sniffRobotVersion(decoded.text);
+  const dialect = chooseDialect(choice, robotVersion);
+  if (dialect === "regp") return new RobotsPolicy(readRobotsText(input, readOptions), options);
+  // Koster 1996 and RFC 9309 (`#` comments): the fast scan; lines are read only when asked for.
+  const grouping = scanGroups(decoded.text, patternOptions(dialect));
+  return new RobotsPolicy(
+    {
+      robotVersion,
+      truncated: decoded.truncated,
+      grouping,
+      read: () => readRobotsText(input, readOptions),
+    },
+    options,
+  );
 }
+
+const NO_FRAGMENT = { keepFragment: false } as const;
+const KEEP_FRAGMENT = { keepFragment: true } as const;
 
 function isAbsolute(url: string | URL): boolean {
   return typeof url !== "string" || !url.startsWith("/");
@@ -314,12 +448,21 @@ function chooseRfc9309(groups: readonly Group[], token: string): Choice | null {
     g.agents.filter((a) => a.token === token || a.token === "*"),
   );
   const order = () => {
-    const rules = chosen.flatMap((g) => g.rules);
-    // Keys computed once: the comparator would otherwise compile patterns over and over.
-    const keys = new Map(rules.map((r) => [r, r.pattern.specificity * 2 + (r.allow ? 1 : 0)]));
-    return rules.sort(
-      (a, b) => (keys.get(b) as number) - (keys.get(a) as number) || a.line - b.line,
-    );
+    const rules = chosen.length === 1 ? (chosen[0] as Group).rules : chosen.flatMap((g) => g.rules);
+    // One number per rule, computed once: specificity, then Allow before Disallow, then line
+    // order (lines < 2^24 and specificity < 2^25 fit a double exactly). Sorting positions by
+    // it costs no pattern compilation and no lookup in the comparator.
+    const keys = new Float64Array(rules.length);
+    const positions = new Uint32Array(rules.length);
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i] as Rule;
+      keys[i] =
+        (rule.pattern.specificity * 2 + (rule.allow ? 1 : 0)) * 2 ** 24 +
+        (2 ** 24 - 1 - Math.min(rule.line, 2 ** 24 - 1));
+      positions[i] = i;
+    }
+    positions.sort((a, b) => (keys[b] as number) - (keys[a] as number));
+    return Array.from(positions, (i) => rules[i] as Rule);
   };
   return { groups: chosen, agents, order };
 }

@@ -28,11 +28,22 @@ function cut(text: string): string {
  * The token a robots.txt `User-agent` value names, lower-cased. `*` stays `*`; a value written
  * as a header (`Googlebot/2.1`) is reduced the same way; otherwise the value is kept whole, so
  * that `MJ12bot` names `mj12bot` and not `mj` (DESIGN §3).
+ *
+ * A `*` after a name (`barbarbot*`, common in real files) ends the token there: google/robotstxt
+ * reads the token up to the first character outside `[A-Za-z_-]`, so `barbarbot*` is the robot
+ * `barbarbot` for it, and heed reads it the same. The two readings coexist because the `*` is
+ * the only character heed cuts at that Google also cuts at: digits and `.` stay part of the
+ * token, so `MJ12bot` and `MJ12bot*` both name `mj12bot`, never `mj`. The `*` is not a prefix
+ * wildcard either way: `barbarbot*` does not name `barbarbot-prod` (RFC 9309 §2.2.1 matches
+ * tokens whole).
  */
 export function agentValueToken(value: string): string {
   const text = value.trim();
   if (text === "*") return "*";
-  return cut(text).toLowerCase();
+  const token = cut(text);
+  const star = token.indexOf("*");
+  // `*bot` or `**` name no robot; keep them as written so they match none.
+  return (star > 0 ? token.slice(0, star) : token).toLowerCase();
 }
 
 /** RFC 9309 §2.2.1: a product token is letters, `-` and `_` only. */

@@ -41,9 +41,12 @@ export function requestPath(url: string | URL, options: RequestPathOptions = {})
     let end = url.indexOf("#", start);
     if (end < 0) end = url.length;
     const fragmentEnd = keepFragment ? url.length : end;
-    if (isPlain(url, start, end) && isPlain(url, end + 1, fragmentEnd)) {
-      const path = start === end ? "/" : url.slice(start, end);
-      return { ok: true, path: canonicalize(path) + canonicalize(url.slice(end, fragmentEnd)) };
+    const plain = plainness(url, start, end);
+    if (plain !== NOT_PLAIN && plainness(url, end + 1, fragmentEnd) !== NOT_PLAIN) {
+      const raw = start === end ? "/" : url.slice(start, end);
+      const path = plain === CANONICAL ? raw : canonicalize(raw);
+      if (fragmentEnd === end) return { ok: true, path };
+      return { ok: true, path: path + canonicalize(url.slice(end, fragmentEnd)) };
     }
   }
   let parsed: URL;
@@ -83,17 +86,27 @@ function pathStart(url: string): number {
   return url.charCodeAt(i) === 0x2f || i === url.length ? i : -1;
 }
 
-function isPlain(url: string, start: number, end: number): boolean {
+const NOT_PLAIN = 0;
+/** Plain, and already in canonical form: no `%`, `*` or `$`. */
+const CANONICAL = 1;
+const NEEDS_CANONICAL = 2;
+
+/** Is `url[start, end)` left as it is by a WHATWG parser, and is it canonical already? */
+function plainness(url: string, start: number, end: number): number {
+  let result = CANONICAL;
   for (let i = start; i < end; i++) {
     const c = url.charCodeAt(i);
-    if (c >= 0x80 || PLAIN[c] !== 1) return false;
+    if (c >= 0x80 || PLAIN[c] !== 1) return NOT_PLAIN;
     // A dot segment (`/./`, `/../`, trailing `/.`) is resolved by URL, and so is its
     // escaped form `%2e` (WHATWG URL; RFC 3986 §6.2.2.3); a client requests the result.
-    if (c === 0x2e && url.charCodeAt(i - 1) === 0x2f) return false;
-    if (c === 0x25 && url.charCodeAt(i + 1) === 0x32 && (url.charCodeAt(i + 2) | 0x20) === 0x65)
-      return false;
+    if (c === 0x2e && url.charCodeAt(i - 1) === 0x2f) return NOT_PLAIN;
+    if (c === 0x25) {
+      if (url.charCodeAt(i + 1) === 0x32 && (url.charCodeAt(i + 2) | 0x20) === 0x65)
+        return NOT_PLAIN;
+      result = NEEDS_CANONICAL;
+    } else if (c === 0x2a || c === 0x24) result = NEEDS_CANONICAL;
   }
-  return true;
+  return result;
 }
 
 /** The origin (`scheme://host[:port]`) of an absolute URL, or null when it has none. */

@@ -535,6 +535,27 @@ describe("DESIGN §3: RFC 9309 details peers get wrong", () => {
     });
   }
 
+  // A trailing `*` after a name ends the token, as google/robotstxt reads it (it stops at the
+  // first character outside [A-Za-z_-]); digits stay in the token (DESIGN §3).
+  const STARRED: readonly [value: string, robot: string, named: boolean][] = [
+    ["barbarbot*", "barbarbot", true],
+    ["barbarbot*", "BarBarBot/1.0", true],
+    ["BarBarBot*", "barbarbot", true],
+    ["barbarbot*", "barbarbot-prod", false],
+    ["barbarbot*", "barbar", false],
+    ["barbarbot**", "barbarbot", true],
+    ["MJ12bot*", "MJ12bot", true],
+    ["MJ12bot*", "MJ", false],
+    ["*bot", "bot", false],
+  ];
+  for (const [value, robot, named] of STARRED) {
+    it(`google/robotstxt reading: User-agent: ${value} ${named ? "names" : "does not name"} the robot ${robot}`, () => {
+      const policy = parseRobots(`User-agent: ${value}\nDisallow: /\n\nUser-agent: *\nAllow: /\n`);
+      const d = policy.check(`${SITE}/x`, robot);
+      assert.deepEqual([d.allowed, d.line], named ? [false, 2] : [true, 5]);
+    });
+  }
+
   // RFC 9309 §2.2.1: the product token is a substring of the User-Agent header; heed reduces the
   // whole header to it.
   const HEADERS: readonly [header: string, token: string][] = [

@@ -5,6 +5,7 @@
  * and the access plan.
  */
 import type { DefaultBasis, GroupSummary } from "../decision.js";
+import { characterMask, type PathPattern } from "../path-pattern.js";
 import {
   type AccessPlan,
   EMPTY_PLAN,
@@ -65,7 +66,8 @@ export class RegpRules {
     return null;
   }
 
-  decide(path: string, robot: RegpRobot): RegpVerdict {
+  decide(urlPath: string, robot: RegpRobot): RegpVerdict {
+    const path = probe(urlPath);
     const sequence = this.sequenceFor(robot.token);
     const group = sequence === null ? null : summary(sequence);
     const scopes = this.scopesFor(sequence, path, robot);
@@ -143,7 +145,7 @@ export class RegpRules {
   }
 
   /** Global section, the sequence, and every block that covers this robot and path, least specific first. */
-  private scopesFor(sequence: Scope | null, path: string, robot: RegpRobot): Scope[] {
+  private scopesFor(sequence: Scope | null, path: Probe, robot: RegpRobot): Scope[] {
     const out: Scope[] = [];
     const visit = (scope: Scope) => {
       out.push(scope);
@@ -165,17 +167,39 @@ function ipAdmits(pattern: IpPattern, ip: IpAddress | null): boolean {
   return ip === null ? pattern.kind === "any" : ipMatches(pattern, ip);
 }
 
-function blockCovers(target: CompiledTarget, path: string, robot: RegpRobot): boolean {
+/**
+ * A path with what the cheap refusals need: the characters it has, and its second character.
+ * As in the RFC 9309 query loop, a pattern needing a character the path lacks, or another
+ * second character, is refused without a scan: a long URL against thousands of wildcard rules
+ * then costs a scan only for the rules that could match (issue 14).
+ */
+interface Probe {
+  readonly path: string;
+  readonly have: number;
+  readonly second: number;
+}
+
+function probe(path: string): Probe {
+  return { path, have: characterMask(path), second: path.length > 1 ? path.charCodeAt(1) : -2 };
+}
+
+function admits(pattern: PathPattern, path: Probe): boolean {
+  if ((pattern.mask & ~path.have) !== 0) return false;
+  if (pattern.second !== -1 && pattern.second !== path.second) return false;
+  return pattern.matches(path.path);
+}
+
+function blockCovers(target: CompiledTarget, path: Probe, robot: RegpRobot): boolean {
   if (target.agents.length > 0 && !agentMatches(target, robot.token)) return false;
   if (target.ips.length > 0 && !lastMatch(target.ips, (l) => ipAdmits(l.pattern, robot.ip)).allowed)
     return false;
-  if (target.paths.length > 0 && !lastMatch(target.paths, (l) => l.pattern.matches(path)).allowed)
+  if (target.paths.length > 0 && !lastMatch(target.paths, (l) => admits(l.pattern, path)).allowed)
     return false;
   return true;
 }
 
-function pathVerdict(rules: readonly PathLine[], path: string): LastMatch<PathLine> | null {
-  return rules.length === 0 ? null : lastMatch(rules, (l) => l.pattern.matches(path));
+function pathVerdict(rules: readonly PathLine[], path: Probe): LastMatch<PathLine> | null {
+  return rules.length === 0 ? null : lastMatch(rules, (l) => admits(l.pattern, path));
 }
 
 function explain(
@@ -203,7 +227,7 @@ interface Window {
 }
 
 /** The plan from the scopes, least specific first: a later value of a kind replaces an earlier one. */
-function planFrom(scopes: readonly Scope[], path: string): { plan: AccessPlan; windows: Window[] } {
+function planFrom(scopes: readonly Scope[], path: Probe): { plan: AccessPlan; windows: Window[] } {
   const plan: { -readonly [K in keyof AccessPlan]: AccessPlan[K] } = {
     ...EMPTY_PLAN,
     requires: { language: null, encoding: null, charset: null },
@@ -271,10 +295,10 @@ function planFrom(scopes: readonly Scope[], path: string): { plan: AccessPlan; w
           sitemaps.push({ value: s.url, line: s.line });
           break;
         case "index-page":
-          if (s.pattern.matches(path)) plan.indexPage = { value: s.pattern.source, line: s.line };
+          if (admits(s.pattern, path)) plan.indexPage = { value: s.pattern.source, line: s.line };
           break;
         case "change":
-          if (s.pattern.matches(path)) plan.change = { value: s.frequency, line: s.line };
+          if (admits(s.pattern, path)) plan.change = { value: s.frequency, line: s.line };
           break;
       }
     }

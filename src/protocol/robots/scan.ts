@@ -1,0 +1,186 @@
+/**
+ * The fast reading of a Koster 1996 or RFC 9309 robots.txt, for a crawler: one pass over the
+ * text that finds each line's end, colon and comment, classifies the key in place (no
+ * lower-casing, no slicing) and hands the values straight to the group builder. Blank and
+ * comment lines cost nothing; no line objects are kept; no diagnostic is built.
+ *
+ * Lines outside the common shape (over the length limit, no colon, a key that is not one of
+ * the canonical keys spelt exactly: misspellings, extensions, odd blanks) are read by the
+ * line reader's own `readLine`, so the two readings agree line for line; the scan tests hold
+ * them to it on every corpus file and on random input. `lint` reads the file in full, with
+ * every diagnostic, when it is asked to.
+ */
+import type { Diagnostic } from "./diagnostic.js";
+import { GroupBuilder, type Grouping } from "./groups.js";
+import { canonicalKeyAt, readKey } from "./keys.js";
+import { MAX_LINE_LENGTH } from "./limits.js";
+import { isSpace, type RobotsLine, readLine } from "./line-reader.js";
+import type { PatternOptions } from "./path-pattern.js";
+
+const LF = 10;
+const CR = 13;
+const HASH = 35;
+const COLON = 58;
+
+/** Groups and sitemaps of `text` (`#` comments); the grouping's diagnostics are left empty. */
+export function scanGroups(text: string, patterns: PatternOptions): Grouping {
+  const builder = new GroupBuilder(patterns, false);
+  // Diagnostics of the lines read in full are not kept: a reading with them is lint's.
+  const dropped: Diagnostic[] = [];
+  const length = text.length;
+  let start = 0;
+  let number = 0;
+  while (start < length) {
+    let end = start;
+    let comment = -1;
+    let colon = -1;
+    while (end < length) {
+      const c = text.charCodeAt(end);
+      if (c === LF || c === CR) break;
+      if (c === HASH) {
+        if (comment < 0) comment = end;
+      } else if (c === COLON && colon < 0 && comment < 0) colon = end;
+      end++;
+    }
+    number++;
+    const next = end + (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? 2 : 1);
+    if (end - start > MAX_LINE_LENGTH) {
+      builder.add(readLine(text, start, end, number, "hash", dropped));
+      dropped.length = 0;
+      start = next;
+      continue;
+    }
+    let p = start;
+    while (p < end && isSpace(text.charCodeAt(p))) p++;
+    // Blank and comment lines: nothing to keep.
+    if (p === end || text.charCodeAt(p) === HASH) {
+      start = next;
+      continue;
+    }
+    if (colon < 0 && !mayBeKey(text, p, comment < 0 ? end : comment)) {
+      // No colon and a first word no key is spelt like (an HTML page's lines, prose): the
+      // line reader reads it as invalid, and groups ignore it.
+      start = next;
+      continue;
+    }
+    let keyEnd = colon;
+    while (keyEnd > p && isSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
+    const kind = colon < 0 ? null : canonicalKeyAt(text, p, keyEnd);
+    if (kind === null) {
+      // Another key (Host, Clean-param, a misspelling): read in place when it is a plain
+      // `key: value` line, in full otherwise.
+      const line =
+        colon < 0 ? null : otherKeyLine(text, p, colon, comment < 0 ? end : comment, number);
+      builder.add(line ?? readLine(text, start, end, number, "hash", dropped));
+      dropped.length = 0;
+      start = next;
+      continue;
+    }
+    if (kind !== "robot-version") {
+      // The value as `String.prototype.trim` would leave it, sliced once.
+      const stop = comment < 0 ? end : comment;
+      let from = colon + 1;
+      while (from < stop && isTrimmed(text.charCodeAt(from))) from++;
+      let to = stop;
+      while (to > from && isTrimmed(text.charCodeAt(to - 1))) to--;
+      const value = text.slice(from, to);
+      switch (kind) {
+        case "allow":
+        case "disallow": {
+          // The line as written without its comment, for the decision to quote.
+          let textEnd = stop;
+          while (textEnd > p && isTrimmed(text.charCodeAt(textEnd - 1))) textEnd--;
+          builder.rule(kind === "allow", value, text.slice(p, textEnd), number, false);
+          break;
+        }
+        case "user-agent":
+          builder.agent(value, number);
+          break;
+        case "sitemap":
+          builder.sitemap(value, number);
+          break;
+        case "crawl-delay":
+          builder.crawlDelay(value, number);
+          break;
+        default:
+          break;
+      }
+    }
+    start = next;
+  }
+  return builder.finish();
+}
+
+// The lengths of the keys and misspellings keys.ts knows: `allow` (5) to `robot-version` (13).
+const SHORTEST_KEY = 5;
+const LONGEST_KEY = 13;
+
+/**
+ * Could the first word of `text[p, stop)` be a key read without a colon (`Disallow /x`)? Only
+ * when its length is that of some known key and it starts with a letter; the line reader
+ * decides the rest.
+ */
+function mayBeKey(text: string, p: number, stop: number): boolean {
+  let k = p;
+  while (k < stop && !isSpace(text.charCodeAt(k))) k++;
+  const length = k - p;
+  const first = text.charCodeAt(p) | 0x20;
+  return length >= SHORTEST_KEY && length <= LONGEST_KEY && first >= 0x61 && first <= 0x7a;
+}
+
+/**
+ * The line `text[p, stop)` with its colon at `colon`, as readLine reads it, when its key has no
+ * inner blank; null otherwise (readLine then collapses the blanks and reads it).
+ */
+function otherKeyLine(
+  text: string,
+  p: number,
+  colon: number,
+  stop: number,
+  number: number,
+): RobotsLine | null {
+  let keyEnd = colon;
+  while (keyEnd > p && isTrimmed(text.charCodeAt(keyEnd - 1))) keyEnd--;
+  for (let i = p; i < keyEnd; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09) return null;
+  }
+  // readLine trims the key with String.prototype.trim: a key starting with a blank it keeps
+  // (no such blank reaches here but U+00A0 and its kind) is left to readLine.
+  if (p < keyEnd && isTrimmed(text.charCodeAt(p))) return null;
+  const key = text.slice(p, keyEnd);
+  const reading = readKey(key);
+  let from = colon + 1;
+  while (from < stop && isTrimmed(text.charCodeAt(from))) from++;
+  let to = stop;
+  while (to > from && isTrimmed(text.charCodeAt(to - 1))) to--;
+  let textEnd = stop;
+  while (textEnd > p && isTrimmed(text.charCodeAt(textEnd - 1))) textEnd--;
+  return {
+    number,
+    kind: reading.kind,
+    key,
+    value: text.slice(from, to),
+    text: text.slice(p, textEnd),
+    colon: true,
+    truncated: false,
+    misspeltFor: reading.misspeltFor,
+  };
+}
+
+/** What `String.prototype.trim` removes (ECMAScript WhiteSpace; no line ends reach here). */
+function isTrimmed(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c;
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}

@@ -1,0 +1,230 @@
+// `heed check --queries` and `--batch` input as DESIGN §6 specifies it: skipped lines, errors
+// that name their input line, `error` in text, JSON even when the robots.txt cannot be had, and
+// the query line cap.
+import assert from "node:assert/strict";
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { startServer } from "../helpers/http-server.js";
+import { jsonLines, runCli } from "../helpers/run-cli.js";
+
+const ROBOTS = "User-agent: *\nDisallow: /private/\n";
+
+describe("heed check --queries / --batch input", () => {
+  let dir: string;
+  let robots: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-check-queries-"));
+    robots = join(dir, "robots.txt");
+    await writeFile(robots, ROBOTS);
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("blank and # lines get no output; a malformed line's error names its line", async () => {
+    const queries = join(dir, "q.tsv");
+    await writeFile(
+      queries,
+      "# agent<TAB>url\n\nbot\t/private/x\n   \nno tab here\n#bot\t/private/y\nbot\t/ok\n",
+    );
+    const json = await runCli(["check", robots, "--queries", queries, "--json"]);
+    const lines = jsonLines(json.stdout);
+    assert.deepEqual(
+      lines.map((l) => [l.input, l.allowed, l.error]),
+      [
+        [3, false, undefined],
+        [5, false, 'line 5: expected agent<TAB>url, got "no tab here"'],
+        [7, true, undefined],
+      ],
+    );
+    assert.equal(json.code, 2);
+    const text = await runCli(["check", robots, "--queries", queries]);
+    const out = text.stdout.trimEnd().split("\n");
+    assert.equal(out.length, 3);
+    assert.match(out[0] ?? "", /^disallowed \/private\/x /);
+    // An unanswerable query is an error, not a refusal.
+    assert.equal(out[1], 'error: line 5: expected agent<TAB>url, got "no tab here"');
+    assert.match(out[2] ?? "", /^allowed \/ok /);
+  });
+
+  it("text mode: an empty or malformed URL prints error with its line", async () => {
+    const r = await runCli(["check", robots, "--queries", "-"], {
+      input: "bot\t\nbot\thttp://[bad\n",
+    });
+    assert.deepEqual(r.stdout.trimEnd().split("\n"), [
+      "error: line 1: empty URL",
+      "error http://[bad: line 2: not a valid URL: http://[bad",
+    ]);
+    assert.equal(r.code, 2);
+  });
+
+  it("--batch: skipped lines, numbered errors, a missing file named", async () => {
+    const batch = join(dir, "b.tsv");
+    const missing = join(dir, "missing.txt");
+    await writeFile(
+      batch,
+      `# file<TAB>agent<TAB>url\n${robots}\tbot\t/private/\n\njust-a-file\n${missing}\tbot\t/\n`,
+    );
+    const r = await runCli(["check", "--batch", batch, "--json"]);
+    const lines = jsonLines(r.stdout);
+    assert.deepEqual(
+      lines.map((l) => [l.input, l.allowed, typeof l.error]),
+      [
+        [2, false, "undefined"],
+        [4, false, "string"],
+        [5, false, "string"],
+      ],
+    );
+    assert.match(String(lines[1]?.error), /^line 4: expected robots-file<TAB>agent<TAB>url/);
+    assert.match(String(lines[2]?.error), /^line 5: cannot read .*missing\.txt: no such file/);
+    assert.equal(lines[2]?.robots, missing);
+    const text = await runCli(["check", "--batch", batch]);
+    assert.match(
+      text.stdout.split("\n")[2] ?? "",
+      /^error \/ \[.*missing\.txt\]: line 5: cannot read/,
+    );
+  });
+
+  it("--json: a robots.txt fetch that fails still prints one JSON object per query", async () => {
+    const closed = await startServer({});
+    await closed.close();
+    const url = `${closed.origin}/robots.txt`;
+    const queries = await runCli(["check", url, "--queries", "-", "--json"], {
+      input: "bot\t/a\n# skipped\nbot\t/b\n",
+    });
+    const lines = jsonLines(queries.stdout);
+    assert.deepEqual(
+      lines.map((l) => [l.url, l.allowed, l.input]),
+      [
+        ["/a", false, 1],
+        ["/b", false, 3],
+      ],
+    );
+    for (const l of lines) assert.match(String(l.error), /cannot fetch/);
+    assert.equal(queries.code, 2);
+    const single = await runCli(["check", url, "--agent", "bot", "--url", "/a", "--json"]);
+    assert.deepEqual(
+      jsonLines(single.stdout).map((l) => [l.url, l.allowed, typeof l.error]),
+      [["/a", false, "string"]],
+    );
+    assert.equal(single.code, 2);
+    // As text it stays one message on stderr.
+    const text = await runCli(["check", url, "--queries", "-"], { input: "bot\t/a\n" });
+    assert.equal(text.stdout, "");
+    assert.match(text.stderr, /cannot fetch/);
+    assert.equal(text.code, 2);
+  });
+
+  it("issue 14: a 200 MB query line is one error line, and the lines after it are answered", async () => {
+    const queries = join(dir, "long.tsv");
+    await new Promise<void>((resolve, reject) => {
+      const out = createWriteStream(queries);
+      out.on("error", reject);
+      out.write("bot\t/private/1\nbot\t/");
+      const chunk = "z".repeat(1 << 20);
+      let left = 200;
+      const more = (): void => {
+        while (left > 0) {
+          left--;
+          if (!out.write(chunk)) {
+            out.once("drain", more);
+            return;
+          }
+        }
+        out.end("\nbot\t/ok\n", resolve);
+      };
+      more();
+    });
+    for (const mode of ["--queries", "--batch"] as const) {
+      const args =
+        mode === "--queries"
+          ? ["check", robots, "--queries", queries, "--json"]
+          : ["check", "--batch", "-", "--json"];
+      const input =
+        mode === "--batch"
+          ? `${robots}\tbot\t/private/1\n${robots}\tbot\t/${"z".repeat(100_000)}\n${robots}\tbot\t/ok\n`
+          : undefined;
+      const r = await runCli(args, {
+        timeoutMs: 120_000,
+        ...(input === undefined ? {} : { input }),
+      });
+      const lines = jsonLines(r.stdout);
+      assert.deepEqual(
+        lines.map((l) => [l.input, l.allowed, l.error]),
+        [
+          [1, false, undefined],
+          [2, false, "line 2: longer than 64 KiB; skipped"],
+          [3, true, undefined],
+        ],
+        mode,
+      );
+      assert.equal(r.code, 2);
+    }
+  });
+});
+
+describe("heed check --batch with worker threads", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-check-jobs-"));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("--jobs 2 answers exactly as the main thread alone, in input order", async () => {
+    const files: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const file = join(dir, `r${i}.txt`);
+      await writeFile(
+        file,
+        `User-agent: bot${i % 3}\nDisallow: /p${i}/\n\nUser-agent: *\nAllow: /\n`,
+      );
+      files.push(file);
+    }
+    const lines: string[] = ["# a comment"];
+    for (let n = 0; n < 600; n++) {
+      const file = files[(n * 7) % files.length] as string;
+      lines.push(`${file}\tbot${n % 4}\t/p${n % 12}/x`);
+      if (n % 97 === 0) lines.push(`${join(dir, "missing.txt")}\tbot\t/`);
+      if (n % 101 === 0) lines.push("no tabs");
+      if (n % 53 === 0) lines.push(`${file}\tbot\t`);
+    }
+    const batch = join(dir, "batch.tsv");
+    await writeFile(batch, `${lines.join("\n")}\n`);
+    for (const json of [true, false]) {
+      const flags = json ? ["--json"] : [];
+      const alone = await runCli(["check", "--batch", batch, "--jobs", "0", ...flags]);
+      const shared = await runCli(["check", "--batch", batch, "--jobs", "2", ...flags]);
+      assert.equal(shared.stdout, alone.stdout);
+      assert.equal(shared.code, alone.code);
+      assert.equal(shared.code, 2);
+      assert.equal(alone.stdout.trimEnd().split("\n").length, lines.length - 1);
+    }
+  });
+  it("a robots.txt over the 500 KiB parse limit is read only as far as the limit (RFC 9309 §2.5)", async () => {
+    const big = join(dir, "big.txt");
+    await writeFile(
+      big,
+      `User-agent: *\nDisallow: /a\n${"# filler\n".repeat(70_000)}Disallow: /b\n`,
+    );
+    const batch = join(dir, "big.tsv");
+    await writeFile(batch, `${big}\tbot\t/a\n${big}\tbot\t/b\n`);
+    const r = await runCli(["check", "--batch", batch, "--json"]);
+    assert.deepEqual(
+      jsonLines(r.stdout).map((l) => [l.url, l.allowed]),
+      [
+        ["/a", false],
+        ["/b", true],
+      ],
+    );
+  });
+  it("--jobs must be a small whole number", async () => {
+    const r = await runCli(["check", "--batch", "-", "--jobs", "many"], { input: "" });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--jobs: expected a whole number/);
+  });
+});

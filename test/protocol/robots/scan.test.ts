@@ -1,0 +1,122 @@
+// The fast scan (scan.ts) that parseRobots uses for Koster 1996 and RFC 9309 must read every
+// file as the line reader plus buildGroups do: same groups, agents, rules, delays, sitemaps and
+// extension lines. Checked on both benchmark corpora (real-world shapes and dirt) and on
+// random text built from the pieces robots.txt lines are made of.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { buildCorpus } from "../../../bench/corpus.js";
+import { buildWebCorpus } from "../../../bench/web-corpus.js";
+import { decode } from "../../../src/protocol/robots/line-reader.js";
+import { buildGroups, type Grouping } from "../../../src/protocol/robots/groups.js";
+import { parseRobots, readRobotsText } from "../../../src/protocol/robots/index.js";
+import { MAX_LINE_LENGTH, MAX_ROBOTS_BYTES } from "../../../src/protocol/robots/limits.js";
+import { scanGroups } from "../../../src/protocol/robots/scan.js";
+
+const PATTERNS = { wildcards: true, ignoreCase: false } as const;
+
+function shape(grouping: Grouping): unknown {
+  return {
+    groups: grouping.groups.map((g) => ({
+      agents: g.agents,
+      rules: g.rules.map((r) => [r.allow, r.source, r.line, r.text]),
+      delay: [g.crawlDelay, g.crawlDelayLine],
+      extensions: g.extensions.map((l) => [l.number, l.key, l.value]),
+    })),
+    sitemaps: grouping.sitemaps,
+    extensions: grouping.extensions.map((l) => [l.number, l.kind, l.key, l.value, l.text]),
+  };
+}
+
+function assertSame(input: string | Uint8Array, label: string): void {
+  const full = buildGroups(readRobotsText(input, { commentStyle: "hash" }).lines, PATTERNS);
+  const fast = scanGroups(decode(input, MAX_ROBOTS_BYTES).text, PATTERNS);
+  assert.deepEqual(shape(fast), shape(full), label);
+}
+
+describe("fast scan reads as the line reader does", () => {
+  it("every file of the web-shaped benchmark corpus", () => {
+    for (const f of buildWebCorpus(0x5ca7, 400)) assertSame(f.bytes, f.name);
+  });
+  it("every file of the large-files benchmark corpus (BOM, Latin-1, CR, misspellings, no colon, long lines, over the limit)", () => {
+    for (const f of buildCorpus()) assertSame(f.bytes, f.name);
+  });
+
+  const PIECES = [
+    "User-agent",
+    "user-agent",
+    "USER-AGENT",
+    "useragent",
+    "User agent",
+    "Allow",
+    "allow",
+    "Disallow",
+    "DISALLOW",
+    "dissallow",
+    "Sitemap",
+    "Crawl-delay",
+    "crawl delay",
+    "Robot-version",
+    "Host",
+    "X-Key",
+    ":",
+    ": ",
+    " ",
+    "\t",
+    "\u00a0",
+    "\ufeff",
+    "\u2003",
+    "\u000b",
+    "#",
+    "# c",
+    "/",
+    "/a",
+    "*",
+    "$",
+    "bot",
+    "MJ12bot*",
+    "2.5",
+    "x",
+    "é",
+    "\n",
+    "\r\n",
+    "\r",
+    "{",
+  ];
+  it("random text made of robots.txt pieces", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 80 }), (pieces) => {
+        assertSame(pieces.join(""), JSON.stringify(pieces.join("")));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it("random strings", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), (text) => {
+        assertSame(text, JSON.stringify(text));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+  it("a line over the length limit is read as the line reader reads it", () => {
+    const long = `User-agent: *\nDisallow: /${"a".repeat(MAX_LINE_LENGTH + 10)}\nAllow: /${"b".repeat(MAX_LINE_LENGTH)}\n# ${"c".repeat(MAX_LINE_LENGTH)}\nDisallow: /x # ${"d".repeat(MAX_LINE_LENGTH)}\n`;
+    assertSame(long, "long lines");
+  });
+
+  it("lint sees every diagnostic of a file parseRobots read by the fast scan", () => {
+    const text =
+      "Disallow: /early\nUser-agent: *\nDisallow x\nDisallow: nope\nCrawl-delay: soon\nfoo bar\n";
+    const policy = parseRobots(text);
+    const codes = policy.diagnostics.map((d) => d.code).sort();
+    assert.deepEqual(codes, [
+      "bad-crawl-delay",
+      "bad-path",
+      "bad-path",
+      "invalid-line",
+      "missing-colon",
+      "rule-outside-group",
+    ]);
+    assert.equal(policy.text.lines.length, 6);
+  });
+});
