@@ -1,12 +1,24 @@
 /**
  * URL patterns of Exclude and IncludeOnly (seeds/001 §3.1.1: "a pattern of an url, expressed
- * using regular expression syntax"). heed reads them as JavaScript regular expressions matched
- * anywhere in the URL path (anchor with ^ and $ for more), and checks each one compiles.
+ * using regular expression syntax"). heed reads them as regular expressions matched anywhere in
+ * the URL path (anchor with ^ and $ for more), and checks each one compiles.
+ *
+ * Any registrant supplies them and the site matches them against every changed path, so they
+ * run on RE2's linear-time engine (re2js): `^/(a+)+$` against a long path costs what its length
+ * costs, where a backtracking engine doubles with each character. RE2 has no back-references
+ * or look-around; a pattern using them is refused as not compiling.
  */
+import { RE2JS } from "re2js";
 import { MAX_PATTERN_LENGTH } from "./limits.js";
 
+/** A compiled pattern: whether it occurs in a path. */
+export interface PathPattern {
+  test(path: string): boolean;
+}
+
 export type PatternCheck =
-  { readonly ok: true; readonly regex: RegExp } | { readonly ok: false; readonly message: string };
+  | { readonly ok: true; readonly regex: PathPattern }
+  | { readonly ok: false; readonly message: string };
 
 export function compilePattern(pattern: string): PatternCheck {
   if (pattern === "") return { ok: false, message: "an empty pattern" };
@@ -24,7 +36,7 @@ export function compilePattern(pattern: string): PatternCheck {
       message: `"${pattern}" holds a comma or white space, which separate patterns in lists`,
     };
   try {
-    return { ok: true, regex: new RegExp(pattern) };
+    return { ok: true, regex: RE2JS.compile(pattern) };
   } catch (error) {
     return {
       ok: false,
