@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { fetchRobots } from "../net/robots-fetch.js";
 import type { FetchVerdict } from "../protocol/robots/index.js";
 import { CliError } from "./errors.js";
+import { isPrivateHost } from "./private-host.js";
 
 export interface RobotsSource {
   /** What the user named. */
@@ -54,7 +55,11 @@ async function loadUrl(url: string, userAgent: string | undefined): Promise<Robo
   } catch (error) {
     throw new CliError(`not a valid URL: ${url}`, 2, { cause: error });
   }
-  const result = await fetchRobots(url, userAgent === undefined ? {} : { userAgent });
+  // The guard refuses private addresses on every hop unless the user named such a host.
+  const result = await fetchRobots(url, {
+    ...(userAgent === undefined ? {} : { userAgent }),
+    allowPrivateAddresses: isPrivateHost(new URL(url).hostname),
+  });
   const { verdict } = result;
   if (result.status === null) throw new CliError(`cannot fetch ${url}: ${verdict.why}`);
   const base = { label: url, origin, verdict };

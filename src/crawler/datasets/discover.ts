@@ -412,10 +412,7 @@ class Run {
         if (!permission.allowed) return { ok: false, message: permission.why, status: null };
         await this.pacer.before();
         try {
-          return await openSitemap(location, {
-            ...fetchOptions,
-            userAgent: this.options.client.userAgent,
-          });
+          return await openSitemap(location, { ...fetchOptions, client: this.options.client });
         } finally {
           this.pacer.after();
         }
