@@ -12,7 +12,8 @@
  *   reached: it proves that redirects are followed and that hits are seen.
  * - canaries on 127.0.0.1:80, 169.254.169.254:80, [::1]:80 and [::]:8080 (every address of the
  *   namespace). Each request a canary receives is printed on standard output as a JSON line
- *   `{"hit":{"local":…,"host":…,"path":…}}`; `{"ready":true}` once everything listens.
+ *   `{"hit":{"local":…,"host":…,"path":…}}`; `{"ready":true}` once everything listens, and
+ *   `{"synced":true}` for each line `sync` on standard input.
  *
  * Imported by the test for its constants; it serves only when run with `--serve`.
  */
@@ -126,8 +127,13 @@ async function serve(): Promise<void> {
   await listen(canary, "::1", 80);
   await listen(canary, "::", CANARY_PORT);
   process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
-  // Ends when the test closes standard input (or kills the namespace's processes).
-  process.stdin.resume();
+  // "sync" on standard input: every hit before it has been printed. Ends when the test closes
+  // standard input (or kills the namespace's processes).
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (text: string) => {
+    for (const line of text.split("\n"))
+      if (line === "sync") process.stdout.write(`${JSON.stringify({ synced: true })}\n`);
+  });
   process.stdin.on("end", () => process.exit(0));
 }
 

@@ -103,6 +103,7 @@ describe(
   () => {
     let hosts: ChildProcess | null = null;
     const hits: Hit[] = [];
+    let synced: () => void = () => undefined;
     let root = "";
 
     before(async () => {
@@ -132,8 +133,9 @@ describe(
           while ((end = buffered.indexOf("\n")) >= 0) {
             const line = buffered.slice(0, end);
             buffered = buffered.slice(end + 1);
-            const message = JSON.parse(line) as { ready?: true; hit?: Hit };
+            const message = JSON.parse(line) as { ready?: true; synced?: true; hit?: Hit };
             if (message.hit !== undefined) hits.push(message.hit);
+            if (message.synced === true) synced();
             if (message.ready === true) {
               clearTimeout(timer);
               resolve();
@@ -160,13 +162,21 @@ describe(
       rmSync(root, { recursive: true, force: true });
     });
 
-    /** Hits on anything but the public address: a canary reached. */
-    const breaches = () =>
-      hits.filter(
-        (hit) => hit.local !== PUBLIC_ADDRESS && hit.local !== `::ffff:${PUBLIC_ADDRESS}`,
-      );
+    /**
+     * Hits since `mark` on anything but the public address: a canary reached. Asks the hosts to
+     * answer "synced" first: they print each hit before answering, so every hit is in by then.
+     */
+    const breaches = async (mark: number) => {
+      await new Promise<void>((resolve) => {
+        synced = resolve;
+        hosts?.stdin?.write("sync\n");
+      });
+      return hits
+        .slice(mark)
+        .filter((hit) => hit.local !== PUBLIC_ADDRESS && hit.local !== `::ffff:${PUBLIC_ADDRESS}`);
+    };
 
-    const assertClean = (runs: readonly Run[]) => {
+    const assertClean = async (mark: number, runs: readonly Run[]) => {
       for (const run of runs) {
         assert.notEqual(run.code, EXIT_INTERNAL, `heed ${run.args.join(" ")}: ${run.stderr}`);
         assert.ok(
@@ -175,7 +185,7 @@ describe(
         );
         assert.doesNotMatch(run.stdout + run.stderr, /secret-canary-body|canary\.example/);
       }
-      assert.deepEqual(breaches(), [], "a canary was reached");
+      assert.deepEqual(await breaches(mark), [], "a canary was reached");
     };
 
     it("control: a redirect to a public address is followed, and the canary sees it", async () => {
@@ -204,6 +214,7 @@ describe(
     const byTarget = (make: (n: number) => readonly string[]) => SAMPLE.map((n) => make(n));
 
     it("heed check follows no redirect to a private address", async () => {
+      const mark = hits.length;
       const runs = await runAll(
         everyTarget((n) => [
           "check",
@@ -214,18 +225,22 @@ describe(
           "/x",
         ]),
       );
-      assertClean(runs);
+      await assertClean(mark, runs);
       for (const run of runs) assert.match(run.stderr, /refusing to connect|HEED_BAD_URL/);
     });
 
     it("heed lint follows no redirect to a private address", async () => {
-      assertClean(
+      const mark = hits.length;
+      await assertClean(
+        mark,
         await runAll(byTarget((n) => ["lint", `http://t${n}.hostile.example/robots.txt`])),
       );
     });
 
     it("heed agents resolve follows no redirect to a private address", async () => {
-      assertClean(
+      const mark = hits.length;
+      await assertClean(
+        mark,
         await runAll(
           byTarget((n) => [
             "agents",
@@ -239,7 +254,9 @@ describe(
     });
 
     it("heed sitemap URL and --discover follow no redirect to a private address", async () => {
-      assertClean(
+      const mark = hits.length;
+      await assertClean(
+        mark,
         await runAll([
           ...byTarget((n) => ["sitemap", `http://t${n}.hostile.example/sitemap.xml`]),
           ...byTarget((n) => ["sitemap", "--discover", `http://d${n}.hostile.example/`]),
@@ -248,14 +265,17 @@ describe(
     });
 
     it("heed sitemap --follow reads no listed sitemap that redirects to a private address", async () => {
+      const mark = hits.length;
       const run = await heed(["sitemap", "--follow", "http://public.example/index.xml"]);
-      assertClean([run]);
+      await assertClean(mark, [run]);
       // Every listed sitemap was tried, and each failed at the guard.
       assert.equal(run.stderr.match(/\[fetch-failed\]/g)?.length, TARGETS.length, run.stderr);
     });
 
     it("heed datasets follows no redirect to a private address", async () => {
-      assertClean(
+      const mark = hits.length;
+      await assertClean(
+        mark,
         await runAll([
           ...byTarget((n) => ["datasets", `http://t${n}.hostile.example/`]),
           ...byTarget((n) => ["datasets", `http://d${n}.hostile.example/`]),
@@ -264,6 +284,7 @@ describe(
     });
 
     it("heed agents host --site follows no redirect to a private address", async () => {
+      const mark = hits.length;
       const docs = join(root, "docs");
       mkdirSync(docs, { recursive: true });
       const runs: Run[] = [];
@@ -287,11 +308,12 @@ describe(
         assert.doesNotMatch(run.stdout, /agents accepted for \//);
       }
       // A signal ends the host with 0; what matters is that no canary was reached.
-      assert.deepEqual(breaches(), []);
+      assert.deepEqual(await breaches(mark), []);
       for (const run of runs) assert.notEqual(run.code, EXIT_INTERNAL);
     });
 
     it("a Location that is not a URL is a one-line error, never an internal error", async () => {
+      const mark = hits.length;
       const runs = await runAll([
         ["check", "http://badloc.hostile.example/robots.txt", "--agent", "bot", "--url", "/x"],
         ["lint", "http://badloc.hostile.example/robots.txt"],
@@ -299,7 +321,7 @@ describe(
         ["sitemap", "http://badloc.hostile.example/sitemap.xml"],
         ["datasets", "http://badloc.hostile.example/"],
       ]);
-      assertClean(runs);
+      await assertClean(mark, runs);
       for (const run of runs) {
         const said = `heed ${run.args.join(" ")}:\n${run.stderr}`;
         assert.match(run.stderr, /"http:\/\/\[::1": not a URL/, said);
