@@ -1,9 +1,10 @@
 /**
- * What an HTML page links to, read with htmlparser2's streaming parser: `a` and `area`
+ * What an HTML page links to, read from its start tags (html-tags.ts: time linear in the size
+ * whatever the nesting): `a` and `area`
  * hrefs, `frame`/`iframe` sources, `link rel=alternate|next`, resolved against `<base href>`;
  * the canonical link; `rel=nofollow`; and `<meta name=robots>` (or one naming the robot).
  */
-import { Parser } from "htmlparser2";
+import { forEachStartTag } from "./html-tags.js";
 import { type NormalizeOptions, normalizeUrl } from "./url-normal.js";
 
 export interface PageLinks {
@@ -41,47 +42,40 @@ export function extractLinks(
     else links.push(url);
   };
 
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        switch (name) {
-          case "base":
-            if (attributes.href !== undefined)
-              base = normalizeUrl(attributes.href, pageUrl) ?? base;
-            break;
-          case "a":
-          case "area":
-            add(attributes.href, attributes.rel);
-            break;
-          case "frame":
-          case "iframe":
-            add(attributes.src, undefined);
-            break;
-          case "link": {
-            const rel = (attributes.rel ?? "").toLowerCase().split(/\s+/);
-            if (rel.includes("canonical") && attributes.href !== undefined) {
-              canonical = normalizeUrl(attributes.href, base, normal);
-            } else if (rel.includes("alternate") || rel.includes("next")) {
-              add(attributes.href, undefined);
-            }
-            break;
-          }
-          case "meta": {
-            const name = (attributes.name ?? "").toLowerCase();
-            if (name !== "robots" && name !== agent) break;
-            const content = (attributes.content ?? "").toLowerCase();
-            if (/\b(?:noindex|none)\b/.test(content)) noindex = true;
-            if (/\b(?:nofollow|none)\b/.test(content)) nofollowAll = true;
-            break;
-          }
-          default:
-            break;
+  forEachStartTag(html, (name, attributes) => {
+    switch (name) {
+      case "base":
+        if (attributes.href !== undefined) base = normalizeUrl(attributes.href, pageUrl) ?? base;
+        break;
+      case "a":
+      case "area":
+        add(attributes.href, attributes.rel);
+        break;
+      case "frame":
+      case "iframe":
+        add(attributes.src, undefined);
+        break;
+      case "link": {
+        const rel = (attributes.rel ?? "").toLowerCase().split(/\s+/);
+        if (rel.includes("canonical") && attributes.href !== undefined) {
+          canonical = normalizeUrl(attributes.href, base, normal);
+        } else if (rel.includes("alternate") || rel.includes("next")) {
+          add(attributes.href, undefined);
         }
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
+        break;
+      }
+      case "meta": {
+        const name = (attributes.name ?? "").toLowerCase();
+        if (name !== "robots" && name !== agent) break;
+        const content = (attributes.content ?? "").toLowerCase();
+        if (/\b(?:noindex|none)\b/.test(content)) noindex = true;
+        if (/\b(?:nofollow|none)\b/.test(content)) nofollowAll = true;
+        break;
+      }
+      default:
+        break;
+    }
+  });
   return { links, nofollow, canonical, noindex, nofollowAll };
 }
 
