@@ -33,9 +33,15 @@ export function extractLinks(
   let noindex = false;
   let nofollowAll = false;
 
+  const resolved = new Map<string, string | null>();
   const add = (href: string | undefined, rel: string | undefined) => {
     if (href === undefined) return;
-    const url = normalizeUrl(href.trim(), base, normal);
+    // Pages repeat their hrefs (menus, pagers): each is resolved once against the base in force.
+    let url = resolved.get(href);
+    if (url === undefined) {
+      url = normalizeUrl(href.trim(), base, normal);
+      resolved.set(href, url);
+    }
     if (url === null || seen.has(url)) return;
     seen.add(url);
     if (rel !== undefined && /(?:^|\s)nofollow(?:\s|$)/i.test(rel)) nofollow.push(url);
@@ -45,7 +51,10 @@ export function extractLinks(
   forEachStartTag(html, (name, attributes) => {
     switch (name) {
       case "base":
-        if (attributes.href !== undefined) base = normalizeUrl(attributes.href, pageUrl) ?? base;
+        if (attributes.href !== undefined) {
+          base = normalizeUrl(attributes.href, pageUrl) ?? base;
+          resolved.clear();
+        }
         break;
       case "a":
       case "area":
