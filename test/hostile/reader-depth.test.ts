@@ -18,6 +18,8 @@ import {
   SitemapPatcher,
   SitemapPatchError,
 } from "../../src/protocol/sitemap/index.js";
+import { runCrawl } from "../helpers/crawl-harness.js";
+import { startServer, text } from "../helpers/http-server.js";
 import { runCli } from "../helpers/run-cli.js";
 
 /** Generous: a read that takes this long is hung, not slow. */
@@ -116,6 +118,29 @@ describe("links of HTML nested without end", () => {
       "https://a.example/after",
     ]);
   });
+
+  it(
+    "a crawl of a 4.4 MB page of 400,000 nested <div> reads it and follows its links",
+    HANG_GUARD,
+    async () => {
+      const n = 400_000;
+      const page = `<html><body>${"<div>".repeat(n)}<a href="/deepest">d</a>${"</div>".repeat(n)}<a href="/after">a</a></body></html>`;
+      const html = { "content-type": "text/html; charset=utf-8" };
+      const site = await startServer({
+        "/robots.txt": text("User-agent: *\nAllow: /\n"),
+        "/": text(page, 200, html),
+        "/deepest": text("<p>deepest</p>", 200, html),
+        "/after": text("<p>after</p>", 200, html),
+      });
+      try {
+        await runCrawl([`${site.origin}/`], { limitMs: 110_000 });
+        assert.ok(site.requests.includes("/deepest"), site.requests.join(" "));
+        assert.ok(site.requests.includes("/after"), site.requests.join(" "));
+      } finally {
+        await site.close();
+      }
+    },
+  );
 
   it("start tags come once each, in order: the reader does one pass, whatever the depth", () => {
     let calls = 0;
