@@ -97,8 +97,9 @@ function sharedDispatcher(allowPrivate: boolean): Dispatcher {
 /**
  * Sends one request and follows up to `maxRedirects` redirects (any 3xx with a Location), each
  * hop through the guarded dispatcher. Resolves with the last answer, whatever its status;
- * rejects with a {@link GuardedRequestError} (a bad URL or Location) or the network's error
- * (a refused address has `code` HEED_BLOCKED_ADDRESS).
+ * rejects with a {@link GuardedRequestError} (a bad URL or Location; a hop after a redirect that
+ * failed, with the failure's `code`) or the network's error (a refused address has `code`
+ * HEED_BLOCKED_ADDRESS).
  */
 export async function guardedRequest(
   url: string,
@@ -111,9 +112,8 @@ export async function guardedRequest(
     "user-agent": options.client?.userAgent ?? "heed",
     ...options.headers,
   };
-  let current = httpUrl(url, null);
-  for (let redirects = 0; ; redirects++) {
-    const response = await request(current, {
+  const send = (target: string) =>
+    request(target, {
       dispatcher,
       method: options.method ?? "GET",
       headers,
@@ -124,6 +124,15 @@ export async function guardedRequest(
       ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+  let current = httpUrl(url, null);
+  let previous: string | null = null;
+  for (let redirects = 0; ; redirects++) {
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await send(current);
+    } catch (error) {
+      throw previous === null ? error : hopFailed(error, previous, current);
+    }
     const status = response.statusCode;
     const answerHeaders = firstValues(response.headers);
     const rawLocation = status >= 300 && status < 400 ? answerHeaders["location"] : undefined;
@@ -150,8 +159,24 @@ export async function guardedRequest(
     }
     // Nobody reads a redirect's body; a failure draining it changes nothing.
     await response.body.dump().catch(() => undefined);
+    previous = current;
     current = location;
   }
+}
+
+/**
+ * A hop after a redirect failed (a refused address, say): the same `code`, and a message that
+ * names the hop, so that the user sees where the redirect led.
+ */
+function hopFailed(error: unknown, from: string, to: string): unknown {
+  if (!(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  return new GuardedRequestError(
+    typeof code === "string" ? code : "HEED_REDIRECT_FAILED",
+    to,
+    `${from} redirected to ${to}: ${error.message.trim()}`,
+    { cause: error },
+  );
 }
 
 /** `text` resolved against `base` as an http(s) URL without its fragment, or a GuardedRequestError. */

@@ -1,7 +1,7 @@
 // DESIGN §2 "One way out": every outgoing request goes through net/'s guarded client. This test
 // reads every source file outside src/net/ and fails on any way around it: a value import from
-// undici (request, fetch, stream, Client, Pool, Agent, …), node:http(s) request functions, or a
-// call of the global fetch.
+// undici (request, fetch, stream, Client, Pool, Agent, …), node:http(s) request functions,
+// node:net/tls/http2 connecting functions, or a call of the global fetch.
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
@@ -12,8 +12,12 @@ import ts from "typescript";
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const src = join(root, "src");
 
-/** Client-side request functions of node:http and node:https. */
-const NODE_REQUESTERS = new Set(["request", "get", "Agent", "globalAgent"]);
+/** Client-side functions of node's modules that open connections, by module. */
+const NODE_CLIENTS: ReadonlyArray<readonly [RegExp, ReadonlySet<string>]> = [
+  [/^(node:)?https?$/, new Set(["request", "get", "Agent", "globalAgent"])],
+  [/^(node:)?(net|tls)$/, new Set(["connect", "createConnection", "Socket", "TLSSocket"])],
+  [/^(node:)?http2$/, new Set(["connect"])],
+];
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const found: string[] = [];
@@ -41,9 +45,10 @@ function waysOut(fileName: string, text: string): string[] {
         if (clause.name !== undefined || values === null || values.length > 0)
           at(node, `imports ${values?.join(", ") ?? "all of"} from undici`);
       }
-      if (/^(node:)?https?$/.test(from) && clause !== undefined && !clause.isTypeOnly) {
+      const clients = NODE_CLIENTS.find(([module]) => module.test(from))?.[1];
+      if (clients !== undefined && clause !== undefined && !clause.isTypeOnly) {
         const values = namedValues(clause);
-        const bad = values === null ? ["all"] : values.filter((v) => NODE_REQUESTERS.has(v));
+        const bad = values === null ? ["all"] : values.filter((v) => clients.has(v));
         if (bad.length > 0 || clause.name !== undefined)
           at(node, `imports ${bad.join(", ") || "the default"} from ${from}`);
       }
@@ -107,6 +112,11 @@ describe("one way out to the network (DESIGN §2)", () => {
       ['const u = await import("undici");', 1],
       ['import { get } from "node:https";', 1],
       ['import { request as r } from "http";', 1],
+      ['import { connect } from "node:net";', 1],
+      ['import * as tls from "node:tls";', 1],
+      ['import { connect } from "node:http2";', 1],
+      ['import { createServer, type Socket } from "node:net";', 0],
+      ['import { isIP } from "node:net";', 0],
       ['await fetch("http://169.254.169.254/");', 1],
       ['await globalThis.fetch("http://x/");', 1],
       // Allowed: types, servers, methods of heed's own objects, text that only looks like code.
