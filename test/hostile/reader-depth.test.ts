@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { forEachStartTag } from "../../src/crawler/html-tags.js";
-import { extractLinks } from "../../src/crawler/links.js";
+import { extractLinks, MAX_PAGE_LINKS } from "../../src/crawler/links.js";
+import { normalizeUrl } from "../../src/crawler/url-normal.js";
 import {
   MAX_XML_DEPTH,
   parseSitemapText,
@@ -141,6 +142,36 @@ describe("links of HTML nested without end", () => {
       }
     },
   );
+
+  it(
+    "a page of more than MAX_PAGE_LINKS distinct links: the first are kept, the cut is said, the rest of the page still read",
+    HANG_GUARD,
+    () => {
+      const links = Array.from(
+        { length: MAX_PAGE_LINKS + 10 },
+        (_, i) => `<a href="/p/${i}">x</a>`,
+      );
+      const html = `${links.join("\n")}<link rel=canonical href="/canon"><meta name=robots content=noindex>`;
+      const page = extractLinks(html, "https://a.example/", "bot");
+      assert.equal(page.links.length, MAX_PAGE_LINKS);
+      assert.equal(page.links.at(-1), `https://a.example/p/${MAX_PAGE_LINKS - 1}`);
+      assert.equal(page.linksCut, true);
+      assert.equal(page.canonical, "https://a.example/canon");
+      assert.equal(page.noindex, true);
+      const fewer = extractLinks(links.slice(0, 100).join(""), "https://a.example/", "bot");
+      assert.equal(fewer.linksCut, false);
+    },
+  );
+
+  it("normalizeUrl drops fragments, empty ones too, and credentials", () => {
+    const table: ReadonlyArray<readonly [string, string]> = [
+      ["https://a.example/x#", "https://a.example/x"],
+      ["https://a.example/x#y", "https://a.example/x"],
+      ["https://u:p@a.example/x", "https://a.example/x"],
+      ["https://u@a.example/#", "https://a.example/"],
+    ];
+    for (const [href, want] of table) assert.equal(normalizeUrl(href), want, href);
+  });
 
   it("start tags come once each, in order: the reader does one pass, whatever the depth", () => {
     let calls = 0;
