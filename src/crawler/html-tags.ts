@@ -16,9 +16,16 @@ import { Tokenizer, type TokenizerCallbacks } from "htmlparser2";
 
 export type StartTagHandler = (name: string, attributes: Readonly<Record<string, string>>) => void;
 
-/** Calls `onStartTag` for each start tag of `html`, in order. */
-export function forEachStartTag(html: string, onStartTag: StartTagHandler): void {
-  const reader = new StartTags(html, onStartTag);
+/**
+ * Calls `onStartTag` for each start tag of `html`, in order; with `only`, for the tags of those
+ * (lower-case) names alone, and the attributes of no other tag are gathered.
+ */
+export function forEachStartTag(
+  html: string,
+  onStartTag: StartTagHandler,
+  only?: ReadonlySet<string>,
+): void {
+  const reader = new StartTags(html, onStartTag, only ?? null);
   const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, reader);
   tokenizer.write(html);
   tokenizer.end();
@@ -34,22 +41,28 @@ class StartTags implements TokenizerCallbacks {
   constructor(
     private readonly html: string,
     private readonly onStartTag: StartTagHandler,
+    private readonly only: ReadonlySet<string> | null,
   ) {}
 
   onopentagname(start: number, endIndex: number): void {
     this.name = this.html.slice(start, endIndex).toLowerCase();
-    this.attributes = Object.create(null) as Record<string, string>;
+    this.attributes =
+      this.only === null || this.only.has(this.name)
+        ? (Object.create(null) as Record<string, string>)
+        : null;
   }
 
   onattribname(start: number, endIndex: number): void {
-    this.attributeName = this.html.slice(start, endIndex).toLowerCase();
+    if (this.attributes !== null)
+      this.attributeName = this.html.slice(start, endIndex).toLowerCase();
   }
 
   onattribdata(start: number, endIndex: number): void {
-    this.attributeValue += this.html.slice(start, endIndex);
+    if (this.attributes !== null) this.attributeValue += this.html.slice(start, endIndex);
   }
 
   onattribentity(codepoint: number): void {
+    if (this.attributes === null) return;
     this.attributeValue += codepoint <= 0x10ffff ? String.fromCodePoint(codepoint) : "\ufffd";
   }
 

@@ -14,6 +14,17 @@ import { type NormalizeOptions, normalizeUrl } from "./url-normal.js";
  */
 export const MAX_PAGE_LINKS = 50_000;
 
+/** The start tags that carry what a page links to, or what it says about robots. */
+const LINK_TAGS: ReadonlySet<string> = new Set([
+  "a",
+  "area",
+  "base",
+  "frame",
+  "iframe",
+  "link",
+  "meta",
+]);
+
 export interface PageLinks {
   /** Normalised absolute URLs, in document order, without repeats. */
   readonly links: readonly string[];
@@ -62,43 +73,47 @@ export function extractLinks(
     else links.push(url);
   };
 
-  forEachStartTag(html, (name, attributes) => {
-    switch (name) {
-      case "base":
-        if (attributes.href !== undefined) {
-          base = normalizeUrl(attributes.href, pageUrl) ?? base;
-          resolved.clear();
+  forEachStartTag(
+    html,
+    (name, attributes) => {
+      switch (name) {
+        case "base":
+          if (attributes.href !== undefined) {
+            base = normalizeUrl(attributes.href, pageUrl) ?? base;
+            resolved.clear();
+          }
+          break;
+        case "a":
+        case "area":
+          add(attributes.href, attributes.rel);
+          break;
+        case "frame":
+        case "iframe":
+          add(attributes.src, undefined);
+          break;
+        case "link": {
+          const rel = (attributes.rel ?? "").toLowerCase().split(/\s+/);
+          if (rel.includes("canonical") && attributes.href !== undefined) {
+            canonical = normalizeUrl(attributes.href, base, normal);
+          } else if (rel.includes("alternate") || rel.includes("next")) {
+            add(attributes.href, undefined);
+          }
+          break;
         }
-        break;
-      case "a":
-      case "area":
-        add(attributes.href, attributes.rel);
-        break;
-      case "frame":
-      case "iframe":
-        add(attributes.src, undefined);
-        break;
-      case "link": {
-        const rel = (attributes.rel ?? "").toLowerCase().split(/\s+/);
-        if (rel.includes("canonical") && attributes.href !== undefined) {
-          canonical = normalizeUrl(attributes.href, base, normal);
-        } else if (rel.includes("alternate") || rel.includes("next")) {
-          add(attributes.href, undefined);
+        case "meta": {
+          const name = (attributes.name ?? "").toLowerCase();
+          if (name !== "robots" && name !== agent) break;
+          const content = (attributes.content ?? "").toLowerCase();
+          if (/\b(?:noindex|none)\b/.test(content)) noindex = true;
+          if (/\b(?:nofollow|none)\b/.test(content)) nofollowAll = true;
+          break;
         }
-        break;
+        default:
+          break;
       }
-      case "meta": {
-        const name = (attributes.name ?? "").toLowerCase();
-        if (name !== "robots" && name !== agent) break;
-        const content = (attributes.content ?? "").toLowerCase();
-        if (/\b(?:noindex|none)\b/.test(content)) noindex = true;
-        if (/\b(?:nofollow|none)\b/.test(content)) nofollowAll = true;
-        break;
-      }
-      default:
-        break;
-    }
-  });
+    },
+    LINK_TAGS,
+  );
   return { links, linksCut, nofollow, canonical, noindex, nofollowAll };
 }
 

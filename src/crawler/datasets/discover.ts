@@ -480,32 +480,38 @@ function isHtmlPage(contentType: string | null, body: Uint8Array): boolean {
 }
 
 /** `<a href>` and `<link href>` of a page that look like data, by their `type` or their name. */
+const DATA_LINK_TAGS: ReadonlySet<string> = new Set(["a", "base", "link"]);
+
 function dataLinks(html: string, pageUrl: string): { url: string; why: string }[] {
   const found: { url: string; why: string }[] = [];
   let base = pageUrl;
   // Start tags only (html-tags.ts): time linear in the size whatever the nesting.
-  forEachStartTag(html, (name, attributes) => {
-    if (name === "base" && attributes.href !== undefined) {
-      try {
-        base = new URL(attributes.href, pageUrl).href;
-      } catch {
-        // a broken <base> changes nothing
+  forEachStartTag(
+    html,
+    (name, attributes) => {
+      if (name === "base" && attributes.href !== undefined) {
+        try {
+          base = new URL(attributes.href, pageUrl).href;
+        } catch {
+          // a broken <base> changes nothing
+        }
+        return;
       }
-      return;
-    }
-    if (name !== "a" && name !== "link") return;
-    const href = attributes.href;
-    if (href === undefined) return;
-    let url: string;
-    try {
-      const parsed = new URL(href.trim(), base);
-      parsed.hash = "";
-      url = parsed.href;
-    } catch {
-      return;
-    }
-    const hint = looksLikeData(url, attributes.type ?? null);
-    if (hint.data) found.push({ url, why: hint.why });
-  });
+      if (name !== "a" && name !== "link") return;
+      const href = attributes.href;
+      if (href === undefined) return;
+      let url: string;
+      try {
+        const parsed = new URL(href.trim(), base);
+        parsed.hash = "";
+        url = parsed.href;
+      } catch {
+        return;
+      }
+      const hint = looksLikeData(url, attributes.type ?? null);
+      if (hint.data) found.push({ url, why: hint.why });
+    },
+    DATA_LINK_TAGS,
+  );
   return found;
 }
