@@ -174,17 +174,15 @@ function hopFailed(error: unknown, from: string, to: string): unknown {
   return new GuardedRequestError(
     typeof code === "string" ? code : "HEED_REDIRECT_FAILED",
     to,
-    `${from} redirected to ${to}: ${error.message.trim()}`,
+    `${cut(from)} redirected to ${cut(to)}: ${error.message.trim()}`,
     { cause: error },
   );
 }
 
 /** `text` resolved against `base` as an http(s) URL without its fragment, or a GuardedRequestError. */
 function httpUrl(text: string, base: string | null): string {
-  const shown = JSON.stringify(
-    text.length > SHOWN_LOCATION_CHARS ? `${text.slice(0, SHOWN_LOCATION_CHARS)}…` : text,
-  );
-  const where = base === null ? "" : `${base} redirected to `;
+  const shown = JSON.stringify(cut(text));
+  const where = base === null ? "" : `${cut(base)} redirected to `;
   let parsed: URL;
   try {
     parsed = base === null ? new URL(text) : new URL(text, base);
@@ -202,6 +200,11 @@ function httpUrl(text: string, base: string | null): string {
   }
   parsed.hash = "";
   return parsed.href;
+}
+
+/** A URL or Location as shown in a message: at most SHOWN_LOCATION_CHARS characters. */
+function cut(text: string): string {
+  return text.length > SHOWN_LOCATION_CHARS ? `${text.slice(0, SHOWN_LOCATION_CHARS)}…` : text;
 }
 
 function firstValues(raw: Record<string, string | string[] | undefined>): Record<string, string> {
