@@ -28,6 +28,8 @@ export interface RobotsFetchOptions {
   /** Without `client`: the user named a private or loopback host, so it may be reached. */
   readonly allowPrivateAddresses?: boolean;
   readonly timeoutMs?: number;
+  /** Ends the exchange, however far it got (a total deadline): then the site is unreachable. */
+  readonly signal?: AbortSignal;
   readonly maxBytes?: number;
   /** The clock, for cache lifetimes; default `Date.now`. */
   readonly now?: () => number;
@@ -85,6 +87,7 @@ export async function fetchRobots(
       maxRedirects: MAX_ROBOTS_REDIRECTS,
       headersTimeoutMs: timeout,
       bodyTimeoutMs: timeout,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (error) {
     const at = error instanceof GuardedRequestError ? error.url : url;
