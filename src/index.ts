@@ -131,3 +131,4 @@ export {
   type AgentHostOptions,
   DEFAULT_HOST_LIMITS,
 } from "./site/agent-host/host.js";
+export { startUiServer, type UiServer, type UiServerOptions } from "./web/server.js";

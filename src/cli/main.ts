@@ -2,34 +2,17 @@
  * The `heed` command line. Commands are plain functions that return an exit code; only
  * `bin.ts` calls `process.exit`.
  */
-import { Command, CommanderError, Option } from "commander";
-import { DIALECTS, type DialectChoice } from "../protocol/robots/index.js";
-import { runAgentsDispatch } from "./commands/agents-dispatch.js";
-import { runAgentsHost } from "./commands/agents-host.js";
-import { runAgentsResolve } from "./commands/agents-resolve.js";
-import { runCheck } from "./commands/check.js";
-import { runCrawl } from "./commands/crawl.js";
-import { runDatasets, DEFAULT_AGENT } from "./commands/datasets.js";
-import { DEFAULT_SAMPLE_ROWS, runDatasetsBuild } from "./commands/datasets-build.js";
-import { LINT_KINDS } from "./commands/lint-data-txt.js";
-import { runDemo } from "./commands/demo.js";
-import { EXPORT_FORMATS, runExport } from "./commands/export.js";
-import { runLint } from "./commands/lint.js";
-import { runReport } from "./commands/report.js";
+import { Argument, Command, CommanderError, Option } from "commander";
+import type { DialectChoice } from "../protocol/robots/dialect.js";
 import {
-  runRupIndex,
-  runRupInbox,
-  runRupInfo,
-  runRupKey,
-  runRupModify,
-  runRupRegister,
-  runRupSeq,
-  runRupUnregister,
-} from "./commands/rup.js";
-import { runServeDir } from "./commands/serve.js";
-import { runServeDemo } from "./commands/serve-demo.js";
-import { runSitemapBuild, runSitemapList, runSitemapUpdate } from "./commands/sitemap.js";
+  DEFAULT_AGENT,
+  DEFAULT_SAMPLE_ROWS,
+  DIALECTS,
+  EXPORT_FORMATS,
+  LINT_KINDS,
+} from "./choices.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
+import { addExamples } from "./help-examples.js";
 import type { Io } from "./io.js";
 import { VERSION } from "./version.js";
 
@@ -42,6 +25,20 @@ function dialectOption(): Option {
   )
     .choices(DIALECT_CHOICES)
     .default("auto");
+}
+
+/**
+ * `--agent` in every command: the flag, else HEED_AGENT, else "heed" (docs/cli.md#agent). Where
+ * a command sends heed's own User-Agent when none is named (sitemap), `fallback` is null.
+ */
+function agentOption(description: string, fallback: string | null = DEFAULT_AGENT): Option {
+  const option = new Option("--agent <name>", description).env("HEED_AGENT");
+  return fallback === null ? option : option.default(fallback);
+}
+
+/** `--store` in every command that keeps a crawl's state: the flag, else HEED_STORE. */
+function storeOption(description: string): Option {
+  return new Option("--store <path>", description).env("HEED_STORE").default("./heed-crawl.db");
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -70,7 +67,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "answer whether robots may fetch URLs. Exit 0: all allowed; 1: one is not; 2: bad input",
     )
     .argument("[robots]", "robots.txt file, http(s) URL, or - for standard input")
-    .option("--agent <name>", "the robot's name token or User-Agent header")
+    .addOption(agentOption("the robot's name token or User-Agent header"))
     .option("--url <url>", "URL to check (repeatable)", collect, [])
     .option(
       "--queries <file>",
@@ -94,6 +91,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--charsets <list>", "charsets the robot supports, e.g. utf-8 (REGP Charset)")
     .option("--json", "one JSON object a line", false)
     .action(async (robots: string | undefined, options) => {
+      const { runCheck } = await import("./commands/check.js");
       setExit(await runCheck(robots, options, io));
     });
 
@@ -114,6 +112,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--json", "one JSON object with every finding", false)
     .action(async (robots: string, options) => {
+      const { runLint } = await import("./commands/lint.js");
       setExit(await runLint(robots, options, io));
     });
 
@@ -151,9 +150,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--max-depth <n>",
       "deepest index level followed (default 2: an index, its sitemaps, theirs)",
     )
-    .option("--agent <name>", "User-Agent header for fetching")
+    .addOption(agentOption("User-Agent header for fetching (default: heed's own)", null))
     .enablePositionalOptions()
     .action(async (source: string, options) => {
+      const { runSitemapList } = await import("./commands/sitemap.js");
       setExit(await runSitemapList(source, options, io));
     });
 
@@ -176,7 +176,18 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "file name stem: STEM.xml, or STEM-1.xml … and the index STEM.xml",
       "sitemap",
     )
+    .option(
+      "--any-path",
+      "entries may be on any path of the --base host, not only under its directory (when that host's robots.txt names the sitemap; docs/sitemaps.md#scope)",
+      false,
+    )
+    .option(
+      "--json",
+      "print one JSON object: root, sitemaps [{path, url, urls, bytes}], index, urls, skipped",
+      false,
+    )
     .action(async (list: string | undefined, options) => {
+      const { runSitemapBuild } = await import("./commands/sitemap.js");
       setExit(await runSitemapBuild(list, options, io));
     });
 
@@ -197,7 +208,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "URL the file's directory is served at (used when a full file becomes an index)",
     )
     .option("--max-urls <n>", "URLs a file may hold (default 50000)")
+    .option(
+      "--any-path",
+      "the entry may be on any path of the file's host, not only under its directory (docs/sitemaps.md#scope)",
+      false,
+    )
+    .option("--json", "print one JSON object: action, file, created", false)
     .action(async (file: string, options) => {
+      const { runSitemapUpdate } = await import("./commands/sitemap.js");
       setExit(await runSitemapUpdate(file, options, io));
     });
 
@@ -207,28 +225,37 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "crawl politely from seed URLs, obeying every robots.txt dialect; run again to resume",
     )
     .argument("[url...]", "seed URLs (none with --queued)")
-    .option(
-      "--agent <name>",
-      "the robot's name token, matched in robots.txt and sent in User-Agent",
-    )
+    .addOption(agentOption("the robot's name token, matched in robots.txt and sent in User-Agent"))
     .option(
       "--info-url <url>",
       "the URL in the User-Agent header: NAME/<version> (+<url>)",
       "https://www.npmjs.com/package/heed",
     )
-    .option(
-      "--store <path>",
-      "the crawl's SQLite file, or redis://host:port[#prefix] to share it",
-      "./heed-crawl.db",
-    )
+    .addOption(storeOption("the crawl's SQLite file, or redis://host:port[#prefix] to share it"))
     .option("--out <dir>", "write what is fetched as WARC 1.1 files (.warc.gz) in this directory")
     .option(
       "--warc-max-bytes <n>",
       "start a new WARC file once one holds this many bytes (default 1000000000)",
     )
-    .option("--max-pages <n>", "stop after this many pages in all", "1000")
-    .option("--max-depth <n>", "follow links this many steps from the seeds", "5")
-    .option("--max-per-host <n>", "fetch at most this many pages of one site in a run")
+    .option(
+      "--max-pages <n>",
+      "stop after this many pages in this run (--total: in the crawl)",
+      "1000",
+    )
+    .option(
+      "--max-depth <n>",
+      "follow links this many steps from the seeds; sitemap entries are one step",
+      "5",
+    )
+    .option(
+      "--max-per-host <n>",
+      "fetch at most this many pages of one site in this run (--total: in the crawl); the rest stay queued",
+    )
+    .option(
+      "--total",
+      "--max-pages and --max-per-host count the whole crawl, earlier runs too",
+      false,
+    )
     .option("--concurrency <n>", "requests in flight at once, over all sites", "16")
     .option("--per-host <n>", "requests in flight at once to one site", "1")
     .addOption(
@@ -258,9 +285,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option(
       "--queued",
-      "fetch what the store has queued (URLs heed rup inbox took from RUP reports), with or without seeds",
+      "fetch what the store has queued (URLs heed rup inbox took from RUP reports), with or without seeds; no links followed unless --follow",
       false,
     )
+    .option("--follow", "with --queued: follow links and read sitemaps too", false)
     .option(
       "--sort-query",
       "sort query parameters when normalising URLs (?b=1&a=2 and ?a=2&b=1 become one page)",
@@ -272,8 +300,20 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "after the crawl, read each host's /data.txt (and manifests, or the 404 guesses) and keep its catalog in the store; heed report lists them",
       false,
     )
+    .option("--no-sitemaps", "read no sitemaps: fetch the seeds and the links found")
+    .option(
+      "--site-wait <seconds>",
+      "how long a run waits for a site whose robots.txt does not answer before it sets the site aside (its URLs stay queued)",
+      "600",
+    )
+    .option(
+      "--store-wait <seconds>",
+      "how long to wait for a shared store (Redis) that became unreachable, then stop (exit 3)",
+      "60",
+    )
     .option("--json", "print a summary object at the end", false)
     .action(async (urls: string[], options) => {
+      const { runCrawl } = await import("./commands/crawl.js");
       setExit(await runCrawl(urls, options, io));
     });
 
@@ -282,10 +322,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description(
       "what a crawl's log says, per host and overall: pages by status and by how they were found, gaps kept against those required, time waited, errors. Exit 0: reported; 2: no store there, or it cannot be read",
     )
-    .option(
-      "--store <path>",
-      "the crawl's SQLite file, or redis://host:port[#prefix]; a missing file is an error",
-      "./heed-crawl.db",
+    .addOption(
+      storeOption(
+        "the crawl's SQLite file, or redis://host:port[#prefix]; a missing file is an error",
+      ),
     )
     .option(
       "--json",
@@ -297,7 +337,29 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "also write a self-contained HTML page with a chart of requests over time per host",
     )
     .action(async (options) => {
+      const { runReport } = await import("./commands/report.js");
       setExit(await runReport(options, io));
+    });
+
+  program
+    .command("ui")
+    .description(
+      "a local web page: the robots.txt tester (every dialect, the deciding line, lint, REGP plans, sitemaps, Mobile-agent-server, /data.txt) and, with --store, a live view of a crawl. Runs until interrupted. Exit 0: stopped; 2: bad option or the port is taken",
+    )
+    .option("--port <n>", "the port to listen on (0: any free port)", "8377")
+    .option(
+      "--host <addr>",
+      "the address to listen on; anything but loopback is warned about (others could use the page)",
+      "127.0.0.1",
+    )
+    .option(
+      "--store <path>",
+      "a crawl's SQLite file, or redis://host:port[#prefix], to follow live",
+    )
+    .option("--open", "open the page in the desktop's browser", false)
+    .action(async (options) => {
+      const { runUi } = await import("./commands/ui.js");
+      setExit(await runUi(options, io));
     });
 
   program
@@ -305,10 +367,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description(
       "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs. Exit 0: written; 2: no store there, or it cannot be read",
     )
-    .option(
-      "--store <path>",
-      "the crawl's SQLite file, or redis://host:port[#prefix]; a missing file is an error",
-      "./heed-crawl.db",
+    .addOption(
+      storeOption(
+        "the crawl's SQLite file, or redis://host:port[#prefix]; a missing file is an error",
+      ),
     )
     .addOption(
       new Option(
@@ -316,23 +378,24 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "jsonl: one JSON object a line; csv: RFC 4180 with a header row, nulls as empty fields",
       )
         .choices(EXPORT_FORMATS)
-        .makeOptionMandatory(),
+        .default("jsonl"),
     )
     .option("--out <file>", "write to this file instead of standard output")
     .action(async (options) => {
+      const { runExport } = await import("./commands/export.js");
       setExit(await runExport(options, io));
     });
 
   const datasets = program
     .command("datasets")
     .description(
-      "the datasets a site offers to a robot: robots.txt first, then /data.txt (YAML catalog or seeds/002 draft form) and its folders' manifests; on a 404, guesses from sitemaps and links. Exit 0: datasets listed (and downloaded); 1: none, or a download failed; 2: bad input",
+      "the datasets a site offers to a robot: robots.txt first, then /data.txt (YAML catalog or draft form, docs/data-txt.md) and its folders' manifests; on a 404, guesses from sitemaps and links. Exit 0: datasets listed (and downloaded); 1: none, or a download failed; 2: bad input",
     )
     .argument("<site-url>", "any URL of the site, e.g. https://example.com/")
-    .option(
-      "--agent <name>",
-      "the robot's name token, matched in robots.txt and in data.txt's User-agent lines",
-      DEFAULT_AGENT,
+    .addOption(
+      agentOption(
+        "the robot's name token, matched in robots.txt and in data.txt's User-agent lines",
+      ),
     )
     .option(
       "--json",
@@ -341,7 +404,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option(
       "--download <dir>",
-      "fetch the fetchable files (not guesses) into DIR, paced by robots.txt, resuming partial files; sizes and SHA-256 go to DIR/SHA256SUMS and DIR/heed-downloads.json",
+      "fetch the fetchable files (not guesses) into DIR/HOST/PATH (one file per URL; nothing there is overwritten, no link followed), paced by robots.txt, resuming partial files; sizes and SHA-256 go to DIR/.heed/SHA256SUMS (cd DIR && sha256sum -c .heed/SHA256SUMS) and DIR/.heed/heed-downloads.json",
+    )
+    .option(
+      "--max-bytes <size>",
+      "--download: most bytes one file may have, e.g. 500M, 20G (powers of 1024); a bigger file stops there, its part kept to resume with a higher cap",
+      "1G",
     )
     .option(
       "--allow-private",
@@ -349,6 +417,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .enablePositionalOptions()
     .action(async (site: string, options) => {
+      const { runDatasets } = await import("./commands/datasets.js");
       setExit(await runDatasets(site, options, io));
     });
 
@@ -361,23 +430,25 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--out <file>", "where to write the catalog (default DIR/data.txt)")
     .option(
       "--manifests",
-      "write a data.txt in each sub-folder describing its files, and list the folders from the top file",
+      "write a data.txt in each sub-folder, the folder as one dataset in the mapping form R pins reads (path: [files…], name, type, rows, cols, columns), and list the folders from the top file",
       false,
     )
     .option("--sample-rows <n>", "rows read to infer column types", String(DEFAULT_SAMPLE_ROWS))
+    .option("--json", "one JSON object: files [{path, entries}], notes, skipped", false)
     .action(async (dir: string, options) => {
+      const { runDatasetsBuild } = await import("./commands/datasets-build.js");
       setExit(await runDatasetsBuild(dir, options, io));
     });
 
   program
     .command("serve")
     .description(
-      "serve a directory as a web site (static files, conditional GET, its robots.txt), with --rup its Remote Update Protocol service (seeds/001); or a demo site (--demo news). Runs until interrupted (Ctrl-C). Exit 0: stopped; 2: bad options or the port is taken",
+      "serve a directory as a web site (static files, conditional GET, its robots.txt), with --rup its Remote Update Protocol service (docs/rup.md); or a demo site (--demo news). Runs until interrupted (Ctrl-C). Exit 0: stopped; 2: bad options or the port is taken",
     )
     .argument("[dir]", "the site's directory (not with --demo)")
     .option(
       "--demo <site>",
-      "news: the news site of the REGP paper (seeds/003 §4.1): login, registration, search, Ajax comments, snapshots, news release, a sitemap it keeps current",
+      "news: the news site of the REGP paper (docs/demo.md): login, registration, search, Ajax comments, snapshots, news release, a sitemap it keeps current",
     )
     .option("--host <addr>", "address to listen on", "127.0.0.1")
     .option(
@@ -401,13 +472,18 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--url <url>",
       "--demo: the URL the site is reached at, named in robots.txt and the sitemap (default http://HOST:PORT)",
     )
-    .option("--quiet", "--demo: do not log each request on standard error", false)
+    .option("--quiet", "do not log each request on standard error", false)
     .option(
       "--rup",
       "offer RUP for the directory: /rupinfo.txt (and .tex), the action endpoint /cgi-bin/rup, the modification log, reports by e-mail",
       false,
     )
     .option("--smtp <url>", "--rup: mail server for reports, smtp://host:port (or smtps://)")
+    .option(
+      "--confirm",
+      "--rup: mail each new recipient once, asking it to confirm; send it nothing else until it does (webhook registrations are then refused; see docs/rup-abuse.md)",
+      false,
+    )
     .option("--from <addr>", "--rup: From address of reports (default rup@localhost)")
     .option(
       "--state <path>",
@@ -446,25 +522,25 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       if (options.demo !== undefined) {
         if (dir !== undefined) throw new CliError("give a directory or --demo, not both");
         if (options.rup === true) throw new CliError("--rup serves a directory, not --demo");
+        const { runServeDemo } = await import("./commands/serve-demo.js");
         setExit(await runServeDemo({ ...options, port: options.port ?? "8089" }, io));
         return;
       }
       if (dir === undefined) throw new CliError("give --demo news, or a directory to serve");
+      const { runServeDir } = await import("./commands/serve.js");
       setExit(await runServeDir(dir, { ...options, port: options.port ?? "8080" }, io));
     });
 
   const rup = program
     .command("rup")
     .description(
-      "the robot's side of the Remote Update Protocol (seeds/001): register with sites, take their reports in, queue what changed. Exit 0: done; 1: the site refused (seq: reports lost); 2: bad input or unreachable",
+      "the robot's side of the Remote Update Protocol (docs/rup.md): register with sites, take their reports in, queue what changed. Exit 0: done; 1: the site refused (seq: reports lost); 2: bad input or unreachable",
     );
-  const storeOption = (): Option =>
-    new Option(
-      "--store <path>",
+  const rupStore = (): Option =>
+    storeOption(
       "the crawl store, where registrations and keys are kept: an SQLite file, or redis://host:port[#prefix]",
-    ).default("./heed-crawl.db");
-  const agentOption = (): Option =>
-    new Option("--agent <name>", "the robot's name token, sent in User-Agent").default("heed");
+    );
+  const rupAgent = (): Option => agentOption("the robot's name token, sent in User-Agent");
   const prefsOptions = (command: Command): Command =>
     command
       .option(
@@ -488,9 +564,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .command("info")
     .description("read a site's /rupinfo.txt. Exit 2: the site offers no RUP")
     .argument("<site>", "the site's URL")
-    .addOption(agentOption())
+    .addOption(rupAgent())
     .option("--json", "one JSON object: url, cgiUrl, info, diagnostics", false)
     .action(async (site: string, options) => {
+      const { runRupInfo } = await import("./commands/rup.js");
       setExit(await runRupInfo(site, { ...options, store: "" }, io));
     });
   prefsOptions(
@@ -500,12 +577,16 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "register with a site; prints the RegistrationKey once and keeps it in the store",
       )
       .argument("<site>", "the site's URL")
-      .option("--email <addr>", "where the site mails reports (required)"),
+      .option(
+        "--email <addr>",
+        "where the site mails reports (required); an http(s) URL gets them posted as signed JSON (docs/rup.md#webhooks)",
+      ),
   )
-    .addOption(storeOption())
-    .addOption(agentOption())
+    .addOption(rupStore())
+    .addOption(rupAgent())
     .option("--json", "one JSON object: site, email, registrationKey, cgiUrl", false)
     .action(async (site: string, options) => {
+      const { runRupRegister } = await import("./commands/rup.js");
       setExit(await runRupRegister(site, options, io));
     });
   prefsOptions(
@@ -513,20 +594,24 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .command("modify")
       .description("change preferences with a site (only what is given)")
       .argument("<site>", "the site's URL")
-      .option("--email <addr>", "a new address for reports"),
+      .option("--email <addr>", "a new address (or http(s) callback URL) for reports"),
   )
-    .addOption(storeOption())
-    .addOption(agentOption())
+    .addOption(rupStore())
+    .addOption(rupAgent())
+    .option("--json", "one JSON object: site, changed", false)
     .action(async (site: string, options) => {
+      const { runRupModify } = await import("./commands/rup.js");
       setExit(await runRupModify(site, options, io));
     });
   rup
     .command("unregister")
     .description("cancel the registration with a site")
     .argument("<site>", "the site's URL")
-    .addOption(storeOption())
-    .addOption(agentOption())
+    .addOption(rupStore())
+    .addOption(rupAgent())
+    .option("--json", "one JSON object: site, unregistered", false)
     .action(async (site: string, options) => {
+      const { runRupUnregister } = await import("./commands/rup.js");
       setExit(await runRupUnregister(site, options, io));
     });
   rup
@@ -535,18 +620,20 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "ask a site for its SequenceNumber and compare it with the last report received. Exit 1: reports were lost",
     )
     .argument("<site>", "the site's URL")
-    .addOption(storeOption())
-    .addOption(agentOption())
+    .addOption(rupStore())
+    .addOption(rupAgent())
     .option("--json", "one JSON object: sequenceNumber, received, lost", false)
     .action(async (site: string, options) => {
+      const { runRupSeq } = await import("./commands/rup.js");
       setExit(await runRupSeq(site, options, io));
     });
   rup
     .command("key")
     .description("print the RegistrationKey kept for a site")
     .argument("<site>", "the site's URL")
-    .addOption(storeOption())
+    .addOption(rupStore())
     .action(async (site: string, options) => {
+      const { runRupKey } = await import("./commands/rup.js");
       setExit(await runRupKey(site, { ...options, agent: "heed" }, io));
     });
   rup
@@ -556,9 +643,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .argument("<site>", "the site's URL")
     .option("--span <N-unit>", "how far back, e.g. 2-week (required)")
-    .addOption(agentOption())
+    .addOption(rupAgent())
     .option("--json", "one JSON object: sequenceNumber, urlBase, changes, diagnostics", false)
     .action(async (site: string, options) => {
+      const { runRupIndex } = await import("./commands/rup.js");
       setExit(await runRupIndex(site, { ...options, store: "" }, io));
     });
   rup
@@ -572,17 +660,18 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "ask sites whose report is overdue for their SequenceNumber, and recover what was lost (0: never)",
       "15",
     )
-    .addOption(storeOption())
-    .addOption(agentOption())
+    .addOption(rupStore())
+    .addOption(rupAgent())
     .option("--json", "one JSON object a line per report", false)
     .action(async (options) => {
+      const { runRupInbox } = await import("./commands/rup.js");
       setExit(await runRupInbox(options, io));
     });
 
   const agents = program
     .command("agents")
     .description(
-      "mobile agents (seeds/000, ATP/0.1): resolve a URL to its agent host, run a host, dispatch an indexing agent",
+      "mobile agents (docs/mobile-agents.md; ATP/0.1): resolve a URL to its agent host, run a host, dispatch an indexing agent",
     );
 
   agents
@@ -598,6 +687,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       false,
     )
     .action(async (robots: string, options) => {
+      const { runAgentsResolve } = await import("./commands/agents-resolve.js");
       setExit(await runAgentsResolve(robots, options, io));
     });
 
@@ -629,6 +719,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--allow-private", "let agents move on to private and loopback addresses", false)
     .option("--quiet", "no log lines on standard error", false)
     .action(async (options) => {
+      const { runAgentsHost } = await import("./commands/agents-host.js");
       setExit(await runAgentsHost(options, io));
     });
 
@@ -643,10 +734,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--site <url>", "the site whose subtree to index")
     .option("--path <path>", "the subtree to index", "/")
-    .option(
-      "--agent <name>",
-      "the robot's name token: the site's robots.txt rules for it bind the agent",
-      "heed",
+    .addOption(
+      agentOption("the robot's name token: the site's robots.txt rules for it bind the agent"),
     )
     .option("--from <email>", "who answers for the robot, sent as ATP's From field (§8.3)")
     .option("--max-pages <n>", "stop after this many pages (default 100000)")
@@ -656,13 +745,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       false,
     )
     .action(async (atpUrl: string, options) => {
+      const { runAgentsDispatch } = await import("./commands/agents-dispatch.js");
       setExit(await runAgentsDispatch(atpUrl, options, io));
     });
 
   program
     .command("demo")
     .description(
-      "run the news-site experiment of the REGP paper (seeds/003 §5): the site crawled with no robots.txt, the old REP file and the REGP file (Tables 9-11), then with a Visit-time window and Language: fr. Exit 0: every table agrees with the paper's; 1: one differs",
+      "run the news-site experiment of the REGP paper (docs/demo.md): the site crawled with no robots.txt, the old REP file and the REGP file (Tables 9-11), then with a Visit-time window and Language: fr. Exit 0: every table agrees with the paper's; 1: one differs",
     )
     .option(
       "--json",
@@ -671,9 +761,20 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--items <n>", "news items of the three main runs (at least 4)", "30")
     .action(async (options) => {
+      const { runDemo } = await import("./commands/demo.js");
       setExit(await runDemo(options, io));
     });
 
+  program
+    .command("completion")
+    .description("print a completion script for your shell (bash, zsh or fish)")
+    .addArgument(new Argument("<shell>", "the shell").choices(["bash", "zsh", "fish"]))
+    .action(async (shell: "bash" | "zsh" | "fish") => {
+      const { completionScript } = await import("./completion.js");
+      io.stdout.write(completionScript(program, shell));
+    });
+
+  addExamples(program);
   return program;
 }
 
@@ -684,7 +785,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     code = c;
   });
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync(helpArgs(argv), { from: "user" });
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -695,6 +796,40 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stderr.write(`heed: ${error.message}\n`);
       return error.exitCode;
     }
+    const system = systemErrorText(error);
+    if (system !== null) {
+      // A file or folder the person named cannot be used: one line, not a stack trace.
+      io.stderr.write(`heed: ${system}\n`);
+      return EXIT_BAD_INPUT;
+    }
     throw error;
   }
+}
+
+/** `heed help rup inbox` is `heed rup inbox --help`; commander's own help goes one level only. */
+function helpArgs(argv: readonly string[]): string[] {
+  if (argv[0] === "help" && argv.length > 1) return [...argv.slice(1), "--help"];
+  return [...argv];
+}
+
+const SYSTEM_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file or folder",
+  EISDIR: "it is a folder",
+  ENOTDIR: "a part of the path is not a folder",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EEXIST: "it exists already",
+  ENOSPC: "no space left on the device",
+  EROFS: "the file system is read-only",
+};
+
+/** A file-system error as one line naming the path, or null for anything else. */
+function systemErrorText(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const { code, path, syscall } = error as { code?: unknown; path?: unknown; syscall?: unknown };
+  if (typeof code !== "string") return null;
+  const reason = SYSTEM_REASONS[code];
+  if (reason === undefined) return null;
+  const where = typeof path === "string" ? ` ${path}` : "";
+  return `cannot ${typeof syscall === "string" ? syscall : "use"}${where}: ${reason}`;
 }

@@ -1,6 +1,5 @@
 /** Where a command's robots.txt comes from: a file, `-` for standard input, or an http(s) URL. */
 import { readFile } from "node:fs/promises";
-import { fetchRobots } from "../net/robots-fetch.js";
 import type { FetchVerdict } from "../protocol/robots/index.js";
 import { CliError } from "./errors.js";
 import { isPrivateHost } from "./private-host.js";
@@ -15,16 +14,22 @@ export interface RobotsSource {
   /** For URLs whose answer was not a 2xx: what the status means for the whole site. */
   readonly siteWide: { readonly allowed: boolean; readonly detail: string } | null;
   readonly verdict: FetchVerdict | null;
+  /** For URLs: the status code of the last answer; null after a network error, or for files. */
+  readonly status: number | null;
+}
+
+export interface LoadOptions {
+  readonly stdin: NodeJS.ReadableStream;
+  readonly userAgent?: string;
+  /** Told what heed read in place of what was named (a site URL read as its /robots.txt). */
+  readonly onNote?: (text: string) => void;
 }
 
 export function isUrl(text: string): boolean {
   return /^https?:\/\//i.test(text);
 }
 
-export async function loadRobots(
-  source: string,
-  options: { readonly stdin: NodeJS.ReadableStream; readonly userAgent?: string },
-): Promise<RobotsSource> {
+export async function loadRobots(source: string, options: LoadOptions): Promise<RobotsSource> {
   if (source === "-") {
     return {
       label: "<stdin>",
@@ -32,11 +37,12 @@ export async function loadRobots(
       origin: null,
       siteWide: null,
       verdict: null,
+      status: null,
     };
   }
-  if (isUrl(source)) return loadUrl(source, options.userAgent);
+  if (isUrl(source)) return loadUrl(source, options);
   const bytes = await readLocalFile(source);
-  return { label: source, bytes, origin: null, siteWide: null, verdict: null };
+  return { label: source, bytes, origin: null, siteWide: null, verdict: null, status: null };
 }
 
 /** A file a command was given, or a CliError that says in words why it cannot be read. */
@@ -48,21 +54,36 @@ export async function readLocalFile(path: string): Promise<Uint8Array> {
   }
 }
 
-async function loadUrl(url: string, userAgent: string | undefined): Promise<RobotsSource> {
-  let origin: string;
+/**
+ * The robots.txt a URL names: itself when its last path segment is robots.txt (a copy kept
+ * under some folder is read as named), else its origin's /robots.txt, as a person who types a
+ * site's address means "this site" (docs/fetching.md#which-file).
+ */
+export function robotsTxtUrl(url: URL): string {
+  return /\/robots\.txt$/i.test(url.pathname) ? url.href : `${url.origin}/robots.txt`;
+}
+
+async function loadUrl(named: string, options: LoadOptions): Promise<RobotsSource> {
+  const { userAgent } = options;
+  let parsed: URL;
   try {
-    origin = new URL(url).origin;
+    parsed = new URL(named);
   } catch (error) {
-    throw new CliError(`not a valid URL: ${url}`, 2, { cause: error });
+    throw new CliError(`not a valid URL: ${named}`, 2, { cause: error });
   }
+  const { origin } = parsed;
+  const url = robotsTxtUrl(parsed);
+  if (url !== parsed.href) options.onNote?.(`${named} is not a robots.txt URL; reading ${url}`);
+  // Loaded here, not at the top: a local file then costs no HTTP client at start-up.
+  const { fetchRobots } = await import("../net/robots-fetch.js");
   // The guard refuses private addresses on every hop unless the user named such a host.
   const result = await fetchRobots(url, {
     ...(userAgent === undefined ? {} : { userAgent }),
-    allowPrivateAddresses: isPrivateHost(new URL(url).hostname),
+    allowPrivateAddresses: isPrivateHost(parsed.hostname),
   });
   const { verdict } = result;
   if (result.status === null) throw new CliError(`cannot fetch ${url}: ${verdict.why}`);
-  const base = { label: url, origin, verdict };
+  const base = { label: url, origin, verdict, status: result.status };
   switch (verdict.action) {
     case "parse":
       return { ...base, bytes: result.body ?? new Uint8Array(), siteWide: null };

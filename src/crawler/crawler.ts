@@ -11,18 +11,25 @@ import {
   type PageResult,
 } from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";
-import type { AccessPlan, DialectChoice, Robot } from "../protocol/robots/index.js";
-import type { CrawlRecord, CrawlStore, Discovery, Lease } from "../store/types.js";
+import {
+  type AccessPlan,
+  type DialectChoice,
+  parseRobots,
+  type Robot,
+} from "../protocol/robots/index.js";
+import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
+import { StoreError } from "../store/errors.js";
+import type { CachedRobots, CrawlRecord, CrawlStore, Discovery, Lease } from "../store/types.js";
 import type { AgentPaths, IndexedPage } from "./agent-paths.js";
 import { LINK_PRIORITY, readMeta, SEED_PRIORITY } from "./discovery.js";
 import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
 import { extractLinks, robotsTag } from "./links.js";
 import { mirrored, onHost } from "./other-host.js";
-import { afterStart } from "./pace.js";
+import { ProcessWatch } from "./process-watch.js";
 import { INDEX_PAGE_PRIORITY, revisitOf } from "./revisit.js";
 import { makeScope, type ScopeKind } from "./scope.js";
 import { SiteRules, type SiteView } from "./site-rules.js";
-import { fromPace, ipKey, paced, type SitePace, startAt, toPace } from "./site-pace.js";
+import { ruleOf, SiteGate, type Ticket } from "./site-gate.js";
 import { feedSitemaps } from "./sitemap-feed.js";
 import { cancellableSleep, sleep } from "./sleep.js";
 import { trapReason } from "./traps.js";
@@ -37,8 +44,25 @@ export interface CrawlerOptions {
   readonly userAgent: string;
   readonly store: CrawlStore;
   readonly client: HttpClient;
-  /** Stop once this many pages are fetched in the crawl (resumed runs count what came before). */
+  /**
+   * Stop once this many pages are fetched in this run; with `total`, in the whole crawl
+   * (a resumed run counts what earlier runs fetched).
+   */
   readonly maxPages: number;
+  /** `maxPages` and `maxPerHost` count the whole crawl, earlier runs too (`--total`). */
+  readonly total?: boolean;
+  /**
+   * With `queued`: follow the links of the pages fetched and read sitemaps too (`--follow`);
+   * without, a `--queued` run fetches exactly what is queued.
+   */
+  readonly follow?: boolean;
+  /**
+   * How long a run waits for a site closed for now (robots.txt unreachable, 5xx) before it sets
+   * the site aside, in ms (default 600000); its URLs stay queued.
+   */
+  readonly siteWaitMs?: number;
+  /** Longest a robots.txt request may take in all, in ms (default 30000); then the site is unreachable. */
+  readonly robotsDeadlineMs?: number;
   readonly maxDepth: number;
   /** Requests in flight at once, over all sites. */
   readonly concurrency: number;
@@ -57,7 +81,12 @@ export interface CrawlerOptions {
    * obtain its path without robots.txt"): false crawls as it does.
    */
   readonly sitemapFallback?: boolean;
-  /** Most pages fetched from one site in this run (a trap bound); default no limit. */
+  /** Read sites' sitemaps at all (default true); false: `--no-sitemaps`. */
+  readonly sitemaps?: boolean;
+  /**
+   * Most pages fetched from one site in this run (with `total`, in the whole crawl); default no
+   * limit. URLs over it stay queued for a later run.
+   */
   readonly maxPerHost?: number;
   /** Tries of a URL that meets 5xx or network errors, default 3. */
   readonly maxAttempts?: number;
@@ -86,6 +115,10 @@ export interface CrawlerOptions {
   readonly onPage?: (page: FetchedPage) => Promise<void>;
   /** Index subtrees through the agent hosts sites name (`heed crawl --agents`). */
   readonly agents?: AgentPaths;
+  /** How long a process's heartbeat holds without renewal, in ms (default 10000). */
+  readonly heartbeatTtlMs?: number;
+  /** Longest a sitemap request may take in all, in ms (default 60000). */
+  readonly sitemapDeadlineMs?: number;
 }
 
 export interface FetchedPage {
@@ -113,6 +146,8 @@ export type CrawlEvent =
   | { readonly type: "skipped"; readonly url: string; readonly reason: string }
   | { readonly type: "failed"; readonly url: string; readonly reason: string }
   | { readonly type: "retry"; readonly url: string; readonly reason: string }
+  /** Something a person running the crawl should know (a store shared with another crawl). */
+  | { readonly type: "notice"; readonly message: string }
   | {
       readonly type: "waiting";
       readonly origin: string;
@@ -131,7 +166,8 @@ export interface CrawlSummary {
   readonly pagesPerSecond: number;
   /** Pages queued again at the start because their revisit moment had come. */
   readonly revisitsDue: number;
-  readonly stoppedBy: "finished" | "max-pages" | "aborted";
+  /** `max-per-host`: what is left is queued on sites whose page budget this run spent. */
+  readonly stoppedBy: "finished" | "max-pages" | "max-per-host" | "sites-unreachable" | "aborted";
 }
 
 /**
@@ -142,6 +178,15 @@ const LEASE_MS = 3 * 60_000;
 /** Longest single sleep, so that aborts and new work are noticed. */
 const MAX_SLEEP_MS = 1000;
 const RETRY_BASE_MS = 2_000;
+/** A redirect chain is followed this many hops from the URL first queued, then given up. */
+export const MAX_REDIRECT_HOPS = 5;
+const SITEMAP_DEADLINE_MS = 60_000;
+const ROBOTS_DEADLINE_MS = 30_000;
+const SITE_WAIT_MS = 600_000;
+/** Refused links logged in a run at most (a memory bound: the set of them is kept). */
+const MAX_REFUSALS_LOGGED = 100_000;
+/** A site refused only because other requests to it are in flight is asked again after this. */
+const IN_FLIGHT_COOL_MS = 50;
 
 export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const now = options.now ?? Date.now;
@@ -151,26 +196,118 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const token = options.agent.toLowerCase();
   const maxAttempts = options.maxAttempts ?? 3;
   const emit = options.onEvent ?? (() => {});
+  // Stopped by the caller, or from within: the store lost the crawl.
+  const inner = new AbortController();
+  const signal =
+    options.signal === undefined ? inner.signal : AbortSignal.any([options.signal, inner.signal]);
+  let lostStore: StoreError | null = null;
+  const watch = new ProcessWatch({
+    store,
+    now,
+    ...(options.heartbeatTtlMs === undefined ? {} : { ttlMs: options.heartbeatTtlMs }),
+    onLost: () => {
+      lostStore = new StoreError(
+        "HEED_STORE_LOST",
+        "the store no longer holds this crawl (its identity key is gone): it lost its data, " +
+          "such as a Redis restarted without persistence. Nothing queued can be trusted: " +
+          "start the crawl again",
+      );
+      inner.abort();
+    },
+  });
+  const owner = watch.id;
+  // Each site's rules as last read by this process: what a robots.txt request, made before the
+  // new rules are known, keeps.
+  const lastPlan = new Map<string, AccessPlan>();
+  // Since when this process has waited on each site's reservation, for the crawl log.
+  const waitingSince = new Map<string, number>();
+  // Sites refused only because others' requests are in flight: not asked again until then.
+  const coolUntil = new Map<string, number>();
+  const gate = new SiteGate({
+    store,
+    owner,
+    perHost: options.perHost,
+    now,
+    ...(options.ip === undefined ? {} : { ip: options.ip }),
+    ...(signal === undefined ? {} : { signal: signal }),
+    onWait: (origin, until, why) => emit({ type: "waiting", origin, until, why }),
+  });
   const sites = new SiteRules({
     cache: store.robots,
     now,
-    fetch: async (url) => {
-      // Stamped when the answer is in (after every redirect hop), as a page's exchange is.
-      try {
-        return await fetchRobots(url, { userAgent: options.userAgent, client });
-      } finally {
-        robotsAsked.set(originOf(url), now());
-      }
+    fetch: (url) =>
+      fetchRobots(url, {
+        userAgent: options.userAgent,
+        client,
+        // A total deadline: a robots.txt sent a byte a second would hold a slot for minutes.
+        signal: AbortSignal.any([
+          signal,
+          AbortSignal.timeout(options.robotsDeadlineMs ?? ROBOTS_DEADLINE_MS),
+        ]),
+      }),
+    reserve: async (origin, previous) => {
+      const ticket = await gate.take(
+        origin,
+        lastPlan.get(origin) ?? planOf(origin, previous),
+        "robots.txt",
+      );
+      if (ticket === null) return null;
+      let released = false;
+      return {
+        release: async (asked, got) => {
+          if (released) return;
+          released = true;
+          // The gap counts from the end of the exchange, after every redirect hop.
+          const end = now();
+          await gate.release(ticket, asked, end);
+          if (!asked) return;
+          const size = got?.body?.length ?? 0;
+          // RFC 9309 §2.5: rules past the first 500 KiB are not read; the log says so.
+          const detail =
+            got === null
+              ? "no answer"
+              : got.bodyCut || size > MAX_ROBOTS_BYTES
+                ? `robots.txt is ${got.bodyCut ? "over " : ""}${size} bytes; only the first ` +
+                  `${MAX_ROBOTS_BYTES} were read: rules after them are not seen`
+                : null;
+          await logOutcome(
+            `${origin}/robots.txt`,
+            origin,
+            ticket.at,
+            end - ticket.at,
+            got?.status ?? null,
+            got?.body?.length ?? 0,
+            "robots",
+            detail,
+          );
+        },
+      };
     },
     ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
   });
-  const paces = new Map<string, Promise<SitePace>>();
-  // When each site's robots.txt last answered: that request counts towards the gap too.
-  const robotsAsked = new Map<string, number>();
+  /** The rules a robots.txt copy held (even an expired one) gives this robot, for its pace. */
+  const planOf = (origin: string, cached: CachedRobots | null): AccessPlan | null => {
+    const body = cached?.body ?? cached?.lastGoodBody ?? null;
+    if (body === null) return null;
+    try {
+      return (
+        parseRobots(body, {
+          origin,
+          ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+        }).check(`${origin}/`, robot(now())).plan ?? null
+      );
+    } catch {
+      return null;
+    }
+  };
   const active = new Map<string, number>();
+  // When this process's last exchange with each site ended: the gap the crawl log shows.
+  const lastEnd = new Map<string, number>();
   const tasks = new Set<Promise<void>>();
   const tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
   const hostsNoted = new Set<string>();
+  // Links refused by robots.txt and logged, so that each is logged once a run.
+  const refusedLogged = new Set<string>();
   // Original pages a sitemap snapshot stands for (`<srcloc>` → `<loc>`): never fetched themselves.
   const standIns = new Map<string, string>();
   const fed = new Set<string>();
@@ -180,8 +317,19 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     normalizeUrl(url, undefined, { sortQuery: options.sortQuery === true });
   const again = options.recrawl === true || options.revisit === true || options.queued === true;
 
-  // A local store's leases at start belong to a run that died; a shared store's may be alive.
-  await store.frontier.recover(store.shared ? now() : Number.MAX_SAFE_INTEGER);
+  // Leases of processes that died (a crash, or a restart of this one) come back at once; those
+  // whose time ran out too.
+  await watch.start();
+  const earlierSeeds = await watch.identify(options.seeds);
+  const differ = options.seeds.filter((seed) => !earlierSeeds.includes(seed));
+  if (differ.length > 0 && earlierSeeds.length > 0)
+    emit({
+      type: "notice",
+      message:
+        `the store holds a crawl started from ${earlierSeeds.slice(0, 3).join(" ")}` +
+        `${earlierSeeds.length > 3 ? " …" : ""}; ${differ.join(" ")} joins it (a crawl of another site belongs in another store)`,
+    });
+  await store.frontier.recover(now());
   await store.frontier.add(
     options.seeds.flatMap((seed) => {
       const url = normal(seed);
@@ -191,11 +339,18 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   if (options.recrawl === true) await requeueFetched(store);
   const revisitsDue = options.revisit === true ? await requeueDue(store, now()) : 0;
   const before = await store.frontier.counts();
-  let done = again ? 0 : before.done;
-  // The page budget counts the whole crawl, as maxPages does: a resumed run starts from what
-  // the earlier runs fetched of each site.
-  if (options.maxPerHost !== undefined && !again && before.done > 0)
+  // The budgets count this run's pages, unless asked to count the whole crawl (--total).
+  const total = options.total === true && !again;
+  let done = total ? before.done : 0;
+  if (options.maxPerHost !== undefined && total && before.done > 0)
     await countFetchedPerSite(store, perSite);
+  // Sites whose page budget this run spent: their URLs stay queued for a later run.
+  const spent = new Set<string>();
+  // Sites closed for longer than the site wait in this run (robots.txt unreachable): set aside.
+  const setAside = new Set<string>();
+  const closedSince = new Map<string, number>();
+  // --queued fetches what is queued: links and sitemaps only with --follow.
+  const following = options.queued !== true || options.follow === true;
   let stoppedBy: CrawlSummary["stoppedBy"] = "finished";
 
   const robot = (at: number): Robot => ({
@@ -207,27 +362,28 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     ...(options.charsets === undefined ? {} : { charsets: options.charsets }),
   });
 
-  // One pace object per site, however many tasks of the site ask for it at once.
-  const paceOf = (origin: string): Promise<SitePace> => {
-    let pace = paces.get(origin);
-    if (pace === undefined) {
-      pace = (async () => {
-        const agent = await store.hosts.get(origin);
-        const ip = await store.hosts.get(ipKey(origin, options.ip));
-        return { agent: toPace(agent), ip: toPace(ip) };
-      })();
-      paces.set(origin, pace);
-    }
-    return pace;
-  };
-
   const visit = async (origin: string): Promise<void> => {
     const view = await sites.view(origin);
     if (view.kind === "closed" && !view.forbidden) {
-      await store.frontier.setNextAt(origin, view.retryAt);
-      emit({ type: "waiting", origin, until: view.retryAt, why: view.detail });
+      // A site closed for now is waited for a bounded time in a run, then set aside: its URLs
+      // stay queued for a later run, and a run whose only site is unreachable ends.
+      const first = closedSince.get(origin) ?? now();
+      closedSince.set(origin, first);
+      const limit = options.siteWaitMs ?? SITE_WAIT_MS;
+      if (now() - first >= limit) {
+        setAside.add(origin);
+        emit({
+          type: "notice",
+          message: `giving up on ${origin} in this run after ${Math.round((now() - first) / 1000)} s: ${view.detail}; its URLs stay queued`,
+        });
+        return;
+      }
+      const until = Math.min(view.retryAt, first + limit);
+      await store.frontier.setNextAt(origin, until);
+      emit({ type: "waiting", origin, until, why: view.detail });
       return;
     }
+    closedSince.delete(origin);
     // The site as a whole first: a closed time window or a gap still running keeps it waiting
     // without taking a URL out of the queue.
     const base = decide(view, `${origin}/`, robot(now()));
@@ -236,54 +392,70 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       emit({ type: "waiting", origin, until: base.retryAt, why: base.why });
       return;
     }
-    const pace = await paceOf(origin);
-    await feedOnce(origin, view, base, pace);
-    const due = startAt(base.plan, pace, now());
-    if (due > now()) {
-      await store.frontier.setNextAt(origin, due);
+    lastPlan.set(origin, base.plan);
+    await feedOnce(origin, view, base);
+    // The site's reservation first (DESIGN §2): its gap, rate window and requests in flight,
+    // over every process sharing the store. A refusal moves the site's next moment in the store.
+    const got = await gate.tryTake(origin, base.plan);
+    if (!("held" in got)) {
+      if (!waitingSince.has(origin)) waitingSince.set(origin, now());
+      if (got.why === "in-flight") coolUntil.set(origin, now() + IN_FLIGHT_COOL_MS);
       return;
     }
-    const nextAt = now() + base.plan.delaySeconds * 1000;
-    const lease = await store.frontier.lease(origin, now(), LEASE_MS, nextAt);
-    if (lease === null) return;
-    await fetchOne(origin, view, lease);
+    const lease = await store.frontier.lease(origin, now(), LEASE_MS, null, owner);
+    if (lease === null) {
+      await gate.release(got, false);
+      return;
+    }
+    const since = waitingSince.get(origin) ?? got.at;
+    waitingSince.delete(origin);
+    await fetchOne(origin, view, lease, got, since);
   };
 
   /**
-   * Reads a site's sitemaps at its first visit in this run. Only a site that admits the robot,
-   * and not one that sends it to a mirror, is read for sitemaps.
+   * Reads a site's sitemaps once in the crawl, whichever process comes first: the store records
+   * who reads them and when they were read, so other processes and restarts do not read them
+   * again (a revisit run reads them again once). Only a site that admits the robot, and not one
+   * that sends it to a mirror, is read for sitemaps.
    */
-  const feedOnce = async (origin: string, view: SiteView, base: Verdict, pace: SitePace) => {
-    const asked = robotsAsked.get(origin);
-    if (asked !== undefined) {
-      robotsAsked.delete(origin);
-      if (pace.agent.lastAt === null || pace.agent.lastAt < asked)
-        pace.agent = { ...pace.agent, lastAt: asked };
-      if (pace.ip.lastAt === null || pace.ip.lastAt < asked)
-        pace.ip = { ...pace.ip, lastAt: asked };
-    }
+  const feedOnce = async (origin: string, view: SiteView, base: Verdict) => {
     if (fed.has(origin) || view.kind === "closed" || !base.allowed || base.plan.mirror !== null)
       return;
     fed.add(origin);
-    await feedSite(origin, view, base.plan, pace);
+    // Sitemap entries are one step from the site: --max-depth 0 reads none.
+    if (options.sitemaps === false || !following || options.maxDepth < 1) return;
+    const since = options.revisit === true ? started : 0;
+    if (!(await store.reservations.claimSitemaps(origin, owner, now(), since))) return;
+    await feedSite(origin, view, base.plan);
+    if (signal?.aborted !== true) await store.reservations.sitemapsRead(origin, now());
   };
 
-  const feedSite = (origin: string, view: SiteView, plan: AccessPlan, pace: SitePace) =>
-    feedSitemaps({
+  const feedSite = (origin: string, view: SiteView, plan: AccessPlan) => {
+    let ticket: Ticket | null = null;
+    return feedSitemaps({
       origin,
       policy: view.kind === "rules" ? view.policy : null,
       robot: robot(now()),
       store,
       client,
       cookie: plan.cookie?.value ?? null,
-      awaitTurn: async () => {
-        while (startAt(plan, pace, now()) > now() && options.signal?.aborted !== true) {
-          await sleep(Math.min(startAt(plan, pace, now()) - now(), MAX_SLEEP_MS));
-        }
-        pace.agent = afterStart(plan, "agent", pace.agent, now());
-        pace.ip = afterStart(plan, "ip", pace.ip, now());
+      awaitTurn: async (url) => {
+        const site = originOf(url);
+        ticket = await gate.take(
+          site,
+          site === origin ? plan : (lastPlan.get(site) ?? null),
+          "sitemap",
+        );
+        return ticket !== null;
       },
-      requestEnded: () => exchangeEnded(origin, plan, pace, now()),
+      requestEnded: async (url, status, detail) => {
+        const held = ticket;
+        ticket = null;
+        if (held === null) return;
+        const end = now();
+        await gate.release(held, true, end);
+        await logOutcome(url, held.origin, held.at, end - held.at, status, 0, "sitemap", detail);
+      },
       normal,
       accept: (url) => {
         const loc = normal(url);
@@ -294,21 +466,62 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       revisitChanged: options.revisit === true,
       fallback: options.sitemapFallback !== false,
       now,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      deadlineMs: options.sitemapDeadlineMs ?? SITEMAP_DEADLINE_MS,
+      ...(signal === undefined ? {} : { signal: signal }),
     });
+  };
 
-  const fetchOne = async (origin: string, view: SiteView, lease: Lease): Promise<void> => {
+  /**
+   * One leased URL, under the site's reservation `held`: given back unused when no request goes
+   * out (a refusal, a budget, a stand-in), so that skips keep no gap.
+   */
+  const fetchOne = async (
+    origin: string,
+    view: SiteView,
+    lease: Lease,
+    held: Ticket,
+    waitingFrom: number,
+  ): Promise<void> => {
+    let ticket: Ticket | null = held;
+    const giveBack = async (used: boolean) => {
+      const t = ticket;
+      ticket = null;
+      if (t !== null) await gate.release(t, used);
+    };
+    try {
+      await fetchLeased(origin, view, lease, waitingFrom, {
+        get: () => ticket,
+        set: (t) => {
+          ticket = t;
+        },
+        giveBack,
+      });
+    } finally {
+      await giveBack(false);
+    }
+  };
+
+  const fetchLeased = async (
+    origin: string,
+    view: SiteView,
+    lease: Lease,
+    waitingFrom: number,
+    hold: {
+      readonly get: () => Ticket | null;
+      readonly set: (t: Ticket | null) => void;
+      readonly giveBack: (used: boolean) => Promise<void>;
+    },
+  ): Promise<void> => {
     const { url } = lease.entry;
-    const leasedAt = now();
     const meta = readMeta(lease.entry.meta, lease.entry.depth);
     if ((perSite.get(origin) ?? 0) >= (options.maxPerHost ?? Number.POSITIVE_INFINITY)) {
+      // A budget is this run's: the URL stays queued as it was, for a later run.
+      spent.add(origin);
       await store.frontier.settle(lease, {
-        kind: "skipped",
-        reason: "the site's page budget is spent",
-        at: now(),
+        kind: "defer",
+        reason: "the site's page budget of this run is spent",
+        notBefore: now(),
       });
-      tally.skipped++;
-      emit({ type: "skipped", url, reason: `more than ${options.maxPerHost} pages of ${origin}` });
       return;
     }
     const snapshot = standIns.get(url);
@@ -368,25 +581,25 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         : null;
     if (indexed !== null) return settleIndexed(origin, lease, indexed, decision);
 
-    // This URL's own gap (a brace block may ask more than the site's) is waited out here.
-    const pace = await paceOf(origin);
-    while (startAt(plan, pace, now()) > now() && !options.signal?.aborted) {
-      await sleep(Math.min(startAt(plan, pace, now()) - now(), MAX_SLEEP_MS));
+    // This URL's own rules (a brace block may ask more than the site's) take the reservation
+    // again under them.
+    const current = hold.get();
+    const base = lastPlan.get(origin) ?? null;
+    if (current === null || !sameRule(base, decision.plan, options.perHost)) {
+      await hold.giveBack(false);
+      hold.set(await gate.take(origin, decision.plan, "page"));
     }
-    if (options.signal?.aborted) return; // the lease runs out and a later run takes the URL
-    const at = now();
-    const last = Math.max(pace.agent.lastAt ?? -Infinity, pace.ip.lastAt ?? -Infinity);
+    const ticket = hold.get();
+    // Stopped: the lease goes back when the process stops, and a later run takes the URL.
+    if (ticket === null || signal?.aborted) return;
+    const at = ticket.at;
+    const last = lastEnd.get(origin);
     const timing: Timing = {
       via: meta.via,
-      gapMs: Number.isFinite(last) ? at - last : null,
+      gapMs: last === undefined ? null : at - last,
       requiredGapMs: plan.delaySeconds * 1000,
-      waitedMs: at - leasedAt,
+      waitedMs: Math.max(0, at - waitingFrom),
     };
-    pace.agent = afterStart(plan, "agent", pace.agent, at);
-    pace.ip = afterStart(plan, "ip", pace.ip, at);
-    await keepPace(origin, plan, pace);
-    if (plan.delaySeconds > 0)
-      await store.frontier.setNextAt(origin, at + plan.delaySeconds * 1000);
 
     const validators = await store.pages.get(url);
     const headers = {
@@ -395,7 +608,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       ...(validators?.lastModified ? { ifModifiedSince: validators.lastModified } : {}),
     };
     const result = await client.fetchPage(url, { headers });
-    await exchangeEnded(origin, plan, pace, now());
+    const end = now();
+    lastEnd.set(origin, end);
+    await hold.giveBack(true);
     const sent = {
       "user-agent": options.userAgent,
       "accept-encoding": ACCEPT_ENCODING,
@@ -405,24 +620,10 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         ? {}
         : { "if-modified-since": headers.ifModifiedSince }),
     };
-    await settleFetch(origin, lease, result, at, decision, sent, timing);
-  };
-
-  /**
-   * The next gap counts from the end of this exchange, not only from its start. The start is
-   * stamped before the request leaves (store writes, the client's own path), and a cold first
-   * request was seen taking 20 ms to reach the site while the next went out at once: gaps counted
-   * from stamped starts came out shorter at the site than Crawl-delay. The answer ends after the
-   * site saw the request, so a gap counted from it holds at the site (Yandex's reading of
-   * Crawl-delay too: from the end of one download to the start of the next).
-   */
-  const exchangeEnded = async (origin: string, plan: AccessPlan, pace: SitePace, end: number) => {
-    pace.agent = { ...pace.agent, lastAt: Math.max(pace.agent.lastAt ?? end, end) };
-    pace.ip = { ...pace.ip, lastAt: Math.max(pace.ip.lastAt ?? end, end) };
-    await keepPace(origin, plan, pace);
-    if (plan.delaySeconds === 0) return;
-    const next = end + plan.delaySeconds * 1000;
-    if (next > (await store.frontier.nextAt(origin))) await store.frontier.setNextAt(origin, next);
+    // The log's start and duration span the reservation, from its start to the end the next
+    // gap counts from: the report's gaps, read off the log, are then the ones kept.
+    const spanned: PageResult = { ...result, ms: Math.max(0, end - at) };
+    await settleFetch(origin, lease, spanned, at, decision, sent, timing);
   };
 
   /**
@@ -438,18 +639,18 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     const view = sites.peek(originOf(link));
     if (view === null || view.kind !== "rules") return { url: link, priority: LINK_PRIORITY };
     const d = view.policy.check(link, robot(now()));
-    if (!d.allowed && (d.reason === "rule" || d.reason === "default")) return null;
+    if (!d.allowed && (d.reason === "rule" || d.reason === "default")) {
+      refusedLink(
+        link,
+        `${d.reason}: ${d.rule === null ? (d.detail ?? d.basis ?? d.reason) : `line ${d.line}: ${d.rule}`}`,
+      );
+      return null;
+    }
     const host = d.plan?.host ?? null;
     const moved = host === null ? null : onHost(link, host.value);
     if (moved !== null && moved !== link && inScope(moved) && !standIns.has(moved))
       return { url: moved, priority: LINK_PRIORITY };
     return { url: link, priority: d.plan?.indexPage ? INDEX_PAGE_PRIORITY : LINK_PRIORITY };
-  };
-
-  /** Stores a site's pace, so that a restarted crawl keeps its gaps; a site without rules has none to keep. */
-  const keepPace = async (origin: string, plan: AccessPlan, pace: SitePace) => {
-    if (paced(plan, "agent")) await store.hosts.put(fromPace(origin, pace.agent));
-    if (paced(plan, "ip")) await store.hosts.put(fromPace(ipKey(origin, options.ip), pace.ip));
   };
 
   const settleFetch = async (
@@ -490,9 +691,18 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     if (status >= 300 && status < 400 && status !== 304) {
       // The target is queued like any link, so robots.txt is checked for it before it is fetched.
       const target = result.location === null ? null : normal(result.location);
+      const hops = (meta.hops ?? 0) + 1;
+      if (hops > MAX_REDIRECT_HOPS) {
+        const reason = `more than ${MAX_REDIRECT_HOPS} redirects from the URL first queued`;
+        await store.frontier.settle(lease, { kind: "failed", reason, at: now() });
+        await logOutcome(url, origin, at, result.ms, status, result.wireBytes, "error", reason);
+        tally.failed++;
+        emit({ type: "failed", url, reason });
+        return;
+      }
       if (target !== null && follow(target))
         await store.frontier.add([
-          newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect" }),
+          newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect", hops }),
         ]);
       await store.frontier.settle(lease, { kind: "done", status, at: now() });
       await logOutcome(url, origin, at, result.ms, status, result.wireBytes, "redirect", target);
@@ -525,7 +735,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       noindex ||= page.noindex;
       // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
       // page has every link followed, however deep it stands.
-      const deepEnough = meta.type === "list" || depth < options.maxDepth;
+      const deepEnough = following && (meta.type === "list" || depth < options.maxDepth);
       if (meta.type !== "data" && deepEnough && !header.nofollow && !page.nofollowAll) {
         const found = page.links.flatMap((link) => {
           const placed = follow(link) ? placeLink(link) : null;
@@ -564,6 +774,16 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     done++;
     perSite.set(origin, (perSite.get(origin) ?? 0) + 1);
     emit({ type: "fetched", url, status });
+  };
+
+  /**
+   * A link robots.txt refuses is not queued, but the crawl log says so once, with the line
+   * (`heed report` lists them): a person asks why a linked page was never fetched.
+   */
+  const refusedLink = (link: string, why: string) => {
+    if (refusedLogged.has(link) || refusedLogged.size >= MAX_REFUSALS_LOGGED) return;
+    refusedLogged.add(link);
+    void logOutcome(link, originOf(link), now(), 0, null, 0, "disallowed", why).catch(() => {});
   };
 
   /** Every page an agent brought back is queued, so that pages no link reaches are kept too. */
@@ -661,9 +881,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
    */
   const feedSeedSites = async () => {
     for (const origin of new Set(options.seeds.flatMap((s) => normal(s) ?? []).map(originOf))) {
-      if (options.signal?.aborted === true) return;
+      if (signal?.aborted === true) return;
       const view = await sites.view(origin);
-      await feedOnce(origin, view, decide(view, `${origin}/`, robot(now())), await paceOf(origin));
+      await feedOnce(origin, view, decide(view, `${origin}/`, robot(now())));
     }
   };
   if (options.revisit === true) await feedSeedSites();
@@ -687,8 +907,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     tasks.add(task);
   };
 
+  let napMs = MAX_SLEEP_MS;
   for (;;) {
-    if (options.signal?.aborted) {
+    if (signal?.aborted) {
       stoppedBy = "aborted";
       break;
     }
@@ -701,14 +922,38 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       const busy = new Set(
         [...active].filter(([, n]) => n >= options.perHost).map(([origin]) => origin),
       );
+      for (const origin of spent) busy.add(origin);
+      for (const origin of setAside) busy.add(origin);
+      for (const [origin, until] of coolUntil) {
+        if (until > now()) busy.add(origin);
+        else coolUntil.delete(origin);
+      }
       const ready = await store.frontier.readyOrigins(now(), room, busy);
       for (const origin of ready) launch(origin);
-      if (ready.length > 0) continue;
+      if (ready.length > 0) {
+        // A store that answers at once (SQLite) would keep this loop in microtasks: let timers
+        // and sockets run.
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
       if (tasks.size === 0) {
         const next = await store.frontier.nextReadyAt(busy);
+        if (next === null && coolUntil.size > 0) {
+          // Only sites whose requests by other processes are in flight: ask again shortly.
+          await sleep(IN_FLIGHT_COOL_MS);
+          continue;
+        }
         if (next === null) {
-          // Nothing queued: finished, unless URLs are still leased (by another process).
-          if ((await store.frontier.counts()).leased === 0) break;
+          // Nothing queued: finished, unless URLs are still leased (by another process), or
+          // the store lost everything it held.
+          if (!(await watch.holds())) continue;
+          if ((await store.frontier.counts()).leased === 0) {
+            if ((await store.frontier.counts()).queued > 0) {
+              if (spent.size > 0) stoppedBy = "max-per-host";
+              else if (setAside.size > 0) stoppedBy = "sites-unreachable";
+            }
+            break;
+          }
           await sleep(MAX_SLEEP_MS);
           await store.frontier.recover(now());
           continue;
@@ -716,12 +961,18 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         await sleep(Math.min(Math.max(next - now(), 1), MAX_SLEEP_MS));
         continue;
       }
+      // Tasks run, and there is room: wake for the next site due as well as for a task's end.
+      const next = await store.frontier.nextReadyAt(busy);
+      napMs = next === null ? MAX_SLEEP_MS : Math.min(Math.max(next - now(), 1), MAX_SLEEP_MS);
     }
-    const nap = cancellableSleep(MAX_SLEEP_MS);
+    const nap = cancellableSleep(napMs);
+    napMs = MAX_SLEEP_MS;
     await Promise.race([...tasks, nap.done]);
     nap.cancel();
   }
   await Promise.allSettled([...tasks]);
+  await watch.stop().catch(() => {});
+  if (lostStore !== null) throw lostStore;
   const counts = await store.frontier.counts();
   const elapsedMs = now() - started;
   return {
@@ -764,4 +1015,12 @@ async function countFetchedPerSite(store: CrawlStore, into: Map<string, number>)
 
 function isHtml(contentType: string | null): boolean {
   return contentType !== null && /^(?:text\/html|application\/xhtml\+xml)\b/i.test(contentType);
+}
+
+/** Do two plans ask the same of a site's reservation? */
+function sameRule(a: AccessPlan | null, b: AccessPlan, perHost: number): boolean {
+  return (
+    JSON.stringify([ruleOf(a, "agent", perHost), ruleOf(a, "ip", perHost)]) ===
+    JSON.stringify([ruleOf(b, "agent", perHost), ruleOf(b, "ip", perHost)])
+  );
 }

@@ -12,6 +12,8 @@ export interface UrlMeta {
   readonly srcloc?: string;
   /** The sitemap's `<changefreq>`: how often to come back (see `revisit.ts`). */
   readonly changefreq?: ChangeFreq;
+  /** Redirect hops from the URL first queued (a redirect target's). */
+  readonly hops?: number;
 }
 
 export function writeMeta(meta: UrlMeta): string {

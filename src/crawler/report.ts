@@ -67,10 +67,10 @@ export interface ErrorReport {
 
 /**
  * The gaps kept between an origin's requests, against those its rules required. A request's
- * gap is the one its record gives (`gapMs`, measured by the crawler); a record that gives none
- * gets the gap the log shows: from the end of the origin's previous request in the log
- * (`at + ms`) to its start, 0 when the two overlapped. An origin's first request has no gap
- * unless its record gives one.
+ * gap is the one the log shows over every process's requests: from the latest end of the
+ * origin's requests before it in the log (`at + ms`) to its start, 0 when they overlapped; or
+ * the one its record gives (`gapMs`, one process's view) when that is smaller. An origin's
+ * first request has no gap unless its record gives one.
  */
 export interface GapReport {
   /** Gaps measured. */
@@ -110,6 +110,11 @@ export interface ReportPart {
   /** Requests whose page names a canonical URL other than its own. */
   readonly canonicalElsewhere: number;
   readonly errors: ErrorReport;
+  /**
+   * URLs robots.txt refused (outcome `disallowed`), by the deciding line (the records' detail),
+   * bounded as the errors are.
+   */
+  readonly refusals: ErrorReport;
   readonly gaps: GapReport;
   /** Time waited on delays, rates and time windows, over the records that say (`waitedMs`). */
   readonly waitedMs: number;
@@ -187,6 +192,9 @@ class Tally {
   errors = 0;
   readonly messages = new Map<string, number>();
   untracked = 0;
+  refused = 0;
+  readonly refusedLines = new Map<string, number>();
+  refusedUntracked = 0;
   /** Gap (rounded ms) → how many: exact medians in the memory of the distinct gaps. */
   readonly gapCounts = new Map<number, number>();
   gaps = 0;
@@ -220,6 +228,13 @@ class Tally {
       if (this.messages.has(message) || this.messages.size < MAX_ERROR_MESSAGES)
         bump(this.messages, message);
       else this.untracked++;
+    }
+    if (record.outcome === "disallowed") {
+      this.refused++;
+      const line = record.detail ?? "(no detail)";
+      if (this.refusedLines.has(line) || this.refusedLines.size < MAX_ERROR_MESSAGES)
+        bump(this.refusedLines, line);
+      else this.refusedUntracked++;
     }
     if (!isRequest(record)) return;
     this.requests++;
@@ -293,6 +308,14 @@ class Tally {
       byVia,
       canonicalElsewhere: this.canonicalElsewhere,
       errors: { count: this.errors, top, untracked: this.untracked },
+      refusals: {
+        count: this.refused,
+        top: [...this.refusedLines]
+          .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
+          .slice(0, TOP_ERROR_MESSAGES)
+          .map(([message, count]) => ({ message, count })),
+        untracked: this.refusedUntracked,
+      },
       gaps: {
         count: this.gaps,
         fromRecords: this.gapsFromRecords,
@@ -344,10 +367,13 @@ export function reportBuilder(): ReportBuilder {
       let gap: number | null = null;
       let bucket = 0;
       if (isRequest(record)) {
+        // The log holds every process's requests (robots.txt and sitemaps too): the gap the site
+        // saw is from the latest end before this request, whichever process made it. A record's
+        // own gap (one process's view) counts only when it is smaller.
         const given = record.gapMs ?? null;
-        gap =
-          given ?? (tally.previousEnd === null ? null : Math.max(0, record.at - tally.previousEnd));
-        tally.previousEnd = record.at + record.ms;
+        const seen = tally.previousEnd === null ? null : Math.max(0, record.at - tally.previousEnd);
+        gap = given === null ? seen : seen === null ? given : Math.min(given, seen);
+        tally.previousEnd = Math.max(tally.previousEnd ?? -Infinity, record.at + record.ms);
         bucket = Math.floor(record.at / ladderMs(step));
         if (bucket < lowest || bucket > highest) {
           lowest = Math.min(lowest, bucket);

@@ -34,9 +34,21 @@ export type SiteView =
       readonly forbidden: boolean;
     };
 
+/** A site's reservation held for a robots.txt request; released once the answer is stored. */
+export interface RobotsTurn {
+  /** `asked`: a request went out (its gap counts); `result`, its answer when one came. */
+  release(asked: boolean, result: RobotsFetchResult | null): Promise<void>;
+}
+
 export interface SiteRulesOptions {
   readonly cache: RobotsCache;
   readonly fetch: (robotsUrl: string) => Promise<RobotsFetchResult>;
+  /**
+   * Takes the site's reservation before robots.txt is asked (DESIGN §2), given the copy held
+   * (expired, or null); null when the crawl stopped. Once it is held, the store is read again:
+   * another process may have just fetched robots.txt, and then it is not asked twice.
+   */
+  readonly reserve?: (origin: string, previous: CachedRobots | null) => Promise<RobotsTurn | null>;
   readonly now: () => number;
   readonly dialect?: DialectChoice;
   /** Parsed policies kept in memory; the store keeps them all. */
@@ -81,19 +93,56 @@ export class SiteRules {
     const now = this.options.now();
     const stored = await this.options.cache.get(origin);
     const entry =
-      stored !== null && isFresh(stored, now) ? stored : await this.refresh(origin, stored, now);
+      stored !== null && isFresh(stored, now)
+        ? stored
+        : await this.reserveAndRefresh(origin, stored);
     const view = this.read(entry, now);
     if (this.known.size >= this.memory) this.known.delete(this.known.keys().next().value as string);
     this.known.set(origin, { entry, view });
     return view;
   }
 
+  private async reserveAndRefresh(
+    origin: string,
+    stored: CachedRobots | null,
+  ): Promise<CachedRobots> {
+    const reserve = this.options.reserve;
+    if (reserve === undefined) return this.refresh(origin, stored, this.options.now(), null);
+    const turn = await reserve(origin, stored);
+    if (turn === null) throw new Error("the crawl was stopped");
+    try {
+      const again = await this.options.cache.get(origin);
+      const now = this.options.now();
+      if (again !== null && isFresh(again, now)) {
+        await turn.release(false, null);
+        return again;
+      }
+      return await this.refresh(origin, again ?? stored, now, turn);
+    } catch (error) {
+      await turn.release(true, null);
+      throw error;
+    }
+  }
+
   private async refresh(
     origin: string,
     previous: CachedRobots | null,
     now: number,
+    turn: RobotsTurn | null,
   ): Promise<CachedRobots> {
-    const result = await this.options.fetch(`${origin}/robots.txt`);
+    let result: RobotsFetchResult;
+    try {
+      result = await this.options.fetch(`${origin}/robots.txt`);
+    } catch (error) {
+      await turn?.release(true, null);
+      throw error;
+    }
+    // Stored before the reservation goes back: the next process to hold it finds the copy.
+    const done = async (entry: CachedRobots) => {
+      await this.options.cache.put(entry);
+      await turn?.release(true, result);
+      return entry;
+    };
     const action = result.verdict.action === "follow" ? "unreachable" : result.verdict.action;
     const lastGood = previous?.body ?? previous?.lastGoodBody ?? null;
     if (action === "unreachable") {
@@ -118,8 +167,7 @@ export class SiteRules {
         firstFailureAt,
         attempts,
       };
-      await this.options.cache.put(entry);
-      return entry;
+      return done(entry);
     }
     let body = action === "parse" ? result.body : null;
     // DESIGN §3: a REGP Last-modified older than the copy we hold means a stale answer.
@@ -142,8 +190,7 @@ export class SiteRules {
       firstFailureAt: null,
       attempts: 0,
     };
-    await this.options.cache.put(entry);
-    return entry;
+    return done(entry);
   }
 
   private read(entry: CachedRobots, now: number): SiteView {

@@ -25,9 +25,17 @@ export interface SitemapFeed {
   readonly client: HttpClient;
   /** REGP Cookie, sent with every request to the site. */
   readonly cookie: string | null;
-  /** Waits for the site's turn and marks a request's start; `requestEnded` marks its end. */
-  readonly awaitTurn: () => Promise<void>;
-  readonly requestEnded: () => Promise<void>;
+  /**
+   * Waits for the turn of the site `url` is on (every request takes its site's reservation,
+   * DESIGN §2) and marks the request's start; false when the crawl stopped meanwhile.
+   * `requestEnded` marks its end, with the status (null: no answer) for the crawl log.
+   */
+  readonly awaitTurn: (url: string) => Promise<boolean>;
+  readonly requestEnded: (
+    url: string,
+    status: number | null,
+    detail: string | null,
+  ) => Promise<void>;
   /** The URL in the crawl's normal form, or null when it is not an http(s) URL. */
   readonly normal: (url: string) => string | null;
   /** The URL in the crawl's normal form if the crawl takes it (scope, traps), else null. */
@@ -42,6 +50,8 @@ export interface SitemapFeed {
   readonly fallback: boolean;
   readonly now: () => number;
   readonly signal?: AbortSignal;
+  /** Longest a sitemap request may take in all, in ms (a site sending 1 byte a second). */
+  readonly deadlineMs?: number;
 }
 
 /** Feeds the frontier from the site's sitemaps; returns how many URLs were queued. */
@@ -81,7 +91,8 @@ export async function feedSitemaps(feed: SitemapFeed): Promise<number> {
       ...(event.url.changefreq === null ? {} : { changefreq: event.url.changefreq }),
     };
     const priority = sitemapEntryPriority(event.url.priority, lastmod, feed.now());
-    const entry = newUrl(loc, 0, priority, null, meta);
+    // One step from the site, as a link of its home page: --max-depth covers sitemap entries.
+    const entry = newUrl(loc, 1, priority, null, meta);
     const known = feed.revisitChanged && lastmod !== null ? await store.pages.get(loc) : null;
     if (known !== null && changedSince(lastmod, known.fetchedAt)) changed.push(entry);
     else batch.push(entry);
@@ -106,15 +117,25 @@ async function openSitemap(feed: SitemapFeed, location: string): Promise<OpenedS
   let current = location;
   for (let hop = 0; hop <= MAX_SITEMAP_REDIRECTS; hop++) {
     const own = originOf(current) === feed.origin;
-    if (own) await feed.awaitTurn();
-    const headers = feed.cookie === null ? {} : { cookie: feed.cookie };
+    if (!(await feed.awaitTurn(current))) return { ok: false, message: "stopped", status: null };
+    // REGP Cookie is the site's own: not sent to another host a sitemap moved to.
+    const headers = feed.cookie === null || !own ? {} : { cookie: feed.cookie };
     // sitemaps.org: 50 MB uncompressed a file; a gzipped one is read as sent and inflated by
     // the reader, which holds its own limits.
-    const result = await feed.client.fetchPage(current, {
-      headers,
-      maxBodyBytes: MAX_SITEMAP_BYTES,
-    });
-    if (own) await feed.requestEnded();
+    let result: Awaited<ReturnType<HttpClient["fetchPage"]>> | null = null;
+    try {
+      result = await feed.client.fetchPage(current, {
+        headers,
+        maxBodyBytes: MAX_SITEMAP_BYTES,
+        ...(feed.deadlineMs === undefined ? {} : { signal: AbortSignal.timeout(feed.deadlineMs) }),
+      });
+    } finally {
+      await feed.requestEnded(
+        current,
+        result === null || result.kind === "error" ? null : result.status,
+        result === null ? "stopped" : result.kind === "error" ? result.message : null,
+      );
+    }
     if (result.kind === "error") return { ok: false, message: result.message, status: null };
     if (result.status >= 300 && result.status < 400 && result.location !== null) {
       current = result.location;

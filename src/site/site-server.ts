@@ -7,6 +7,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { RupSite, type RupSiteOptions } from "./rup/rup-site.js";
+import {
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  limitConnections,
+} from "./connection-limits.js";
+import { stateFilesOf } from "./hidden-paths.js";
 import { createStaticHandler } from "./static-files.js";
 
 export interface SiteServerOptions {
@@ -16,6 +22,8 @@ export interface SiteServerOptions {
   readonly port?: number;
   /** Turns RUP on; `urlBase` defaults to the address listened on. */
   readonly rup?: Omit<RupSiteOptions, "root" | "urlBase"> & { readonly urlBase?: string };
+  /** Connections in all and per address, idle and head timeouts (default: connection-limits.ts). */
+  readonly connections?: Partial<ConnectionLimits>;
   /** Told of each answer when it is done (or cut off): method, path and query, status, body bytes. */
   readonly onRequest?: (entry: {
     method: string;
@@ -35,11 +43,10 @@ export interface SiteServer {
 export async function startSiteServer(options: SiteServerOptions): Promise<SiteServer> {
   const root = resolve(options.root);
   let rup: RupSite | null = null;
-  const hidden = new Set<string>();
-  if (options.rup !== undefined) {
-    const state = resolve(options.rup.statePath);
-    for (const suffix of ["", "-wal", "-shm", "-journal"]) hidden.add(`${state}${suffix}`);
-  }
+  // Compared as real paths: a --state reaching the directory through a symlink is still ours.
+  const hidden = new Set<string>(
+    options.rup === undefined ? [] : stateFilesOf(resolve(options.rup.statePath)),
+  );
   const files = createStaticHandler({ root, hidden });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const pathname = new URL(req.url ?? "/", "http://site.invalid").pathname;
@@ -75,6 +82,7 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
       res.end("internal error\n");
     });
   });
+  limitConnections(server, { ...DEFAULT_CONNECTION_LIMITS, ...options.connections });
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => ok());

@@ -35,6 +35,7 @@ import {
   type SitemapUrlRecord,
   sitemapElement,
   sitemapIndexOpen,
+  sitemapScope,
   URLSET_CLOSE,
   urlElement,
   urlsetOpen,
@@ -160,6 +161,58 @@ export interface WriteSitemapsOptions {
    * `SitemapInputError` (code `invalid-entry`).
    */
   readonly onInvalid?: (errors: readonly string[], index: number) => void;
+  /**
+   * The written files may list any path of `baseUrl`'s host, not only paths under its directory:
+   * right when that host's robots.txt names the sitemap (sitemaps.org "Sitemaps & Cross
+   * Submits"). Default false: a sitemap lists URLs under its own directory.
+   */
+  readonly anyPathOnHost?: boolean;
+  /**
+   * Hears of an entry left out because a reader would drop it or list it twice: another host
+   * than the sitemap's (`loc-other-host`), a path outside its directory (`loc-out-of-scope`), a
+   * loc already written (`duplicate-loc`). Without it such an entry throws a `SitemapInputError`.
+   */
+  readonly onRefused?: (refusal: SitemapRefusal, index: number) => void;
+}
+
+/** An entry the writer left out, and why; `code` is stable. */
+export interface SitemapRefusal {
+  readonly code: "loc-other-host" | "loc-out-of-scope" | "duplicate-loc";
+  readonly message: string;
+}
+
+/**
+ * Locs remembered for `duplicate-loc`. Past this many, duplicates are no longer looked for,
+ * so that memory stays bounded on a list of any length (some tens of MB at most).
+ */
+export const MAX_DUPLICATE_CHECKED = 250_000;
+
+/**
+ * Why a reader of the sitemap at `base` (a directory URL) would drop `loc`, or null. The reader's
+ * own scope rule (protocol/sitemap/scope.ts), so that what heed writes, heed reads.
+ */
+export function scopeRefusal(
+  loc: string,
+  base: URL,
+  anyPathOnHost: boolean,
+): SitemapRefusal | null {
+  const url = new URL(loc);
+  if (url.origin !== base.origin) {
+    return {
+      code: "loc-other-host",
+      message: `${loc} is on another host than the sitemap (${base.origin}); a sitemap lists URLs of its own host only (docs/sitemaps.md#scope)`,
+    };
+  }
+  const scope = sitemapScope({
+    sitemapUrl: new URL("sitemap.xml", base).href,
+    allowAnyPathOnHost: anyPathOnHost,
+  });
+  const why = scope?.check(url) ?? null;
+  if (why === null) return null;
+  return {
+    code: "loc-out-of-scope",
+    message: `${loc} is outside ${scope?.prefix ?? base.href}, where the sitemap is served; readers drop it (docs/sitemaps.md#scope)`,
+  };
 }
 
 export interface WrittenSitemap {
@@ -226,6 +279,8 @@ export async function writeSitemaps(
   const parts: { file: OutFile; urls: number }[] = [];
   let current: { file: OutFile; urls: number } | null = null;
   let firstLoc: string | null = null;
+  let base: URL | null = null;
+  const seen = new Set<string>();
   let urls = 0;
   let skipped = 0;
   let index = 0;
@@ -240,6 +295,17 @@ export async function writeSitemaps(
         continue;
       }
       index++;
+      base ??= baseUrlOf(options.baseUrl, checked.value.loc);
+      const refusal =
+        scopeRefusal(checked.value.loc, base, options.anyPathOnHost ?? false) ??
+        duplicateRefusal(checked.value.loc, seen);
+      if (refusal !== null) {
+        if (options.onRefused === undefined)
+          throw new SitemapInputError([refusal.message], index - 1);
+        options.onRefused(refusal, index - 1);
+        skipped++;
+        continue;
+      }
       const element = urlElement(checked.value);
       const size = Buffer.byteLength(element);
       if (
@@ -291,7 +357,7 @@ export async function writeSitemaps(
         "too-many-sitemaps",
         `${parts.length} sitemaps; an index lists at most ${MAX_SITEMAP_URLS} (sitemaps.org)`,
       );
-    const base = baseUrlOf(options.baseUrl, firstLoc);
+    base ??= baseUrlOf(options.baseUrl, firstLoc);
     const lastmod = stamp(options.now ?? (() => new Date()));
     const written: WrittenSitemap[] = [];
     for (const [i, part] of parts.entries()) {
@@ -322,6 +388,17 @@ export async function writeSitemaps(
     for (const part of parts) await part.file.discard();
     throw error;
   }
+}
+
+function duplicateRefusal(loc: string, seen: Set<string>): SitemapRefusal | null {
+  if (seen.has(loc)) {
+    return {
+      code: "duplicate-loc",
+      message: `${loc} is listed already; the later entry is left out`,
+    };
+  }
+  if (seen.size < MAX_DUPLICATE_CHECKED) seen.add(loc);
+  return null;
 }
 
 function baseUrlOf(baseUrl: string | undefined, firstLoc: string | null): URL {
@@ -358,6 +435,8 @@ export interface UpdateSitemapOptions {
   /** Limits for a file before a new one is started. Defaults: 50,000 URLs, 52,428,800 bytes. */
   readonly maxUrls?: number;
   readonly maxBytes?: number;
+  /** The entry may be on any path of the base's host (its robots.txt names the sitemap). */
+  readonly anyPathOnHost?: boolean;
   /** Compress new sitemap files; default: as `path` is (by its content, or a `.gz` name). */
   readonly gzip?: boolean;
   /** The clock, for an index's `<lastmod>`; default `() => new Date()`. */
@@ -437,6 +516,19 @@ async function updateNow(
   const change = changeOf(update);
   const now = options.now ?? (() => new Date());
   const existing = await fileInfo(path);
+  // The file's scope: --base, else the host its entries are on (an index: its sitemaps' folder).
+  const scopeBase =
+    options.baseUrl !== undefined
+      ? baseUrlOf(options.baseUrl, null)
+      : existing === null
+        ? null
+        : await existingBase(path);
+  const refusal =
+    scopeBase === null
+      ? null
+      : scopeRefusal(change.record.loc, scopeBase, options.anyPathOnHost ?? false);
+  if (refusal !== null)
+    throw new SitemapWriteError(refusal.code, `${refusal.message}; ${path} not updated`);
   if (existing === null) {
     const gzip = options.gzip ?? path.endsWith(".gz");
     await mkdir(dirname(path), { recursive: true });
@@ -680,6 +772,15 @@ async function firstBytes(path: string, n: number): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** Where an existing sitemap's entries say it is served: its first loc's host, or null. */
+async function existingBase(path: string): Promise<URL | null> {
+  for await (const event of readSitemap(path, { maxUrls: 1 })) {
+    if (event.kind === "url") return new URL("/", event.url.loc);
+    if (event.kind === "sitemap") return new URL("./", event.sitemap.loc);
+  }
+  return null;
 }
 
 /** The format of an existing sitemap file, from its root element (or text). */

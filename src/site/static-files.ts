@@ -2,14 +2,16 @@
  * Serving a directory as a web site: GET and HEAD of regular files with their media type,
  * ETag and Last-Modified, conditional GET (RFC 9110 §13.1.2 If-None-Match before §13.1.3
  * If-Modified-Since), `dir/` answered by `dir/index.html`. Refused with 404: paths that leave
- * the directory (`..`, encoded or not), hidden files (a segment starting with a dot), symbolic
- * links (they could point outside) and anything that is not a regular file.
+ * the directory (`..`, encoded or not), what the hidden-path rule hides (./hidden-paths.ts: dot
+ * segments, heed's own state) on the requested path and on its real path, symbolic links
+ * (they could point outside) and anything that is not a regular file.
  */
 import { createReadStream } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { extname, join, sep } from "node:path";
+import { extname, join, relative } from "node:path";
 import { pipeline } from "node:stream/promises";
+import { hidden } from "./hidden-paths.js";
 
 /** Media types by file extension; anything else is application/octet-stream. */
 export const MEDIA_TYPES: Readonly<Record<string, string>> = {
@@ -38,7 +40,7 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
 export interface StaticOptions {
   /** The directory, absolute. */
   readonly root: string;
-  /** Absolute paths never served (the RUP state file, when it sits in the site). */
+  /** Real paths never served (the RUP state file and its journals: hidden-paths.ts stateFilesOf). */
   readonly hidden?: ReadonlySet<string>;
 }
 
@@ -87,11 +89,15 @@ export function createStaticHandler(
   options: StaticOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   let realRoot: Promise<string> | null = null;
-  /** A directory on the way may be a link out of the site: the file's real path must be inside. */
-  const inside = async (file: string): Promise<boolean> => {
+  /**
+   * A directory on the way may be a link out of the site, or to a hidden one: the rule is
+   * checked on the requested path and on the file's real path, which must be inside.
+   */
+  const refused = async (file: string): Promise<boolean> => {
     realRoot ??= realpath(options.root);
-    const [r, f] = await Promise.all([realRoot, realpath(file).catch(() => null)]);
-    return f !== null && f.startsWith(r + sep);
+    const root = await realRoot;
+    const own = options.hidden ?? new Set<string>();
+    return (await hidden({ realRoot: root, own }, relative(options.root, file), file)) !== null;
   };
   return async (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -108,12 +114,7 @@ export function createStaticHandler(
       file = join(file, "index.html");
       stat = await lstat(file).catch(() => null);
     }
-    if (
-      stat === null ||
-      !stat.isFile() ||
-      options.hidden?.has(file) === true ||
-      !(await inside(file))
-    ) {
+    if (stat === null || !stat.isFile() || (await refused(file))) {
       return send(res, 404, "not found");
     }
 

@@ -1,3 +1,4 @@
+import type { PaceRule } from "./types.js";
 /** Stable codes of the errors a store throws; the message is for a person, the code for code. */
 export type StoreErrorCode =
   /** A method was called with a value it cannot take (a negative limit, a NaN moment). */
@@ -6,6 +7,8 @@ export type StoreErrorCode =
   | "HEED_STORE_SCHEMA_TOO_NEW"
   /** The back end could not be reached or opened. */
   | "HEED_STORE_UNAVAILABLE"
+  /** The store no longer holds the crawl it held (a Redis restarted without its data). */
+  | "HEED_STORE_LOST"
   /** The back end answered something a store of this version never writes. */
   | "HEED_STORE_CORRUPT";
 
@@ -64,5 +67,22 @@ export function checkNewUrls(
     checkNumber(`depth of ${entry.url}`, entry.depth);
     checkNumber(`priority of ${entry.url}`, entry.priority);
     checkNumber(`notBefore of ${entry.url}`, entry.notBefore);
+  }
+}
+
+/** A reservation's rule: numbers that are numbers, at least one request in flight. */
+export function checkRule(rule: PaceRule): void {
+  checkNumber("gapMs", rule.gapMs);
+  if (!Number.isSafeInteger(rule.inFlight) || rule.inFlight < 1) {
+    throw new StoreError("HEED_STORE_BAD_ARGUMENT", `inFlight: expected a whole number >= 1`);
+  }
+  if (rule.rate !== null) {
+    if (!Number.isSafeInteger(rule.rate.requests) || rule.rate.requests < 1) {
+      throw new StoreError(
+        "HEED_STORE_BAD_ARGUMENT",
+        `rate.requests: expected a whole number >= 1`,
+      );
+    }
+    checkNumber("rate.windowMs", rule.rate.windowMs);
   }
 }

@@ -3,7 +3,7 @@
  * SQLite file (the embedded default) or Redis (many crawler processes on many machines), behind
  * the interfaces of ./types.ts (DESIGN §2).
  */
-import { openRedisStore } from "./redis/index.js";
+import { openRedisStore, type RedisStoreOptions } from "./redis/index.js";
 import { openSqliteStore } from "./sqlite/index.js";
 import type { CrawlStore } from "./types.js";
 
@@ -20,12 +20,15 @@ export const DEFAULT_REDIS_PREFIX = "heed:";
  * Redis (the URL's fragment, if any, is the key prefix: `redis://host:6379/0#crawl-1:`);
  * anything else is the path of an SQLite file, created when missing.
  */
-export async function openStore(spec: string): Promise<CrawlStore> {
+export async function openStore(
+  spec: string,
+  redis: Omit<RedisStoreOptions, "url" | "prefix"> = {},
+): Promise<CrawlStore> {
   if (/^rediss?:\/\//i.test(spec)) {
     const hash = spec.indexOf("#");
     const url = hash === -1 ? spec : spec.slice(0, hash);
     const prefix = hash === -1 ? DEFAULT_REDIS_PREFIX : decodeURIComponent(spec.slice(hash + 1));
-    return openRedisStore({ url, prefix });
+    return openRedisStore({ ...redis, url, prefix });
   }
   return openSqliteStore(spec);
 }

@@ -78,14 +78,26 @@ export interface Frontier {
   nextReadyAt(exclude: ReadonlySet<string>): Promise<number | null>;
   /**
    * Leases the best due URL of `origin` (highest priority, then oldest) and, in the same
-   * step, sets the origin's next request moment to `nextAt`; null when none is due, and null
-   * while the origin's next request moment is after `now` (another fetcher or process has
-   * just asked it: the politeness gap holds across processes sharing the store).
+   * step, moves the origin's next request moment to `nextAt` (never earlier); null when none is
+   * due, and null while the origin's next request moment is after `now` (another fetcher or
+   * process has just asked it: the politeness gap holds across processes sharing the store).
+   * With `nextAt` null the caller holds the site's reservation ({@link Reservations.take}): the
+   * next moment is neither checked nor moved. `owner` ties the lease to a process, so that
+   * {@link Reservations.reap} gives it back when that process dies.
    */
-  lease(origin: string, now: number, leaseMs: number, nextAt: number): Promise<Lease | null>;
+  lease(
+    origin: string,
+    now: number,
+    leaseMs: number,
+    nextAt: number | null,
+    owner?: string,
+  ): Promise<Lease | null>;
   /** Ends a lease. Settling a lease that expired and was recovered is a no-op. */
   settle(lease: Lease, outcome: Outcome): Promise<void>;
-  /** Sets when the origin's next request is due (politeness, time windows, robots back-off). */
+  /**
+   * Moves when the origin's next request is due (politeness, time windows, robots back-off) to
+   * `at`, or leaves it when it is already later: a site's next moment only moves later.
+   */
   setNextAt(origin: string, at: number): Promise<void>;
   /** When the origin's next request is due (0 when never set). */
   nextAt(origin: string): Promise<number>;
@@ -226,10 +238,17 @@ export interface CrawlStore {
   readonly frontier: Frontier;
   readonly robots: RobotsCache;
   readonly hosts: HostStore;
+  /** Each site's shared reservation, the processes' heartbeats, sitemaps read, the crawl's identity. */
+  readonly reservations: Reservations;
   readonly log: CrawlLog;
   readonly pages: PageStore;
   /** Each host's /data.txt catalog, kept by `heed crawl --datasets`. */
   readonly datasets: DatasetCatalogs;
+  /**
+   * Why the store was given up, when it was: a server unreachable for longer than its bounded
+   * wait. Calls made since then fail; this says why, for a person. Null while it works.
+   */
+  failure(): Error | null;
   close(): Promise<void>;
 }
 
@@ -263,4 +282,98 @@ export interface DatasetCatalogs {
   get(origin: string, agent: string): Promise<StoredCatalog | null>;
   /** Every catalog, by origin then agent. */
   list(): Promise<readonly StoredCatalog[]>;
+}
+
+/**
+ * What one request to a site must respect, whoever asks (DESIGN §2, one reservation per site).
+ * The rule travels with each reservation: a robots.txt request, made before the rules are
+ * known, passes the rules it knows (or none), and the gaps other requests left still hold.
+ */
+export interface PaceRule {
+  /** Least time from the end of one request to the start of the next, in ms; 0 for none. */
+  readonly gapMs: number;
+  /**
+   * At most `requests` requests start within any `windowMs` (REGP Request-rate, seeds/003
+   * §3.2.7), counted over every process of the crawl; null for none.
+   */
+  readonly rate: { readonly requests: number; readonly windowMs: number } | null;
+  /** Most requests in flight at once to the site, over every process sharing the store. */
+  readonly inFlight: number;
+}
+
+/** The answer to a reservation: taken (then released after the request), or when to ask again. */
+export type Reservation =
+  | { readonly granted: true; readonly id: string }
+  | {
+      readonly granted: false;
+      /** When the site's gap or window allows the next request; `now` when only in-flight requests keep it. */
+      readonly retryAt: number;
+      readonly why: "gap" | "rate" | "in-flight";
+    };
+
+/** A crawler process sharing the store: alive while its heartbeat is renewed. */
+export interface ProcessBeat {
+  readonly id: string;
+  /** The machine's name and the process id, so that a process on the same machine can tell a dead one at once. */
+  readonly host: string;
+  readonly pid: number;
+  /** Alive until then, unless renewed (ms since the epoch). */
+  readonly until: number;
+}
+
+/** The sitemaps of a site as read in this crawl: claimed by one process, read once. */
+export interface SitemapsClaim {
+  readonly origin: string;
+  readonly owner: string;
+  readonly claimedAt: number;
+  /** When the reading ended, or null while it runs. */
+  readonly readAt: number | null;
+}
+
+/**
+ * Every request to a site takes its reservation here first (DESIGN §2): the gap since the last
+ * exchange ended, the rate window and the requests in flight are kept in the store, so that every
+ * process sharing it, and a process restarted after a crash, keeps them. A key is an origin (the
+ * name token's pace) or an origin and IP address (Ip-delay, Ip-rate).
+ */
+export interface Reservations {
+  /**
+   * Takes the key's reservation for a request starting at `now`, owned by process `owner`, when
+   * the rule allows it; otherwise says when to ask again and, in the same step, moves the site's
+   * next moment (see {@link Frontier.nextAt}) to then, never earlier.
+   */
+  take(key: string, owner: string, now: number, rule: PaceRule): Promise<Reservation>;
+  /**
+   * Ends a reservation. `used` with the moment the exchange ended: the next gap counts from
+   * `end` and the request stays in the rate window; not used (no request went out, such as a URL
+   * robots.txt refuses): as if never taken. A reservation already given back is a no-op.
+   */
+  release(key: string, id: string, end: number, gapMs: number, used: boolean): Promise<void>;
+  /** Renews (or registers) a process's heartbeat. */
+  beat(process: ProcessBeat): Promise<void>;
+  /** The processes registered, alive or not yet reaped. */
+  processes(): Promise<readonly ProcessBeat[]>;
+  /**
+   * Gives back everything a dead process held: its leases go back to the queue and its
+   * reservations end as used at `now` (its last request may have reached the site just now).
+   * Returns how many leases and reservations.
+   */
+  reap(owner: string, now: number): Promise<{ leases: number; reservations: number }>;
+  /** Claims the reading of a site's sitemaps; false when read (after `since`) or being read by a living process. */
+  claimSitemaps(origin: string, owner: string, now: number, since: number): Promise<boolean>;
+  /** Records that a site's sitemaps were read. */
+  sitemapsRead(origin: string, at: number): Promise<void>;
+  sitemaps(origin: string): Promise<SitemapsClaim | null>;
+  /**
+   * The crawl's identity, written when the store is first used: a store that lost its data (a
+   * Redis restarted without persistence) no longer has it.
+   */
+  identity(): Promise<string | null>;
+  /**
+   * Records `id` and the crawl's seeds unless the store has an identity already (another
+   * process wrote it first); returns the identity in effect.
+   */
+  setIdentity(id: string, seeds: readonly string[]): Promise<string>;
+  /** The seeds the crawl was started with, as {@link setIdentity} recorded them. */
+  seeds(): Promise<readonly string[]>;
 }

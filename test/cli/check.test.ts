@@ -244,7 +244,6 @@ describe("heed check", () => {
       ["check", join(dir, "nope.txt"), "--agent", "a", "--url", "/"],
       ["check", `${closed.origin}/robots.txt`, "--agent", "a", "--url", "/"],
       ["check", robots, "--agent", "a"],
-      ["check", robots, "--url", "/"],
       ["check", robots, "--agent", "a", "--url", "/", "--dialect", "klingon"],
       ["check", robots, "--agent", "a", "--url", "/", "--ip", "300.1.1.1"],
       ["check", robots, "--agent", "a", "--url", "/", "--at", "yesterday"],

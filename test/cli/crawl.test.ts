@@ -118,7 +118,6 @@ describe("heed crawl", SUITE, () => {
   });
 
   const BAD: Record<string, readonly string[]> = {
-    "no --agent": [],
     "an --agent that is not a name token": ["--agent", "heed*bot"],
     "a bad --ip": ["--agent", "HeedTest", "--ip", "300.1.2.3"],
     "a --max-pages of 0": ["--agent", "HeedTest", "--max-pages", "0"],

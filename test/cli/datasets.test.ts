@@ -163,7 +163,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
         mine.map((o) => [o.path, o.name, o.license, o.agents, o.form]),
         [["/dumps/all.csv", "full dump", "CC0-1.0", ["harvester"], "draft"]],
       );
-      assert.match(harvester.stderr, /draft form \(seeds\/002 robots\.txt grammar\)/);
+      assert.match(harvester.stderr, /draft form \(robots\.txt grammar\)/);
 
       const dir = join(temp.dir, "draft-download");
       const other = await runCli([
@@ -296,7 +296,8 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       const asked = paths(site);
       assert.ok(!asked.some((p) => p.startsWith("/private/")), `asked: ${asked.join(" ")}`);
       assert.ok(asked.includes("/open/b.csv") && asked.includes("/open/c.csv"));
-      assert.equal(await readFile(join(dir, "open", "b.csv"), "utf8"), "b\n1\n");
+      const host = new URL(site.origin).host;
+      assert.equal(await readFile(join(dir, host, "open", "b.csv"), "utf8"), "b\n1\n");
 
       // A robot the robots.txt shuts out entirely does not even read /data.txt.
       const before = site.log.length;
@@ -399,7 +400,9 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       const first = await runCli(["datasets", site.origin, "--json", "--download", dir]);
       assert.equal(first.code, 1, "a cut download is a failure");
       assert.match(first.stderr, /big\.bin: failed: .*run again to resume/);
-      const part = await stat(join(dir, "big.bin.part"));
+      const host = new URL(site.origin).host;
+      const partName = createHash("sha256").update(`${site.origin}/big.bin`).digest("hex");
+      const part = await stat(join(dir, ".heed", "parts", `${partName}.part`));
       assert.ok(part.size > 0 && part.size < body.length, `part of ${part.size} bytes`);
 
       const second = await runCli(["datasets", site.origin, "--json", "--download", dir]);
@@ -407,7 +410,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       const big = jsonLines(second.stdout)[0] as { downloads: Record<string, unknown>[] };
       assert.deepEqual(big.downloads[0], {
         url: `${site.origin}/big.bin`,
-        file: "big.bin",
+        file: `${host}/big.bin`,
         bytes: body.length,
         sha256: sha,
         how: "resumed",
@@ -416,18 +419,20 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
         .filter((r) => r.path === "/big.bin")
         .map((r) => r.headers.range ?? null);
       assert.deepEqual(ranged, [null, `bytes=${part.size}-`]);
-      assert.ok((await readFile(join(dir, "big.bin"))).equals(body));
-      const sums = await readFile(join(dir, "SHA256SUMS"), "utf8");
-      assert.ok(sums.includes(`${sha}  big.bin\n`), sums);
-      const records = JSON.parse(await readFile(join(dir, "heed-downloads.json"), "utf8")) as {
+      assert.ok((await readFile(join(dir, host, "big.bin"))).equals(body));
+      const sums = await readFile(join(dir, ".heed", "SHA256SUMS"), "utf8");
+      assert.ok(sums.includes(`${sha}  ${host}/big.bin\n`), sums);
+      const records = JSON.parse(
+        await readFile(join(dir, ".heed", "heed-downloads.json"), "utf8"),
+      ) as {
         file: string;
         bytes: number;
       }[];
       assert.deepEqual(
         records.map((r) => [r.file, r.bytes]),
         [
-          ["big.bin", body.length],
-          ["small.csv", 4],
+          [`${host}/big.bin`, body.length],
+          [`${host}/small.csv`, 4],
         ],
       );
       // Within each run (each starts with robots.txt), every request waited the site's
@@ -454,6 +459,42 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       assert.deepEqual(
         site.log.slice(before).map((r) => r.path),
         ["/robots.txt", "/data.txt"],
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("an R pins board: the index a list, each pin's folder data.txt a mapping; both read, files downloaded", async () => {
+    const site = await startSite({
+      "/data.txt":
+        "- path: mtcars/\n  name: mtcars\n  description: Motor Trend cars\n  type: table\n",
+      "/mtcars/data.txt":
+        "path:\n- data.csv\n- extra.csv\ntype: table\nrows: 2\ncols: 2\ncolumns:\n  mpg: numeric\n  cyl: numeric\n",
+      "/mtcars/data.csv": "mpg,cyl\n21,6\n",
+      "/mtcars/extra.csv": "mpg,cyl\n22,4\n",
+    });
+    try {
+      const dir = join(temp.dir, "pins");
+      const result = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      assert.equal(result.code, 0, result.stderr);
+      const [pin, ...rest] = jsonLines(result.stdout);
+      assert.deepEqual(rest, []);
+      assert.deepEqual(pin?.urls, [
+        `${site.origin}/mtcars/data.csv`,
+        `${site.origin}/mtcars/extra.csv`,
+      ]);
+      assert.equal(pin?.via, "manifest");
+      // What the folder's data.txt does not say (name, description), the index says.
+      assert.equal(pin?.name, "mtcars");
+      assert.equal(pin?.description, "Motor Trend cars");
+      assert.equal(pin?.rows, 2);
+      assert.deepEqual(pin?.columns, { mpg: "numeric", cyl: "numeric" });
+      assert.doesNotMatch(result.stderr, /expected a list of entries/);
+      const host = new URL(site.origin).host;
+      assert.equal(
+        await readFile(join(dir, host, "mtcars", "extra.csv"), "utf8"),
+        "mpg,cyl\n22,4\n",
       );
     } finally {
       await site.close();

@@ -205,11 +205,11 @@ describe("heed demo", { timeout: 180_000 }, () => {
     const result = await runCli(["demo", "--items", "4"], { timeoutMs: 90_000 });
     assert.equal(result.code, 0, result.stderr);
     for (const heading of [
-      "No robots.txt (seeds/003 Table 9)",
-      "The old REP robots.txt (seeds/003 Table 11)",
-      "The REGP robots.txt (seeds/003 Table 10)",
-      "The REGP robots.txt with a Visit-time window (seeds/003 §5)",
-      "The REGP robots.txt with Language: fr (seeds/003 §5)",
+      "No robots.txt (REGP paper Table 9)",
+      "The old REP robots.txt (REGP paper Table 11)",
+      "The REGP robots.txt (REGP paper Table 10)",
+      "The REGP robots.txt with a Visit-time window (REGP paper §5)",
+      "The REGP robots.txt with Language: fr (REGP paper §5)",
       "Every table agrees with the paper's.",
     ])
       assert.ok(result.stdout.includes(heading), heading);

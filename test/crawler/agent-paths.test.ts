@@ -83,8 +83,9 @@ describe("crawling with agents", { timeout: 60_000 }, () => {
       ]);
       assert.deepEqual(byOutcome("indexed-by-agent-noindex"), ["/home/user1/meta/hidden.html"]);
       assert.equal(summary.fetched, 5);
-      // Over HTTP: robots.txt and the sitemap the crawler looks for first, no page.
-      assert.deepEqual(http.requests.sort(), ["/robots.txt", "/sitemap.xml"]);
+      // Over HTTP: robots.txt only, no page.
+      // maxDepth 0 covers sitemap entries too: no sitemap is read.
+      assert.deepEqual(http.requests.sort(), ["/robots.txt"]);
       const first = pages.find((p) => p.url.endsWith("/home/user1/index.html"));
       assert.equal(first?.headers["x-heed-indexed-by"], hostUrl);
       const record = JSON.parse(new TextDecoder().decode(first?.body ?? new Uint8Array())) as {

@@ -84,7 +84,7 @@ describe("HTML report", () => {
     );
     assert.equal(many.length, MAX_SERIES);
     assert.deepEqual(many.slice(0, MAX_SERIES - 1), hosts(MAX_SERIES - 1));
-    assert.equal(many[MAX_SERIES - 1], "5 other hosts");
+    assert.equal(many[MAX_SERIES - 1], "5 other hosts, mean per host");
   });
 
   it("an empty log still makes a page, saying there were no requests", () => {
@@ -97,7 +97,7 @@ describe("HTML report", () => {
     const html = reportHtml(
       summarize([
         rec("https://ok.example", 0),
-        rec("https://ok.example", 1, { gapMs: 1000, requiredGapMs: 1000 }),
+        rec("https://ok.example", 1, { at: T0 + 1020, gapMs: 1000, requiredGapMs: 1000 }),
         rec("https://rude.example", 0),
         rec("https://rude.example", 1, { gapMs: 10, requiredGapMs: 1000 }),
       ]),

@@ -248,9 +248,9 @@ describe("crawl report: counts, by hand", () => {
       count: 8,
       fromRecords: 8,
       minMs: 900,
-      // 900, 1000 ×6, 1010: the lower middle of eight.
+      // 900, 1000 ×7 (one record gives 1010, the log 1000: the smaller counts).
       medianMs: 1000,
-      maxMs: 1010,
+      maxMs: 1000,
       requiredMinMs: 1000,
       requiredMaxMs: 1000,
       compared: 8,
@@ -470,5 +470,20 @@ describe("crawl report: numbers for people", () => {
       [0, 950, 1000, 12_300, 60_000, 125_000, 7_200_000, 7_500_000, 90_000_000].map(formatDuration),
       ["0 ms", "950 ms", "1 s", "12.3 s", "1 min", "2 min 5 s", "2 h", "2 h 5 min", "1 d 1 h"],
     );
+  });
+});
+
+describe("crawl report: gaps over every process's requests", () => {
+  it("two processes each kept 1000 ms, but the site saw 10 ms between them: the report says so", () => {
+    const A2 = "https://shared.example";
+    const records: CrawlRecord[] = [
+      { ...rec(A2, "/robots.txt", { at: T0, ms: 5, outcome: "robots" }) },
+      rec(A2, "/1", { at: T0 + 1005, ms: 5, gapMs: 1000, requiredGapMs: 1000 }),
+      // The other process: its own previous request was long before; the site's was 10 ms ago.
+      rec(A2, "/2", { at: T0 + 1020, ms: 5, gapMs: 5000, requiredGapMs: 1000 }),
+    ];
+    const gaps = summarize(records).origins.find((o) => o.origin === A2)?.gaps;
+    assert.equal(gaps?.minMs, 10);
+    assert.equal(gaps?.belowRequired, 1);
   });
 });

@@ -197,15 +197,38 @@ Host: ${host}
 });
 
 describe("the page budget of a site", { timeout: 60_000 }, () => {
-  it("counts the pages earlier runs of the crawl fetched", async () => {
+  it("with total, counts the pages earlier runs of the crawl fetched", async () => {
     const site = await startSite({ pages: 20 });
     const temp = await tempDir();
     const storePath = join(temp.dir, "crawl.db");
     try {
-      await runCrawl([`${site.origin}/`], { storePath, maxPages: 3, maxPerHost: 5 });
+      await runCrawl([`${site.origin}/`], { storePath, maxPages: 3, maxPerHost: 5, total: true });
       assert.equal(site.paths().filter(isPage).length, 3);
-      await runCrawl([`${site.origin}/`], { storePath, maxPages: 100, maxPerHost: 5 });
+      await runCrawl([`${site.origin}/`], { storePath, maxPages: 100, maxPerHost: 5, total: true });
       assert.equal(site.paths().filter(isPage).length, 5, "two more: five in all");
+    } finally {
+      await site.close();
+      await temp.cleanup();
+    }
+  });
+
+  it("counts this run's pages by default, and never skips a URL for good over a budget", async () => {
+    const site = await startSite({ pages: 20 });
+    const temp = await tempDir();
+    const storePath = join(temp.dir, "crawl.db");
+    try {
+      const first = await runCrawl([`${site.origin}/`], { storePath, maxPages: 3 });
+      assert.equal(first.summary.stoppedBy, "max-pages");
+      const second = await runCrawl([`${site.origin}/`], { storePath, maxPages: 3 });
+      assert.equal(second.summary.fetched, 3, "this run's three");
+      const third = await runCrawl([`${site.origin}/`], { storePath, maxPerHost: 4 });
+      assert.equal(third.summary.fetched, 4);
+      assert.equal(third.summary.skipped, 0);
+      assert.equal(third.summary.stoppedBy, "max-per-host");
+      // Raising the budget fetches the rest: none was marked skipped.
+      const fourth = await runCrawl([`${site.origin}/`], { storePath, maxPerHost: 100 });
+      assert.equal(fourth.summary.stoppedBy, "finished");
+      assert.equal(new Set(site.paths().filter(isPage)).size, 20);
     } finally {
       await site.close();
       await temp.cleanup();

@@ -42,10 +42,11 @@ describe("sitemaps first", { timeout: 60_000 }, () => {
     });
     origin = site.origin;
     try {
-      // maxDepth 0: only what the seed and the sitemap name, and what list pages link to.
+      // maxDepth 1 (sitemap entries are one step from the site): only what the seed and the
+      // sitemap name, and what list pages link to.
       const srclocs = new Map<string, string | undefined>();
       const run = await runCrawl([`${origin}/`], {
-        maxDepth: 0,
+        maxDepth: 1,
         onPage: async (page) => {
           srclocs.set(new URL(page.url).pathname, page.srcloc);
         },

@@ -12,11 +12,12 @@ export interface CliResult {
 
 export function runCli(
   args: readonly string[],
-  options: { input?: string; cwd?: string; timeoutMs?: number } = {},
+  options: { input?: string; cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? process.cwd(),
+      ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
       stdio: ["pipe", "pipe", "pipe"],
     });
     const out: Buffer[] = [];

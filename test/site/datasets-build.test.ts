@@ -168,11 +168,22 @@ describe("datasets build", { concurrency: false, timeout: 60_000 }, () => {
         ["weather/", true],
       ],
     );
-    const weather = readDataTxt(await readFile(join(root, "weather", "data.txt")));
-    assert.deepEqual(
-      weather.entries.map((e) => e.path),
-      ["2024/obs.jsonl", "stations.tsv"],
+    // Each folder is one dataset, in the mapping form R pins reads in a dataset's folder.
+    const weatherText = await readFile(join(root, "weather", "data.txt"), "utf8");
+    assert.match(
+      weatherText,
+      /^path:\n {2}- 2024\/obs\.jsonl\n {2}- stations\.tsv\nname: weather\n/m,
     );
+    const weather = readDataTxt(weatherText);
+    assert.equal(weather.shape, "mapping");
+    assert.deepEqual(
+      weather.entries.map((e) => [e.path, e.type, e.columns]),
+      [[["2024/obs.jsonl", "stations.tsv"], "files", null]],
+    );
+    // One file, or files of the same columns: rows, cols and columns are the folder's.
+    const census = readDataTxt(await readFile(join(root, "census", "data.txt")));
+    assert.equal(census.entries[0]?.rows, 2);
+    assert.ok((census.entries[0]?.columns?.length ?? 0) > 0);
 
     // Served as is by a static server, the robot side finds every file through the manifests.
     const server = createServer((req, res) => {
@@ -193,12 +204,16 @@ describe("datasets build", { concurrency: false, timeout: 60_000 }, () => {
       const listed = await runCli(["datasets", origin, "--json"]);
       assert.equal(listed.code, 0, listed.stderr);
       assert.deepEqual(
-        jsonLines(listed.stdout).map((o) => [(o.urls as string[])[0], o.via, o.rows]),
+        jsonLines(listed.stdout).map((o) => [o.urls, o.via, o.rows, o.name]),
         [
-          [`${origin}/top.csv`, "data.txt", 1],
-          [`${origin}/census/2020%20final.csv`, "manifest", 2],
-          [`${origin}/weather/2024/obs.jsonl`, "manifest", 2],
-          [`${origin}/weather/stations.tsv`, "manifest", 1],
+          [[`${origin}/top.csv`], "data.txt", 1, "top"],
+          [[`${origin}/census/2020%20final.csv`], "manifest", 2, "census"],
+          [
+            [`${origin}/weather/2024/obs.jsonl`, `${origin}/weather/stations.tsv`],
+            "manifest",
+            null,
+            "weather",
+          ],
         ],
       );
     } finally {

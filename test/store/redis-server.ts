@@ -6,6 +6,7 @@ import { connect, createServer, type AddressInfo } from "node:net";
 
 export interface RedisServer {
   readonly url: string;
+  readonly port: number;
   stop(): Promise<void>;
 }
 
@@ -53,8 +54,9 @@ function exitOf(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-export async function startRedisServer(): Promise<RedisServer> {
-  const port = await freePort();
+/** Starts redis-server; `port` starts it again where one ran (a restart, without its data). */
+export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServer> {
+  const port = options.port ?? (await freePort());
   const child = spawn(
     "redis-server",
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
@@ -82,6 +84,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
     async stop() {
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);

@@ -11,6 +11,7 @@ import type {
   Frontier,
   Lease,
   NewUrl,
+  Reservation,
 } from "../../src/store/types.js";
 
 /** Where one test keeps its store: a new SQLite file, a new Redis key prefix. */
@@ -360,18 +361,18 @@ export function storeContract(name: string, harness: StoreHarness): void {
         await frontier.setNextAt(A, T0 + 1000);
         assert.equal(await frontier.nextReadyAt(new Set()), T0 + 800);
         await frontier.setNextAt(A, 0);
-        assert.equal(await frontier.nextReadyAt(new Set()), T0 + 700);
+        assert.equal(await frontier.nextReadyAt(new Set()), T0 + 800, "A's next moment stays");
       }),
     );
 
     it(
-      "setNextAt and nextAt: 0 when never set; the last value set, earlier or later",
+      "setNextAt and nextAt: 0 when never set; only ever later (DESIGN §2)",
       withStore(async ({ frontier }) => {
         assert.equal(await frontier.nextAt(A), 0);
-        await frontier.setNextAt(A, T0 + 5000);
-        assert.equal(await frontier.nextAt(A), T0 + 5000);
         await frontier.setNextAt(A, T0 + 10);
         assert.equal(await frontier.nextAt(A), T0 + 10);
+        await frontier.setNextAt(A, T0 + 5);
+        assert.equal(await frontier.nextAt(A), T0 + 10, "an earlier moment leaves it");
         await frontier.add([entry(A, "/1")]);
         assert.deepEqual(await frontier.readyOrigins(T0 + 9, 5, new Set()), []);
         assert.deepEqual(await frontier.readyOrigins(T0 + 10, 5, new Set()), [A]);
@@ -565,6 +566,171 @@ export function storeContract(name: string, harness: StoreHarness): void {
         assert.equal(await frontier.recover(T0 + LEASE_MS + 1), 1);
         assert.deepEqual(await frontier.readyOrigins(T0 + LEASE_MS + 1, 5, new Set()), [A]);
         assert.equal((await mustLease(frontier, A, T0 + LEASE_MS + 1)).entry.notBefore, T0);
+      }),
+    );
+  });
+
+  describe(`${name}: Reservations — "every request to a site takes its reservation"`, () => {
+    const ONE = { gapMs: 0, rate: null, inFlight: 1 } as const;
+    const granted = (r: Reservation): string => {
+      assert.ok(r.granted, `expected the reservation, got ${JSON.stringify(r)}`);
+      return r.id;
+    };
+
+    it(
+      "one in flight: a second process is refused until the first ends; the gap counts from the end",
+      withStore(async (store, place) => {
+        const other = await place.open();
+        const rule = { gapMs: 1000, rate: null, inFlight: 1 };
+        const id = granted(await store.reservations.take(A, "p1", T0, rule));
+        assert.deepEqual(await other.reservations.take(A, "p2", T0 + 5, rule), {
+          granted: false,
+          retryAt: T0 + 5,
+          why: "in-flight",
+        });
+        await store.reservations.release(A, id, T0 + 300, 1000, true);
+        assert.deepEqual(await other.reservations.take(A, "p2", T0 + 1299, rule), {
+          granted: false,
+          retryAt: T0 + 1300,
+          why: "gap",
+        });
+        assert.equal(await other.frontier.nextAt(A), T0 + 1300);
+        granted(await other.reservations.take(A, "p2", T0 + 1300, rule));
+        // Another site is not held by A's reservation.
+        granted(await other.reservations.take(B, "p2", T0 + 1300, rule));
+      }),
+    );
+
+    it(
+      "a larger gap asked later still counts from the last end (robots.txt before the rules are known)",
+      withStore(async ({ reservations }) => {
+        const id = granted(await reservations.take(A, "p1", T0, ONE));
+        await reservations.release(A, id, T0 + 10, 0, true);
+        const rule = { gapMs: 2000, rate: null, inFlight: 1 };
+        const refused = await reservations.take(A, "p1", T0 + 20, rule);
+        assert.deepEqual(refused, { granted: false, retryAt: T0 + 2010, why: "gap" });
+      }),
+    );
+
+    it(
+      "released unused: no gap and no place in the rate window",
+      withStore(async ({ reservations }) => {
+        const rule = { gapMs: 5000, rate: { requests: 1, windowMs: 60_000 }, inFlight: 1 };
+        const id = granted(await reservations.take(A, "p1", T0, rule));
+        await reservations.release(A, id, T0 + 1, 5000, false);
+        granted(await reservations.take(A, "p1", T0 + 2, rule));
+      }),
+    );
+
+    it(
+      "a rate window holds over any stretch of its length, counted from each request's end",
+      withStore(async ({ reservations }) => {
+        const rule = { gapMs: 0, rate: { requests: 2, windowMs: 10_000 }, inFlight: 1 };
+        const a = granted(await reservations.take(A, "p1", T0, rule));
+        await reservations.release(A, a, T0 + 10, 0, true);
+        const b = granted(await reservations.take(A, "p2", T0 + 20, rule));
+        await reservations.release(A, b, T0 + 30, 0, true);
+        assert.deepEqual(await reservations.take(A, "p1", T0 + 40, rule), {
+          granted: false,
+          retryAt: T0 + 10_010,
+          why: "rate",
+        });
+        granted(await reservations.take(A, "p1", T0 + 10_010, rule));
+      }),
+    );
+
+    it(
+      "several in flight when the rule allows them (`--per-host` over every process)",
+      withStore(async (store, place) => {
+        const other = await place.open();
+        const rule = { gapMs: 0, rate: null, inFlight: 2 };
+        granted(await store.reservations.take(A, "p1", T0, rule));
+        granted(await other.reservations.take(A, "p2", T0, rule));
+        const third = await other.reservations.take(A, "p2", T0, rule);
+        assert.equal(third.granted, false);
+      }),
+    );
+
+    it(
+      "refused: the site's next moment moves to when it is due, never earlier",
+      withStore(async ({ frontier, reservations }) => {
+        await frontier.setNextAt(A, T0 + 9000);
+        assert.deepEqual(await reservations.take(A, "p1", T0, ONE), {
+          granted: false,
+          retryAt: T0 + 9000,
+          why: "gap",
+        });
+        const id = granted(await reservations.take(B, "p1", T0, ONE));
+        await reservations.release(B, id, T0 + 100, 50, true);
+        assert.equal(await frontier.nextAt(B), T0 + 150);
+        await frontier.setNextAt(B, T0 + 120);
+        assert.equal(await frontier.nextAt(B), T0 + 150);
+      }),
+    );
+
+    it(
+      "reap: a dead process's leases come back at once and its reservation ends as used then",
+      withStore(async ({ frontier, reservations }) => {
+        await reservations.beat({ id: "dead", host: "h", pid: 1, until: T0 });
+        await frontier.add([entry(A, "/1"), entry(A, "/2")]);
+        const id = granted(await reservations.take(A, "dead", T0, ONE));
+        assert.ok(id);
+        const lease = await frontier.lease(A, T0, LEASE_MS, null, "dead");
+        assert.ok(lease);
+        const mine = await frontier.lease(A, T0, LEASE_MS, null, "alive");
+        assert.ok(mine);
+        assert.equal((await frontier.counts()).leased, 2);
+        assert.deepEqual(await reservations.reap("dead", T0 + 500), {
+          leases: 1,
+          reservations: 1,
+        });
+        const counts = await frontier.counts();
+        assert.equal(counts.leased, 1);
+        assert.equal(counts.queued, 1);
+        assert.deepEqual(await reservations.processes(), []);
+        const rule = { gapMs: 100, rate: null, inFlight: 1 };
+        assert.deepEqual(await reservations.take(A, "alive", T0 + 550, rule), {
+          granted: false,
+          retryAt: T0 + 600,
+          why: "gap",
+        });
+        // Settling the reaped lease is a no-op.
+        await frontier.settle(lease, { kind: "done", status: 200, at: T0 });
+        assert.equal((await frontier.counts()).done, 0);
+      }),
+    );
+
+    it(
+      "sitemaps: one claim at a time, read once; a dead reader's claim is freed; a later run may read again",
+      withStore(async ({ reservations }) => {
+        assert.equal(await reservations.sitemaps(A), null);
+        assert.equal(await reservations.claimSitemaps(A, "p1", T0, 0), true);
+        assert.equal(await reservations.claimSitemaps(A, "p2", T0, 0), false);
+        await reservations.reap("p1", T0 + 1);
+        assert.equal(await reservations.claimSitemaps(A, "p2", T0 + 2, 0), true);
+        await reservations.sitemapsRead(A, T0 + 3);
+        assert.equal((await reservations.sitemaps(A))?.readAt, T0 + 3);
+        assert.equal(await reservations.claimSitemaps(A, "p3", T0 + 4, 0), false);
+        assert.equal(await reservations.claimSitemaps(A, "p3", T0 + 5, T0 + 4), true);
+      }),
+    );
+
+    it(
+      "heartbeats, identity and seeds read back",
+      withStore(async ({ reservations }) => {
+        await reservations.beat({ id: "p1", host: "h", pid: 42, until: T0 });
+        await reservations.beat({ id: "p1", host: "h", pid: 42, until: T0 + 1 });
+        assert.deepEqual(await reservations.processes(), [
+          { id: "p1", host: "h", pid: 42, until: T0 + 1 },
+        ]);
+        assert.equal(await reservations.identity(), null);
+        assert.deepEqual(await reservations.seeds(), []);
+        assert.equal(await reservations.setIdentity("crawl-1", [`${A}/`]), "crawl-1");
+        assert.equal(await reservations.identity(), "crawl-1");
+        assert.deepEqual(await reservations.seeds(), [`${A}/`]);
+        // A second process starting at the same time joins the first one's crawl.
+        assert.equal(await reservations.setIdentity("crawl-2", [`${B}/`]), "crawl-1");
+        assert.deepEqual(await reservations.seeds(), [`${A}/`]);
       }),
     );
   });

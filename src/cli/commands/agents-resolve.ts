@@ -20,7 +20,10 @@ export async function runAgentsResolve(
   io: Io,
 ): Promise<number> {
   if (options.url.length === 0) throw new CliError("--url: give at least one URL to resolve");
-  const loaded = await loadRobots(source, { stdin: io.stdin });
+  const loaded = await loadRobots(source, {
+    stdin: io.stdin,
+    onNote: (text) => io.stderr.write(`heed agents resolve: ${text}\n`),
+  });
   const servers = parseMobileAgentServers(loaded.bytes);
   const out = new LineWriter(io.stdout);
   let missing = 0;

@@ -3,11 +3,13 @@
  * `--queries`, or many with `--batch`; both stream, so a million queries run in constant memory.
  */
 import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { createInterface } from "node:readline";
 import {
   BASIS_TEXT,
   type Decision,
+  htmlPageLine,
   type DialectChoice,
   parseRobots,
   type Robot,
@@ -37,6 +39,10 @@ interface Rules {
   readonly policy: RobotsPolicy;
   readonly siteWide: RobotsSource["siteWide"];
   readonly bytes: number;
+  /** The status code of the robots.txt answer, for URLs. */
+  readonly status: number | null;
+  /** What a person should know about the file itself (an HTML page served as robots.txt). */
+  readonly warnings: readonly string[];
 }
 
 interface Answer {
@@ -44,6 +50,8 @@ interface Answer {
   readonly agent: string;
   readonly url: string;
   readonly robots?: string;
+  readonly status?: number | null;
+  readonly warnings?: readonly string[];
 }
 
 export async function runCheck(
@@ -77,8 +85,13 @@ export async function runCheck(
     } else if (options.url.length > 0) {
       throw new CliError("give either --url or --queries, not both");
     }
-    const loaded = await loadRobots(source, { stdin: io.stdin, ...userAgent(options.agent) });
+    const loaded = await loadRobots(source, {
+      stdin: io.stdin,
+      ...userAgent(options.agent),
+      onNote: (text) => io.stderr.write(`heed check: ${text}\n`),
+    });
     const rules = compile(loaded, options.dialect);
+    for (const warning of rules.warnings) io.stderr.write(`heed check: warning: ${warning}\n`);
     if (options.queries === undefined) {
       for (const url of options.url) {
         await emit(ask(rules, url, { ...defaults, agent: options.agent ?? "" }));
@@ -151,7 +164,20 @@ function compile(source: RobotsSource, dialect: DialectChoice): Rules {
     dialect,
     ...(source.origin === null ? {} : { origin: source.origin }),
   });
-  return { policy, siteWide: source.siteWide, bytes: source.bytes.byteLength };
+  const html = htmlPageLine(policy.text);
+  const warnings =
+    html === null
+      ? []
+      : [
+          `${source.label} line ${html} starts an HTML page, not a robots.txt; read per RFC 9309 all the same (docs/fetching.md#html-pages)`,
+        ];
+  return {
+    policy,
+    siteWide: source.siteWide,
+    bytes: source.bytes.byteLength,
+    status: source.status,
+    warnings,
+  };
 }
 
 function ask(rules: Rules, url: string, robot: Robot): Answer {
@@ -166,7 +192,13 @@ function ask(rules: Rules, url: string, robot: Robot): Answer {
           robot.agent,
           rules.policy.dialect,
         );
-  return { decision, agent: robot.agent, url };
+  return {
+    decision,
+    agent: robot.agent,
+    url,
+    ...(rules.status === null ? {} : { status: rules.status }),
+    ...(rules.warnings.length === 0 ? {} : { warnings: rules.warnings }),
+  };
 }
 
 function failed(
@@ -269,6 +301,9 @@ async function forEachLine(
   io: Io,
   handle: (line: string) => Promise<void>,
 ): Promise<void> {
+  // A folder opens without error and fails only on the first read: refuse it here.
+  if (file !== "-" && (await stat(file).catch(() => null))?.isDirectory() === true)
+    throw new CliError(`cannot read ${file}: it is a folder, not a file of queries`);
   const input = file === "-" ? io.stdin : createReadStream(file);
   const opened = new Promise<void>((resolve, reject) => {
     if (file === "-") return resolve();
@@ -307,6 +342,10 @@ function toJson(answer: Answer): Record<string, unknown> {
     ...(d.detail === undefined ? {} : { detail: d.detail }),
     ...(d.error === undefined ? {} : { error: d.error }),
     ...(d.plan === undefined ? {} : { plan: d.plan }),
+    ...(d.reason === "fetch-status" && answer.status !== undefined
+      ? { status: answer.status }
+      : {}),
+    ...(answer.warnings === undefined ? {} : { warnings: answer.warnings }),
   };
 }
 

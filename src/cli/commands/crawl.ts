@@ -13,7 +13,8 @@ import { WarcWriter } from "../../crawler/warc-writer.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { productToken } from "../../protocol/robots/index.js";
 import { openStore } from "../../store/index.js";
-import { CliError, EXIT_OK } from "../errors.js";
+import { StoreError } from "../../store/errors.js";
+import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE } from "../errors.js";
 import type { Io } from "../io.js";
 import { ProgressLine } from "../progress.js";
 import { VERSION } from "../version.js";
@@ -46,6 +47,14 @@ export interface CrawlCommandOptions {
   readonly datasets?: boolean;
   /** Index subtrees through the agent hosts sites name (Mobile-agent-server, seeds/000). */
   readonly agents?: boolean;
+  readonly total?: boolean;
+  readonly follow?: boolean;
+  /** False: `--no-sitemaps`. */
+  readonly sitemaps?: boolean;
+  /** Seconds a run waits for a site that is closed for now. */
+  readonly siteWait?: string;
+  /** Seconds to wait for a shared store that became unreachable. */
+  readonly storeWait?: string;
 }
 
 export async function runCrawl(
@@ -87,11 +96,47 @@ export async function runCrawl(
   const allowPrivate =
     options.allowPrivate === true || normal.some((url) => isPrivateHost(new URL(url).hostname));
 
-  const store = await openStore(options.store).catch((error: unknown) => {
+  const storeWaitS = count("--store-wait", options.storeWait ?? "60", 1);
+  const siteWaitS = count("--site-wait", options.siteWait ?? "600", 0);
+  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+  // A line for a person; on a terminal it starts below the progress line.
+  const say = (line: string) => io.stderr.write(`${tty ? "\r\x1b[K" : ""}heed crawl: ${line}\n`);
+  const clock = (at: number) => new Date(at).toISOString().slice(11, 19);
+  // Settles only when a shared store gives up: the crawl's calls may then never settle.
+  let storeFailed: (error: Error) => void = () => {};
+  const failedStore = new Promise<never>((_, reject) => {
+    storeFailed = reject;
+  });
+  failedStore.catch(() => {});
+  const opened = await openStore(options.store, {
+    unreachableMs: storeWaitS * 1000,
+    onFailure: (error) => storeFailed(error),
+    onConnection: ({ back, since }) =>
+      say(
+        back
+          ? `store ${redactStore(options.store)} reachable again (lost at ${clock(since)})`
+          : `store ${redactStore(options.store)} unreachable since ${clock(since)} UTC; ` +
+              `waiting up to ${storeWaitS} s (--store-wait)`,
+      ),
+  }).catch((error: unknown) => {
     throw new CliError(`cannot open the store ${options.store}: ${(error as Error).message}`, 2, {
       cause: error,
     });
   });
+  const store = opened;
+  // --queued crawls the sites the store names: a private or loopback one is refused by the
+  // address guard unless asked for, and saying so now beats "robots.txt no answer" later.
+  if (options.queued === true && !allowPrivate) {
+    const queuedSites = await store.frontier.readyOrigins(Number.MAX_SAFE_INTEGER, 1000, new Set());
+    const privateSite = queuedSites.find((origin) => isPrivateHost(new URL(origin).hostname));
+    if (privateSite !== undefined) {
+      await store.close();
+      throw new CliError(
+        `${privateSite} is queued, and it is a private or loopback address: heed does not ` +
+          "connect to those unless asked (--allow-private)",
+      );
+    }
+  }
   // --out: WARC 1.1 files (see crawler/warc-writer.ts); each run starts a new file.
   const warc =
     options.out === undefined
@@ -116,11 +161,18 @@ export async function runCrawl(
     ...(options.ip === undefined ? {} : { localAddress: options.ip }),
   });
   const controller = new AbortController();
+  let interrupted = false;
   const stop = () => controller.abort();
-  process.once("SIGINT", stop);
+  const interrupt = () => {
+    interrupted = true;
+    controller.abort();
+  };
+  process.once("SIGINT", interrupt);
   process.once("SIGTERM", stop);
   let queued = 0;
-  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+  // Off a terminal (cron, CI, a log file) the waits are lines, each said once.
+  const told = new Map<string, string>();
+  let skipsTold = 0;
   const progress =
     options.quiet === true || !tty ? null : new ProgressLine(io.stderr, () => queued);
   progress?.start();
@@ -156,7 +208,7 @@ export async function runCrawl(
   const hosts = new Set(normal.map((url) => new URL(url).origin));
   let catalogs: CatalogRun | null = null;
   try {
-    summary = await crawl({
+    summary = await runUntilFailed(failedStore, {
       seeds: normal,
       agent,
       userAgent,
@@ -173,8 +225,25 @@ export async function runCrawl(
       sortQuery: options.sortQuery === true,
       ...(maxPerHost === undefined ? {} : { maxPerHost }),
       signal: controller.signal,
+      ...(options.sitemaps === false ? { sitemaps: false } : {}),
+      total: options.total === true,
+      siteWaitMs: siteWaitS * 1000,
+      follow: options.follow === true,
       onEvent: (event) => {
         progress?.event(event);
+        if (event.type === "notice") say(event.message);
+        // Why a URL was not fetched, for the first few (heed report lists every one).
+        if (event.type === "skipped" && options.quiet !== true && skipsTold < SKIPS_TOLD) {
+          skipsTold++;
+          say(`skipped ${event.url}: ${event.reason}`);
+          if (skipsTold === SKIPS_TOLD) say("more skipped URLs: heed report lists them");
+        }
+        if (event.type === "waiting" && !tty && options.quiet !== true) {
+          if (told.get(event.origin) !== event.why) {
+            told.set(event.origin, event.why);
+            say(`waiting for ${event.origin} until ${clock(event.until)} UTC: ${event.why}`);
+          }
+        }
         if (options.datasets === true && event.type === "fetched")
           hosts.add(new URL(event.url).origin);
       },
@@ -189,16 +258,28 @@ export async function runCrawl(
       ...list(options.encodings, "encodings"),
       ...list(options.charsets, "charsets"),
     });
+    // The progress line's last draw shows the summary's count, not a poll's older one.
+    queued = summary.queued;
     if (options.datasets === true && !controller.signal.aborted) {
       catalogs = await storeCatalogs({ store, client, agent, origins: hosts });
     }
+  } catch (error) {
+    // A store that failed says why, once, without a stack: the crawl resumes when run again.
+    const failed = store.failure();
+    if (failed !== null)
+      throw new CliError(`${failed.message}; run the same command again to resume`, EXIT_STORE, {
+        cause: error,
+      });
+    if (error instanceof StoreError && error.code === "HEED_STORE_LOST")
+      throw new CliError(error.message, EXIT_STORE, { cause: error });
+    throw error;
   } finally {
     if (poll !== null) clearInterval(poll);
     progress?.stop();
-    process.off("SIGINT", stop);
+    process.off("SIGINT", interrupt);
     process.off("SIGTERM", stop);
     await client.close();
-    await store.close();
+    await store.close().catch(() => {});
     await warc?.close();
   }
   if (warcError !== null) {
@@ -215,9 +296,18 @@ export async function runCrawl(
         "\n",
     );
     if (catalogs !== null) io.stderr.write(`${catalogLine(catalogs)}\n`);
+    const again = options.recrawl === true || options.revisit === true;
+    if (summary.stoppedBy === "finished" && summary.fetched === 0 && summary.done > 0 && !again)
+      io.stderr.write(
+        "heed crawl: this crawl is finished: --revisit fetches the pages due again, " +
+          "--recrawl fetches every page again\n",
+      );
   }
-  return EXIT_OK;
+  return interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
+
+/** Skipped URLs whose reason is printed in a run; past them, `heed report` tells. */
+const SKIPS_TOLD = 10;
 
 function count(flag: string, value: string, min: number): number {
   const n = Number(value);
@@ -233,4 +323,17 @@ function list<K extends string>(value: string | undefined, key: K): Partial<Reco
     .map((v) => v.trim())
     .filter((v) => v !== "");
   return { [key]: items } as Partial<Record<K, string[]>>;
+}
+
+/** A store spec without a password, for messages. */
+function redactStore(spec: string): string {
+  return spec.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
+}
+
+/** The crawl, or the store's failure if that comes first. */
+function runUntilFailed(
+  failed: Promise<never>,
+  options: Parameters<typeof crawl>[0],
+): Promise<CrawlSummary> {
+  return Promise.race([crawl(options), failed]);
 }

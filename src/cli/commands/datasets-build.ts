@@ -3,15 +3,17 @@
  * (src/site/datasets/build.ts), and with `--manifests` a data.txt in each sub-folder.
  * Prints what it wrote. Exit 0: written; 2: bad input (no such folder, a bad option).
  */
-import { stat, writeFile, rename } from "node:fs/promises";
-import { join, resolve as resolvePath } from "node:path";
+import { rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, resolve as resolvePath } from "node:path";
 import {
   MAX_DATA_TXT_BYTES,
   MAX_ENTRIES,
+  MAX_FILES_PER_ENTRY,
   readDataTxt,
   writeDataTxt,
+  writeDatasetMapping,
 } from "../../protocol/datasets/index.js";
-import { buildCatalog } from "../../site/datasets/build.js";
+import { buildCatalog, folderDataset } from "../../site/datasets/build.js";
 import { DEFAULT_SAMPLE_ROWS } from "../../site/datasets/infer.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
@@ -22,6 +24,7 @@ export interface DatasetsBuildOptions {
   readonly out?: string;
   readonly manifests: boolean;
   readonly sampleRows?: string;
+  readonly json?: boolean;
 }
 
 export async function runDatasetsBuild(
@@ -53,19 +56,34 @@ export async function runDatasetsBuild(
     ],
   ];
   for (const [folder, specs] of built.manifests) {
+    // A folder is one dataset, written as the mapping R pins reads in a dataset's folder; a
+    // folder of more files than one path list may hold keeps the list form (heed reads both).
+    const asMapping = specs.length <= MAX_FILES_PER_ENTRY;
+    const comment = `data.txt: ${asMapping ? "the dataset" : "datasets"} of ${folder}/ (written by heed datasets build)`;
     files.push([
       join(dir, ...folder.split("/"), "data.txt"),
-      writeDataTxt(specs, {
-        comment: `data.txt: datasets of ${folder}/ (written by heed datasets build)`,
-      }),
-      specs.length,
+      asMapping
+        ? writeDatasetMapping(folderDataset(folder, specs), { comment })
+        : writeDataTxt(specs, { comment }),
+      asMapping ? 1 : specs.length,
     ]);
   }
   // Every file checked before any is written: all of them, or none.
+  if (options.out !== undefined) await checkOut(topFile, options.out);
   for (const [path, text] of files) check(path, text, options.manifests);
   for (const [path, text, entries] of files) {
     await write(path, text);
-    await out.line(`${path}: ${entries} entr${entries === 1 ? "y" : "ies"}`);
+    if (options.json !== true)
+      await out.line(`${path}: ${entries} entr${entries === 1 ? "y" : "ies"}`);
+  }
+  if (options.json === true) {
+    await out.line(
+      JSON.stringify({
+        files: files.map(([path, , entries]) => ({ path, entries })),
+        notes: built.notes,
+        skipped: built.skipped.length,
+      }),
+    );
   }
   for (const note of built.notes) await err.line(`note: ${note}`);
   if (built.skipped.length > 0) {
@@ -97,6 +115,10 @@ function check(path: string, text: string, manifests: boolean): void {
   ) {
     throw new CliError(`${path} would list more than ${MAX_ENTRIES} datasets${hint}`);
   }
+  const tooMany = check.diagnostics.find(
+    (d) => d.code === "value-limit" || d.code === "entry-size-limit",
+  );
+  if (tooMany !== undefined) throw new CliError(`${path}: ${tooMany.message}${hint}`);
   const errors = check.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) {
     throw new Error(
@@ -105,8 +127,25 @@ function check(path: string, text: string, manifests: boolean): void {
   }
 }
 
+/** `--out` names a file in a folder that exists: else one line saying what is wrong, exit 2. */
+async function checkOut(path: string, named: string): Promise<void> {
+  const target = await stat(path).catch(() => null);
+  if (target?.isDirectory() === true)
+    throw new CliError(
+      `--out ${named}: is a folder; name the file to write, e.g. ${join(named, "data.txt")}`,
+    );
+  const folder = await stat(dirname(path)).catch(() => null);
+  if (folder?.isDirectory() !== true)
+    throw new CliError(`--out ${named}: the folder ${dirname(named)} does not exist`);
+}
+
 async function write(path: string, text: string): Promise<void> {
   const temporary = `${path}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, text);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new CliError(`cannot write ${path}: ${(error as Error).message}`, 2, { cause: error });
+  }
 }

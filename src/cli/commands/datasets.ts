@@ -8,7 +8,6 @@
  * Exit status: 0 datasets were listed (and every download finished); 1 the site lists none, or
  * a download failed; 2 bad input (a bad URL or option).
  */
-import { mkdir } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import { datasetJson } from "../../crawler/datasets/catalog-json.js";
 import {
@@ -17,15 +16,16 @@ import {
   type SiteDataset,
 } from "../../crawler/datasets/discover.js";
 import {
-  type DownloadRecord,
+  DownloadFolder,
   type DownloadResult,
   downloadFile,
-  recordDownloads,
+  MAX_DOWNLOAD_BYTES,
 } from "../../crawler/datasets/download.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { formName } from "../../protocol/datasets/index.js";
 import { productToken } from "../../protocol/robots/index.js";
 import { DownloadBar, formatSize } from "../download-progress.js";
+import { DEFAULT_AGENT } from "../choices.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { VERSION } from "../version.js";
@@ -35,11 +35,22 @@ export interface DatasetsCommandOptions {
   readonly agent?: string;
   readonly json: boolean;
   readonly download?: string;
+  /** Most bytes one downloaded file may have: a whole number, optionally with K, M, G or T (powers of 1024). */
+  readonly maxBytes?: string;
   readonly allowPrivate?: boolean;
 }
 
+/** `1000`, `64K`, `500M`, `2G`, `1T` (powers of 1024; `KiB`, `MB`… read the same) → bytes. */
+export function parseByteSize(text: string): number | null {
+  const m = /^(\d+)\s*(?:([KMGT])(?:i?B)?|B)?$/i.exec(text.trim());
+  if (m === null) return null;
+  const power = { "": 0, K: 1, M: 2, G: 3, T: 4 }[(m[2] ?? "").toUpperCase()] ?? 0;
+  const value = Number(m[1]) * 1024 ** power;
+  return Number.isSafeInteger(value) && value > 0 ? value : null;
+}
+
 /** The robot's name when none is given. */
-export const DEFAULT_AGENT = "heed";
+export { DEFAULT_AGENT };
 
 export async function runDatasets(
   site: string,
@@ -61,6 +72,13 @@ export async function runDatasets(
       `--agent: expected a name token of letters, digits, "-" and "_", got "${options.agent ?? ""}"`,
     );
   }
+  const maxBytes =
+    options.maxBytes === undefined ? MAX_DOWNLOAD_BYTES : parseByteSize(options.maxBytes);
+  if (maxBytes === null) {
+    throw new CliError(
+      `--max-bytes: expected a size such as 500M or 2G (at least 1 byte), got "${options.maxBytes ?? ""}"`,
+    );
+  }
   const client = createHttpClient({
     userAgent: `${agent}/${VERSION} (+https://www.npmjs.com/package/heed)`,
     // Asking about a loopback or private site is asking for it; anything else is guarded.
@@ -76,9 +94,13 @@ export async function runDatasets(
     const downloads = new Map<string, DownloadResult>();
     if (options.download !== undefined) {
       const dir = resolvePath(io.cwd, options.download);
-      await mkdir(dir, { recursive: true });
+      const folder = await DownloadFolder.open(dir).catch((error: unknown) => {
+        throw new CliError(
+          `--download: cannot use ${dir}: ${error instanceof Error ? error.message : String(error)}`,
+          EXIT_NOT_ALLOWED,
+        );
+      });
       const bar = new DownloadBar(io.stderr);
-      const finished: DownloadRecord[] = [];
       for (const dataset of catalog.datasets) {
         // Guesses are listed, not fetched: the site did not say they are data. A folder whose
         // manifest could not be read has no files to fetch.
@@ -87,6 +109,8 @@ export async function runDatasets(
           if (!file.fetchable || downloads.has(file.url)) continue;
           const result = await downloadFile(file.url, {
             dir,
+            folder,
+            maxBytes,
             client,
             access,
             pacer,
@@ -98,20 +122,12 @@ export async function runDatasets(
               result.file,
               `${result.how}, ${formatSize(result.bytes)}, sha256 ${result.sha256}`,
             );
-            finished.push({
-              url: result.url,
-              file: result.file,
-              bytes: result.bytes,
-              sha256: result.sha256,
-              at: new Date().toISOString(),
-            });
           } else {
             failed++;
             bar.done(result.file ?? file.url, `failed: ${result.message}`);
           }
         }
       }
-      await recordDownloads(dir, finished);
     }
     if (options.json) {
       for (const d of catalog.datasets)

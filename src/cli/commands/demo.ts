@@ -32,7 +32,7 @@ export async function runDemo(options: DemoOptions, io: Io): Promise<number> {
   let n = 0;
   if (!options.json)
     io.stdout.write(
-      `heed demo: the news site of seeds/003 §4.1 on 127.0.0.1, crawled by heed as in §5.\n` +
+      `heed demo: the news site of the REGP paper (docs/demo.md) on 127.0.0.1, crawled by heed as in §5.\n` +
         `The home page links the 3 latest of ${items} news items; older ones are reached only through the search form, or the sitemap.\n` +
         `"min gap": the shortest time the site saw between a request of that row and the request before it.\n`,
     );
@@ -67,7 +67,7 @@ const TITLES: Readonly<Record<RunName, string>> = {
 
 /** One run as text: a heading, the table, and what else the run shows. */
 export function runText(run: ExperimentRun): string {
-  const source = run.table === null ? "seeds/003 §5" : `seeds/003 ${run.table}`;
+  const source = run.table === null ? "REGP paper §5" : `REGP paper ${run.table}`;
   const lines = [`${TITLES[run.robots]} (${source})`];
   if (run.visitTime !== undefined) {
     const robots = run.log.find((r) => r.path === "/robots.txt");

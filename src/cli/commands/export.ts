@@ -10,12 +10,12 @@ import { resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { storedRecord } from "../../store/crawl-log.js";
 import type { CrawlRecord } from "../../store/index.js";
+import { EXPORT_FORMATS, type ExportFormat } from "../choices.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { LineSink, SCAN_BATCH, openExistingStore, shown } from "./report.js";
 
-export const EXPORT_FORMATS = ["jsonl", "csv"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, type ExportFormat };
 
 /** The fields of an exported record, in order: JSON keys and CSV columns alike. */
 export const EXPORT_FIELDS = [

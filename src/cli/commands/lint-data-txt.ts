@@ -7,6 +7,7 @@ import { basename } from "node:path";
 import { fetchDataTxt } from "../../net/data-txt-fetch.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { type DataTxtLintReport, lintDataTxt } from "../../protocol/datasets/index.js";
+import { LINT_KINDS, type LintKind } from "../choices.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { isPrivateHost } from "../private-host.js";
@@ -14,8 +15,7 @@ import { isUrl, readAll, readLocalFile } from "../robots-source.js";
 import { VERSION } from "../version.js";
 
 /** `auto`: by file name; `robots`; `data` (form from the content); `data-yaml`, `data-draft` (form forced). */
-export const LINT_KINDS = ["auto", "robots", "data", "data-yaml", "data-draft"] as const;
-export type LintKind = (typeof LINT_KINDS)[number];
+export { LINT_KINDS, type LintKind };
 
 export function isDataTxtKind(kind: LintKind, source: string): boolean {
   if (kind === "robots") return false;
@@ -83,7 +83,7 @@ async function load(source: string, io: Io): Promise<{ bytes: Uint8Array; url: s
     if (answer.kind === "found") return { bytes: answer.body, url: answer.url };
     throw new CliError(
       answer.kind === "missing"
-        ? `${source}: ${answer.status}, no such file (seeds/002 §3.1: the site may hold datasets found by other means)`
+        ? `${source}: ${answer.status}, no such file (docs/data-txt.md: the site may hold datasets found by other means)`
         : `cannot fetch ${source}: ${answer.message}`,
     );
   } finally {

@@ -42,7 +42,10 @@ export async function runLint(
   if (!CHOICES.includes(dialect)) {
     throw new CliError(`--dialect: expected one of ${CHOICES.join(", ")}, got "${dialect}"`);
   }
-  const loaded = await loadRobots(source, { stdin: io.stdin });
+  const loaded = await loadRobots(source, {
+    stdin: io.stdin,
+    onNote: (text) => io.stderr.write(`heed lint: ${text}\n`),
+  });
   const report = lintRobots(loaded.bytes, {
     dialect: dialect as DialectChoice,
     ...(loaded.verdict === null ? {} : { verdict: loaded.verdict }),

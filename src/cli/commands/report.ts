@@ -234,6 +234,15 @@ export function reportText(report: CrawlReport, source: string): string[] {
       ),
     );
   }
+  if (overall.refusals.count > 0) {
+    const rows: (string | number)[][] = [];
+    for (const o of origins) {
+      for (const { message, count } of o.refusals.top) rows.push([o.origin, count, message]);
+      if (o.refusals.untracked > 0) rows.push([o.origin, o.refusals.untracked, "(other lines)"]);
+    }
+    rows.push(["all hosts", overall.refusals.count, ""]);
+    lines.push("", ...textTable(["refused by robots.txt", "count", "line"], rows, [2]));
+  }
   if (overall.errors.count > 0) {
     const rows: (string | number)[][] = [];
     for (const o of origins) {

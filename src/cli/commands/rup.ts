@@ -20,6 +20,7 @@ import { fetchRupInfo, RupClientError } from "../../crawler/rup/rup-client.js";
 import { createHttpClient, type HttpClient } from "../../net/http-client.js";
 import {
   emailProblem,
+  isCallbackUrl,
   formatLatency,
   formatReport,
   type Latency,
@@ -28,7 +29,7 @@ import {
 } from "../../protocol/rup/index.js";
 import { productToken } from "../../protocol/robots/index.js";
 import { openStore } from "../../store/index.js";
-import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
+import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { VERSION } from "../version.js";
 import { isPrivateHost } from "../private-host.js";
@@ -82,7 +83,7 @@ function preferences(options: RupPrefsOptions): Preferences {
     out.latency = l.value;
   }
   if (options.exclude.length > 0 && options.includeOnly.length > 0) {
-    throw new CliError("give --exclude or --include-only, not both (seeds/001 §3.1.2)");
+    throw new CliError("give --exclude or --include-only, not both (docs/rup.md)");
   }
   const split = (list: string[]): string[] =>
     list.flatMap((p) => p.split(/\s+/)).filter((p) => p !== "");
@@ -164,7 +165,7 @@ export async function runRupRegister(
 ): Promise<number> {
   const url = siteUrl(site);
   if (options.email === undefined) throw new CliError("--email ADDR is required");
-  const problem = emailProblem(options.email);
+  const problem = reportTargetProblem(options.email);
   if (problem !== null) throw new CliError(`--email: ${problem}`);
   const prefs = preferences(options);
   const email = options.email;
@@ -190,8 +191,8 @@ export async function runRupModify(
   io: Io,
 ): Promise<number> {
   const url = siteUrl(site);
-  if (options.email !== undefined && emailProblem(options.email) !== null)
-    throw new CliError(`--email: ${emailProblem(options.email) ?? ""}`);
+  if (options.email !== undefined && reportTargetProblem(options.email) !== null)
+    throw new CliError(`--email: ${reportTargetProblem(options.email) ?? ""}`);
   const prefs = preferences(options);
   if (options.email === undefined && prefs.latency === undefined && prefs.filter === undefined) {
     throw new CliError("nothing to change: give --email, --latency, --exclude or --include-only");
@@ -202,7 +203,11 @@ export async function runRupModify(
       ...(options.email === undefined ? {} : { email: options.email }),
     }),
   );
-  io.stdout.write(`preferences changed at ${r.origin}\n`);
+  if (options.json === true) {
+    io.stdout.write(
+      `${JSON.stringify({ site: r.origin, changed: { ...(options.email === undefined ? {} : { email: options.email }), ...(prefs.latency === undefined ? {} : { latency: formatLatency(prefs.latency) }), ...(prefs.filter === undefined ? {} : { filter: prefs.filter }) } })}\n`,
+    );
+  } else io.stdout.write(`preferences changed at ${r.origin}\n`);
   return EXIT_OK;
 }
 
@@ -213,7 +218,9 @@ export async function runRupUnregister(
 ): Promise<number> {
   const url = siteUrl(site);
   await withRobot(options, url, (ctx) => unregister(ctx, url));
-  io.stdout.write(`unregistered from ${new URL(url).origin}\n`);
+  if (options.json === true)
+    io.stdout.write(`${JSON.stringify({ site: new URL(url).origin, unregistered: true })}\n`);
+  else io.stdout.write(`unregistered from ${new URL(url).origin}\n`);
   return EXIT_OK;
 }
 
@@ -238,7 +245,8 @@ export async function runRupKey(site: string, options: RupCommonOptions, io: Io)
   try {
     const r = await state.site(origin);
     if (r === null)
-      throw new CliError(`not registered with ${origin} in ${options.store}`, EXIT_NOT_ALLOWED);
+      // Exit 2 as unregister, modify and seq give for a site the store has no registration with.
+      throw new CliError(`not registered with ${origin} in ${options.store}`, EXIT_BAD_INPUT);
     io.stdout.write(`RegistrationKey: ${r.key}\n`);
     return EXIT_OK;
   } finally {
@@ -325,4 +333,17 @@ export async function runRupInbox(
     await store.close();
     await state.close();
   }
+}
+
+/**
+ * Where reports go: an e-mail address (the protocol), or an http(s) URL the site posts them to
+ * as signed JSON (docs/rup.md#webhooks). The site decides whether it posts to that URL.
+ */
+function reportTargetProblem(target: string): string | null {
+  if (/^https?:/i.test(target)) {
+    return isCallbackUrl(target)
+      ? null
+      : `expected an e-mail address or an http(s) URL, got "${target}"`;
+  }
+  return emailProblem(target);
 }

@@ -58,7 +58,7 @@ export async function runServeDemo(
     throw error;
   });
   io.stdout.write(
-    `heed serve: the news site of seeds/003 §4.1 at ${running.origin}/ ` +
+    `heed serve: the news site of the REGP paper (docs/demo.md) at ${running.origin}/ ` +
       `(robots.txt: ${options.robots}, ${items} news items)` +
       (running.listening === running.origin ? "\n" : `, listening on ${running.listening}/\n`) +
       `administrator: admin, password ${running.adminPassword} (log in at ${running.origin}/login.do)\n`,

@@ -9,6 +9,7 @@ import {
   compilePattern,
   emailProblem,
   type Latency,
+  LATENCY_UNITS,
   parseLatency,
 } from "../../protocol/rup/index.js";
 import { parseSmtpUrl, smtpTransport } from "../../site/rup/mailer.js";
@@ -32,6 +33,9 @@ export interface ServeDirOptions {
   readonly includeOnly?: string;
   readonly scanInterval: string;
   readonly allowPrivateWebhooks?: boolean;
+  /** No access log on standard error. */
+  readonly quiet?: boolean;
+  readonly confirm?: boolean;
 }
 
 /** Serves `dir` (and its RUP service with --rup) until the process is told to stop. */
@@ -48,6 +52,7 @@ export async function runServeDir(dir: string, options: ServeDirOptions, io: Io)
     for (const flag of ["smtp", "from", "latency", "exclude", "includeOnly", "base"] as const) {
       if (options[flag] !== undefined) throw new CliError(`--${kebab(flag)} needs --rup`);
     }
+    if (options.confirm === true) throw new CliError("--confirm needs --rup");
   }
   const warn = (message: string): void => void io.stderr.write(`heed serve: ${message}\n`);
   const server = await startSiteServer({
@@ -55,6 +60,15 @@ export async function runServeDir(dir: string, options: ServeDirOptions, io: Io)
     host: options.host,
     port,
     ...(rup === null ? {} : { rup: { ...rup, warn } }),
+    // The access log, one line a request, as `heed serve --demo` writes it.
+    ...(options.quiet === true
+      ? {}
+      : {
+          onRequest: (r: { method: string; path: string; status: number; bytes: number }) =>
+            void io.stderr.write(
+              `${new Date().toISOString()} ${r.method} ${r.path} ${r.status} ${r.bytes}\n`,
+            ),
+        }),
   }).catch((error: unknown) => {
     throw new CliError(`cannot serve ${dir}: ${(error as Error).message}`, 2, { cause: error });
   });
@@ -90,7 +104,9 @@ function rupOptions(options: ServeDirOptions, io: Io) {
   for (const l of latencies) {
     const parsed = parseLatency(l);
     if (!parsed.ok || parsed.value.count !== 1) {
-      throw new CliError(`--latency: expected units such as day,week,month, got "${l}"`);
+      throw new CliError(
+        `--latency: expected a comma-separated list of units (${Object.keys(LATENCY_UNITS).join(", ")}), got "${l}"`,
+      );
     }
   }
   const span = parseLatency(options.maxQuerySpan, { countRequired: true });
@@ -121,6 +137,7 @@ function rupOptions(options: ServeDirOptions, io: Io) {
     includeOnly: patterns("--include-only", options.includeOnly),
     scanIntervalMs: scan * 1000,
     allowPrivateWebhooks: options.allowPrivateWebhooks === true,
+    confirm: options.confirm === true,
     ...(options.base === undefined ? {} : { urlBase: new URL("/", options.base).href }),
   };
 }

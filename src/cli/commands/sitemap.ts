@@ -10,6 +10,7 @@
  * file, an unreachable URL, a file that is not a sitemap at all) or bad options.
  */
 import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
 import {
@@ -33,6 +34,7 @@ import { SitemapWriteError, updateSitemap, writeSitemaps } from "../../site/site
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { isPrivateHost } from "../private-host.js";
+import { RepeatSummary } from "../repeat-summary.js";
 
 export interface SitemapListOptions {
   readonly json: boolean;
@@ -83,6 +85,7 @@ export async function runSitemapList(
 
   let entries = 0;
   let errors = 0;
+  const findings = new RepeatSummary(err);
   const rootFailed = new Set<string>();
   const events = readSitemaps(roots, {
     ...fetchOptions,
@@ -112,13 +115,14 @@ export async function runSitemapList(
         if (d.severity === "error") errors++;
         if (event.depth === 0 && (d.code === "fetch-failed" || d.code === "not-a-sitemap"))
           rootFailed.add(event.source);
-        await err.line(findingText(label(event.source), d));
+        await findings.line(d.code, findingText(label(event.source), d));
         break;
       }
       default:
         break;
     }
   }
+  await findings.finish();
   if (options.count) await out.line(String(entries));
   await out.flush();
   await err.flush();
@@ -209,6 +213,9 @@ export interface SitemapBuildOptions {
   readonly maxUrls?: string;
   readonly maxBytes?: string;
   readonly name?: string;
+  /** Entries may be on any path of the --base host (its robots.txt names the sitemap). */
+  readonly anyPath?: boolean;
+  readonly json?: boolean;
 }
 
 /**
@@ -236,19 +243,23 @@ export async function runSitemapBuild(
   };
   let lineNo = 0;
   let bad = 0;
-  const problems: string[] = [];
+  const problems: [code: string, line: string][] = [];
+  const findings = new RepeatSummary(err);
+  // Each bad line is its own mistake and is shown; refusals of one kind repeat, and are counted.
+  const report = (code: string, line: string): Promise<void> =>
+    code === "invalid-entry" ? err.line(line) : findings.line(code, line);
   const entries = async function* (): AsyncGenerator<SitemapUrlInput> {
     const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
     for await (const raw of lines) {
       // What the writer refused since the last line (at most one entry) is printed first.
-      for (const p of problems.splice(0)) await err.line(p);
+      for (const [code, p] of problems.splice(0)) await report(code, p);
       lineNo++;
       const text = raw.trim();
       if (text === "") continue;
       const entry = text.startsWith("{") ? fromJson(text) : { loc: text };
       if (typeof entry === "string") {
         bad++;
-        await err.line(`${name}:${lineNo}: error: ${entry} [invalid-entry]`);
+        await report("invalid-entry", `${name}:${lineNo}: error: ${entry} [invalid-entry]`);
         continue;
       }
       yield entry;
@@ -262,9 +273,20 @@ export async function runSitemapBuild(
       ...(options.base === undefined ? {} : { baseUrl: options.base }),
       ...(options.name === undefined ? {} : { name: options.name }),
       ...limits,
+      ...(options.anyPath === true ? { anyPathOnHost: true } : {}),
       onInvalid: (errors) => {
         bad++;
-        problems.push(`${name}:${lineNo}: error: ${errors.join("; ")} [invalid-entry]`);
+        problems.push([
+          "invalid-entry",
+          `${name}:${lineNo}: error: ${errors.join("; ")} [invalid-entry]`,
+        ]);
+      },
+      onRefused: (refusal) => {
+        bad++;
+        problems.push([
+          refusal.code,
+          `${name}:${lineNo}: error: ${refusal.message}; line skipped [${refusal.code}]`,
+        ]);
       },
     });
   } catch (error) {
@@ -279,10 +301,23 @@ export async function runSitemapBuild(
       });
     throw error;
   }
-  for (const p of problems.splice(0)) await err.line(p);
-  for (const s of result.sitemaps) await out.line(`wrote ${s.path} (${s.urls} URLs)`);
-  if (result.index !== null)
-    await out.line(`wrote ${result.index.path} (index of ${result.index.sitemaps} sitemaps)`);
+  for (const [code, p] of problems.splice(0)) await report(code, p);
+  await findings.finish();
+  if (options.json === true) {
+    await out.line(
+      JSON.stringify({
+        root: result.root,
+        sitemaps: result.sitemaps,
+        index: result.index,
+        urls: result.urls,
+        skipped: result.skipped,
+      }),
+    );
+  } else {
+    for (const s of result.sitemaps) await out.line(`wrote ${s.path} (${s.urls} URLs)`);
+    if (result.index !== null)
+      await out.line(`wrote ${result.index.path} (index of ${result.index.sitemaps} sitemaps)`);
+  }
   if (result.index !== null && options.base === undefined)
     await err.line(
       `heed sitemap build: the index lists its sitemaps under ${new URL("/", result.sitemaps[0]?.url ?? "http://invalid/").href} (set --base for another place)`,
@@ -293,6 +328,9 @@ export async function runSitemapBuild(
 }
 
 async function openList(path: string, label: string): Promise<NodeJS.ReadableStream> {
+  // A folder opens without error and fails only on the first read: refuse it here.
+  if ((await stat(path).catch(() => null))?.isDirectory() === true)
+    throw new CliError(`cannot read ${label}: it is a folder, not a list of URLs`);
   const stream = createReadStream(path);
   await new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
@@ -354,6 +392,8 @@ export interface SitemapUpdateOptions {
   readonly srcloc?: string;
   readonly base?: string;
   readonly maxUrls?: string;
+  readonly anyPath?: boolean;
+  readonly json?: boolean;
 }
 
 /** Adds or changes one entry (seeds/003 §4.1: new news adds one; a new comment updates `<lastmod>`). */
@@ -392,10 +432,15 @@ export async function runSitemapUpdate(
   try {
     const result = await updateSitemap(resolvePath(io.cwd, file), update, {
       ...(options.base === undefined ? {} : { baseUrl: options.base }),
+      ...(options.anyPath === true ? { anyPathOnHost: true } : {}),
       ...number("--max-urls", options.maxUrls, "maxUrls", 1),
     });
-    io.stdout.write(`${result.action} ${result.file}\n`);
-    for (const created of result.created) io.stdout.write(`created ${created}\n`);
+    if (options.json === true) {
+      io.stdout.write(`${JSON.stringify(result)}\n`);
+    } else {
+      io.stdout.write(`${result.action} ${result.file}\n`);
+      for (const created of result.created) io.stdout.write(`created ${created}\n`);
+    }
     return EXIT_OK;
   } catch (error) {
     // Bad values, a file heed will not edit, or the file system refusing (ENOENT, EACCES …).

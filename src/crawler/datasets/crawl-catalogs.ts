@@ -81,9 +81,11 @@ async function pacerFor(
     if (plan !== undefined) pacer.setPlan(plan);
   }
   const host = await store.hosts.get(origin);
-  if (host?.lastRequestAt !== null && host?.lastRequestAt !== undefined) {
-    pacer.startAfter(host.lastRequestAt);
-  }
+  // The crawl keeps the site's next moment (its last exchange's end plus the delay) in the
+  // store's reservation: the first request waits for it.
+  const next = await store.frontier.nextAt(origin);
+  const last = Math.max(host?.lastRequestAt ?? 0, next > 0 ? next - pacer.delayMs : 0);
+  if (last > 0) pacer.startAfter(last);
   return pacer;
 }
 

@@ -176,7 +176,7 @@ class Run {
         status: answer.status,
         form: null,
         formReason: null,
-        message: `${answer.status}: the site has no /data.txt; datasets below are guesses from its sitemaps and links (seeds/002 §3.1)`,
+        message: `${answer.status}: the site has no /data.txt; datasets below are guesses from its sitemaps and links (docs/data-txt.md)`,
       });
     }
     if (answer.kind === "failed") {
@@ -199,7 +199,7 @@ class Run {
         status: answer.status,
         form: null,
         formReason: null,
-        message: `${answer.status} with an HTML page, not a data.txt (seeds/002 §5.2): read as a 404; datasets below are guesses from its sitemaps and links`,
+        message: `${answer.status} with an HTML page, not a data.txt (docs/data-txt.md): read as a 404; datasets below are guesses from its sitemaps and links`,
       });
     }
     const dataTxt = readDataTxt(answer.body, { url: answer.url });
@@ -299,8 +299,23 @@ class Run {
       });
       return false;
     }
-    const manifest = readDataTxt(answer.body, { url: answer.url });
-    this.note(answer.url, manifest.diagnostics);
+    const read = readDataTxt(answer.body, { url: answer.url });
+    this.note(answer.url, read.diagnostics);
+    // A folder's own data.txt written as one dataset's mapping (as R pins writes it) often
+    // leaves its name and description to the index: what it does not say, the index says.
+    const manifest =
+      read.shape === "mapping"
+        ? {
+            ...read,
+            entries: read.entries.map((e) => ({
+              ...e,
+              name: e.name ?? entry.name,
+              title: e.title ?? entry.title,
+              description: e.description ?? entry.description,
+              license: e.license ?? entry.license,
+            })),
+          }
+        : read;
     await this.addOffered(manifest, answer.url, "manifest", false);
     return true;
   }

@@ -1,22 +1,42 @@
 /**
  * Downloading a dataset's files politely: each URL asked of robots.txt first (a refused URL is
  * never fetched, whatever data.txt says), each request paced by the site's rules, a file
- * streamed to `<name>.part` and renamed when whole. A partial file is resumed with an HTTP
- * Range request (RFC 9110 §14.2), guarded by If-Range with the validator the part was started
- * with, so that a file changed on the server is fetched again from the start rather than
- * spliced. Size and SHA-256 of every finished file are returned, and kept by the caller.
+ * streamed to a part in heed's own folder and put in place when whole. A partial file is
+ * resumed with an HTTP Range request (RFC 9110 §14.2), guarded by If-Range with the validator
+ * the part was started with, so that a file changed on the server is fetched again from the
+ * start rather than spliced. Size and SHA-256 of every finished file are recorded at once.
+ *
+ * Nothing is lost and nothing outside the folder is written (download-folder.ts): one file name
+ * per URL (download-name.ts); a file is `present` only when the records say it came from this
+ * URL and its bytes still hash to what was recorded; a file heed did not write, or one changed
+ * since, is never overwritten; no link is followed; every file stops at `maxBytes` and every
+ * write leaves `minFreeBytes` free on the disk.
  */
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
 import { type GuardedResponse, guardedRequest } from "../../net/guarded-request.js";
 import type { HttpClient } from "../../net/http-client.js";
+import { DownloadFolder, type DownloadRecord } from "./download-folder.js";
+import { localPath } from "./download-name.js";
 import type { SiteAccess } from "./site-access.js";
 import type { SitePacer } from "./site-pacer.js";
 
-/** Bytes one file may have; larger files stop there and stay partial (resumable with a higher cap). */
-export const MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024 * 1024;
+export {
+  CHECKSUM_FILE,
+  DownloadFolder,
+  type DownloadRecord,
+  HEED_FOLDER,
+  RECORD_FILE,
+} from "./download-folder.js";
+export { localPath } from "./download-name.js";
+
+/**
+ * Bytes one file may have by default (`--max-bytes`): larger files stop there and stay partial,
+ * resumable with a higher cap. An endless body from a hostile site ends here.
+ */
+export const MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024;
+/** Space left free on the folder's disk by default; a download stops before it goes below. */
+export const MIN_FREE_BYTES = 256 * 1024 * 1024;
+/** How often (bytes written) the free space is asked again while a file streams in. */
+export const FREE_SPACE_CHECK_BYTES = 8 * 1024 * 1024;
 /** Redirects followed for one file, as for robots.txt (DESIGN §3). */
 export const MAX_DOWNLOAD_REDIRECTS = 5;
 /** Longest silence while waiting for headers or between two chunks of the body. */
@@ -31,14 +51,18 @@ export interface DownloadProgress {
 }
 
 export interface DownloadOptions {
-  /** Where files go: `<dir>/<path of the URL>`. */
+  /** Where files go: `<dir>/<host>/<path of the URL>` (download-name.ts). */
   readonly dir: string;
+  /** The folder opened once for many downloads (its records are read once); else opened from `dir`. */
+  readonly folder?: DownloadFolder;
   readonly client: HttpClient;
   readonly access: SiteAccess;
   readonly pacer: SitePacer;
   readonly onProgress?: (progress: DownloadProgress) => void;
   /** Default {@link MAX_DOWNLOAD_BYTES}. */
   readonly maxBytes?: number;
+  /** Default {@link MIN_FREE_BYTES}. */
+  readonly minFreeBytes?: number;
 }
 
 export type DownloadResult =
@@ -64,50 +88,75 @@ interface PartMeta {
   readonly validator: string | null;
 }
 
+interface Job {
+  readonly url: string;
+  readonly file: string;
+  readonly folder: DownloadFolder;
+  readonly part: string;
+  readonly metaPath: string;
+  readonly maxBytes: number;
+  readonly minFreeBytes: number;
+  readonly options: DownloadOptions;
+}
+
 export async function downloadFile(url: string, options: DownloadOptions): Promise<DownloadResult> {
   const permission = options.access.check(url);
   if (!permission.allowed)
     return { ok: false, url, file: null, message: `not downloaded: ${permission.why}` };
-  const relativePath = localPath(url);
-  const target = join(options.dir, ...relativePath.split("/"));
-  if (!isInside(options.dir, target)) {
-    return {
-      ok: false,
-      url,
-      file: null,
-      message: "the URL's path gives no file name inside the folder",
-    };
-  }
+  const file = localPath(url);
   try {
-    const done = await stat(target).catch(() => null);
-    if (done?.isFile()) {
-      return {
-        ok: true,
-        url,
-        file: relativePath,
-        bytes: done.size,
-        sha256: await sha256Of(target),
-        how: "present",
-      };
-    }
-    await mkdir(dirname(target), { recursive: true });
-    return await fetchInto(url, target, relativePath, options);
+    const folder = options.folder ?? (await DownloadFolder.open(options.dir));
+    await folder.prepare(file);
+    const there = await folder.inspect(file);
+    if (there !== "none") return await whatIsThere(url, file, folder, there);
+    const { part, meta: metaPath } = folder.partOf(url);
+    return await fetchInto({
+      url,
+      file,
+      folder,
+      part,
+      metaPath,
+      maxBytes: options.maxBytes ?? MAX_DOWNLOAD_BYTES,
+      minFreeBytes: options.minFreeBytes ?? MIN_FREE_BYTES,
+      options,
+    });
   } catch (error) {
-    return { ok: false, url, file: relativePath, message: describe(error) };
+    return { ok: false, url, file, message: describe(error) };
   }
 }
 
-async function fetchInto(
+/** A file already at the name: `present` only if it is this URL's, as recorded, unchanged. */
+async function whatIsThere(
   url: string,
-  target: string,
   file: string,
-  options: DownloadOptions,
+  folder: DownloadFolder,
+  there: "other" | { readonly size: number },
 ): Promise<DownloadResult> {
-  const part = `${target}.part`;
-  const metaPath = `${target}.part.json`;
-  const maxBytes = options.maxBytes ?? MAX_DOWNLOAD_BYTES;
-  let meta = await readMeta(metaPath);
-  let offset = (await stat(part).catch(() => null))?.size ?? 0;
+  const record = folder.recordOf(file);
+  if (there === "other" || record === undefined || record.url !== url) {
+    return {
+      ok: false,
+      url,
+      file,
+      message: `${file} exists and is not a download of this URL heed recorded; not overwritten`,
+    };
+  }
+  const now = await folder.hashOf(folder.pathOf(file));
+  if (now.sha256 !== record.sha256 || now.bytes !== record.bytes) {
+    return {
+      ok: false,
+      url,
+      file,
+      message: `${file} changed since it was downloaded (${record.at}); not overwritten`,
+    };
+  }
+  return { ok: true, url, file, bytes: now.bytes, sha256: now.sha256, how: "present" };
+}
+
+async function fetchInto(job: Job): Promise<DownloadResult> {
+  const { url, file, folder, part, metaPath, options } = job;
+  let meta = await readMeta(folder, metaPath);
+  let offset = meta === null ? 0 : await folder.sizeOf(part);
   if (meta === null || meta.url !== url) {
     offset = 0;
     meta = null;
@@ -119,29 +168,27 @@ async function fetchInto(
     const { response } = answer;
     const status = response.status;
     const header = (name: string): string | null => response.headers[name] ?? null;
-    if (status === 416 && offset > 0) {
+    const skip = async (): Promise<void> => {
       await response.body.dump().catch(() => undefined);
       options.pacer.after();
+    };
+    if (status === 416 && offset > 0) {
+      await skip();
       const total = /^bytes \*\/(\d+)$/.exec(header("content-range") ?? "")?.[1];
-      if (total !== undefined && Number(total) === offset)
-        return finish(url, part, metaPath, target, file, "resumed");
-      await rm(part, { force: true });
+      if (total !== undefined && Number(total) === offset) return finish(job, "resumed");
       offset = 0;
       meta = null;
       continue;
     }
     if (status !== 200 && status !== 206) {
-      await response.body.dump().catch(() => undefined);
-      options.pacer.after();
+      await skip();
       return { ok: false, url, file, message: `the server answered ${status}` };
     }
     const range = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(header("content-range") ?? "");
     const appending = status === 206 && offset > 0 && range !== null && Number(range[1]) === offset;
     if (status === 206 && !appending) {
       // A range we did not ask for: start again without one.
-      await response.body.dump().catch(() => undefined);
-      options.pacer.after();
-      await rm(part, { force: true });
+      await skip();
       offset = 0;
       meta = null;
       continue;
@@ -154,65 +201,113 @@ async function fetchInto(
         : length !== null && /^\d+$/.test(length)
           ? start + Number(length)
           : null;
+    const refusal = await refuseUpFront(job, start, total);
+    if (refusal !== null) {
+      await skip();
+      return { ok: false, url, file, message: refusal };
+    }
     const validator = header("etag") ?? header("last-modified");
-    await writeFile(metaPath, JSON.stringify({ url, validator } satisfies PartMeta));
-    let received = start;
-    // Written chunk by chunk and awaited, so that whatever arrived before a cut is on disk to
-    // resume from (a write stream destroyed by the error would drop its queue).
-    const handle = await open(part, appending ? "a" : "w");
-    try {
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        if (received + chunk.byteLength > maxBytes) {
-          response.body.destroy();
-          options.pacer.after();
-          return {
-            ok: false,
-            url,
-            file,
-            message: `stopped at ${maxBytes} bytes, the most one file may have; the part is kept`,
-          };
-        }
-        await handle.write(chunk);
-        received += chunk.byteLength;
-        options.onProgress?.({ url, file, received, total });
-      }
-    } catch (error) {
-      options.pacer.after();
-      return {
-        ok: false,
-        url,
-        file,
-        message: `interrupted after ${received} bytes (${describe(error)}); run again to resume`,
-      };
-    } finally {
-      await handle.close();
-    }
+    await writeMeta(folder, metaPath, { url, validator });
+    const written = await stream(job, response, appending, start, total);
     options.pacer.after();
-    if (total !== null && received !== total) {
+    if (!written.ok) return { ok: false, url, file, message: written.message };
+    if (total !== null && written.received !== total) {
       return {
         ok: false,
         url,
         file,
-        message: `got ${received} of ${total} bytes; run again to resume`,
+        message: `got ${written.received} of ${total} bytes; run again to resume`,
       };
     }
-    return finish(url, part, metaPath, target, file, appending ? "resumed" : "downloaded");
+    return finish(job, appending ? "resumed" : "downloaded");
   }
   return { ok: false, url, file, message: "the server refused every range; not downloaded" };
 }
 
-async function finish(
-  url: string,
-  part: string,
-  metaPath: string,
-  target: string,
-  file: string,
-  how: "downloaded" | "resumed",
-): Promise<DownloadResult> {
-  await rename(part, target);
-  await rm(metaPath, { force: true });
-  const size = (await stat(target)).size;
-  return { ok: true, url, file, bytes: size, sha256: await sha256Of(target), how };
+/** A file announced bigger than the cap, or than the disk has room for, is not started. */
+async function refuseUpFront(
+  job: Job,
+  start: number,
+  total: number | null,
+): Promise<string | null> {
+  if (total === null) return null;
+  if (total > job.maxBytes)
+    return `${total} bytes, more than ${job.maxBytes} (--max-bytes); not downloaded`;
+  const free = await job.folder.freeBytes();
+  if (total - start > free - job.minFreeBytes)
+    return `${total - start} bytes would leave less than ${job.minFreeBytes} bytes free on the disk; not downloaded`;
+  return null;
+}
+
+type Streamed =
+  | { readonly ok: true; readonly received: number }
+  | { readonly ok: false; readonly message: string };
+
+async function stream(
+  job: Job,
+  response: GuardedResponse,
+  appending: boolean,
+  start: number,
+  total: number | null,
+): Promise<Streamed> {
+  const { url, file, folder, part, maxBytes, minFreeBytes, options } = job;
+  let received = start;
+  let sinceCheck = 0;
+  // Written chunk by chunk and awaited, so that whatever arrived before a cut is on disk to
+  // resume from (a write stream destroyed by the error would drop its queue).
+  const handle = appending ? await folder.openAppend(part) : await folder.createFresh(part);
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      if (received + chunk.byteLength > maxBytes) {
+        response.body.destroy();
+        return {
+          ok: false,
+          message: `stopped at ${maxBytes} bytes, the most one file may have (--max-bytes); the part is kept`,
+        };
+      }
+      sinceCheck += chunk.byteLength;
+      if (sinceCheck >= FREE_SPACE_CHECK_BYTES || received === start) {
+        sinceCheck = 0;
+        if ((await folder.freeBytes()) - chunk.byteLength < minFreeBytes) {
+          response.body.destroy();
+          return {
+            ok: false,
+            message: `stopped at ${received} bytes: less than ${minFreeBytes} bytes would be left free on the disk; the part is kept`,
+          };
+        }
+      }
+      await handle.write(chunk);
+      received += chunk.byteLength;
+      options.onProgress?.({ url, file, received, total });
+    }
+  } catch (error) {
+    return {
+      ok: false,
+      message: `interrupted after ${received} bytes (${describe(error)}); run again to resume`,
+    };
+  } finally {
+    await handle.close();
+  }
+  return { ok: true, received };
+}
+
+/**
+ * Hashes the whole part, records it, then puts it in place: a crash in between leaves a record
+ * and a part, which the next run completes, never a file without its record.
+ */
+async function finish(job: Job, how: "downloaded" | "resumed"): Promise<DownloadResult> {
+  const { url, file, folder, part, metaPath } = job;
+  const { sha256, bytes } = await folder.hashOf(part);
+  const record: DownloadRecord = { url, file, bytes, sha256, at: new Date().toISOString() };
+  await folder.record(record);
+  try {
+    await folder.place(part, file);
+  } catch (error) {
+    await folder.forget(file);
+    throw error;
+  }
+  await folder.removeOwn(metaPath);
+  return { ok: true, url, file, bytes, sha256, how };
 }
 
 type Got =
@@ -263,32 +358,9 @@ async function get(
   return { ok: false, message: `more than ${MAX_DOWNLOAD_REDIRECTS} redirects` };
 }
 
-/** `https://s.example/data/a%20b.csv` → `data/a b.csv`; no segment may climb out or be empty. */
-export function localPath(url: string): string {
-  const segments = new URL(url).pathname.split("/").slice(1);
-  const safe = segments.map((segment, i) => {
-    let name = segment;
-    try {
-      name = decodeURIComponent(segment);
-    } catch {
-      // kept as written
-    }
-    name = name.replace(/[\0-\x1f\x7f/\\:*?"<>|]/g, "_");
-    if (name === "" && i === segments.length - 1) return "index";
-    if (name === "" || name === "." || name === "..") return "_";
-    return name;
-  });
-  return safe.join("/");
-}
-
-function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== "..";
-}
-
-async function readMeta(path: string): Promise<PartMeta | null> {
+async function readMeta(folder: DownloadFolder, path: string): Promise<PartMeta | null> {
   try {
-    const value = JSON.parse(await readFile(path, "utf8")) as unknown;
+    const value = JSON.parse(await folder.readOwn(path)) as unknown;
     if (
       typeof value === "object" &&
       value !== null &&
@@ -305,67 +377,13 @@ async function readMeta(path: string): Promise<PartMeta | null> {
   return null;
 }
 
-export async function sha256Of(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
-
-/** The name of the checksum list kept in a download folder, in `sha256sum -c` format. */
-export const CHECKSUM_FILE = "SHA256SUMS";
-/** The list of what was downloaded from where, with sizes and checksums, as JSON. */
-export const RECORD_FILE = "heed-downloads.json";
-
-export interface DownloadRecord {
-  readonly url: string;
-  readonly file: string;
-  readonly bytes: number;
-  readonly sha256: string;
-  /** When it was finished (ISO 8601). */
-  readonly at: string;
-}
-
-/**
- * Adds finished downloads to the folder's records (replacing older lines for the same file):
- * `SHA256SUMS`, which `sha256sum -c SHA256SUMS` checks, and `heed-downloads.json`. Each file is
- * written to a temporary name and renamed, so that a crash leaves the old record whole.
- */
-export async function recordDownloads(
-  dir: string,
-  finished: readonly DownloadRecord[],
-): Promise<void> {
-  if (finished.length === 0) return;
-  const path = join(dir, RECORD_FILE);
-  let records: DownloadRecord[] = [];
+async function writeMeta(folder: DownloadFolder, path: string, meta: PartMeta): Promise<void> {
+  const handle = await folder.createFresh(path);
   try {
-    const value = JSON.parse(await readFile(path, "utf8")) as unknown;
-    if (Array.isArray(value)) records = value.filter(isRecord);
-  } catch {
-    // none yet, or unreadable: started afresh
+    await handle.writeFile(JSON.stringify(meta));
+  } finally {
+    await handle.close();
   }
-  const byFile = new Map(records.map((r) => [r.file, r]));
-  for (const r of finished) byFile.set(r.file, r);
-  const all = [...byFile.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  await writeAtomic(path, `${JSON.stringify(all, null, 2)}\n`);
-  await writeAtomic(join(dir, CHECKSUM_FILE), all.map((r) => `${r.sha256}  ${r.file}\n`).join(""));
-}
-
-function isRecord(value: unknown): value is DownloadRecord {
-  if (typeof value !== "object" || value === null) return false;
-  const r = value as Record<string, unknown>;
-  return (
-    typeof r.url === "string" &&
-    typeof r.file === "string" &&
-    typeof r.bytes === "number" &&
-    typeof r.sha256 === "string" &&
-    typeof r.at === "string"
-  );
-}
-
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const temporary = `${path}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, path);
 }
 
 function describe(error: unknown): string {

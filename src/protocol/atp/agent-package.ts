@@ -19,6 +19,11 @@ export const AGENT_FORMAT = 1;
 export const MAX_AGENT_CODE_LENGTH = 256 * 1024;
 /** An agent's serialised state, in UTF-16 units: what it carries from host to host. */
 export const MAX_AGENT_STATE_LENGTH = 1024 * 1024;
+/**
+ * How deep an agent's state may nest. Deeper JSON costs stack at every step that walks it
+ * (stringify on the host, parse in the agent's VM); real state is a few levels deep.
+ */
+export const MAX_AGENT_STATE_DEPTH = 256;
 /** A robot name or path field: the longest URL browsers accept is 2,083 characters. */
 const MAX_FIELD_LENGTH = 4096;
 
@@ -51,9 +56,18 @@ export type PackageReading =
 
 /** Reads and checks a DISPATCH body. Never throws on content. */
 export function readAgentPackage(body: Uint8Array | string): PackageReading {
+  const text = typeof body === "string" ? body : new TextDecoder().decode(body);
+  // The package is one level; only its state nests further. Counted before parsing, without
+  // recursion, so that no reading of it can run out of stack.
+  if (jsonDepth(text) > MAX_AGENT_STATE_DEPTH + 1) {
+    return {
+      ok: false,
+      error: `state: nested more than ${MAX_AGENT_STATE_DEPTH} levels deep, over the limit`,
+    };
+  }
   let value: unknown;
   try {
-    value = JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body));
+    value = JSON.parse(text);
   } catch (error) {
     return {
       ok: false,
@@ -119,6 +133,29 @@ export function readAgentPackage(body: Uint8Array | string): PackageReading {
       ...(typeof replyTo === "string" ? { replyTo } : {}),
     },
   };
+}
+
+/**
+ * The deepest nesting of `[` and `{` in JSON text, strings skipped; one pass, no recursion.
+ * Text that is not JSON gets a number too: the parser says what is wrong with it.
+ */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
 }
 
 function readOrigin(text: string): string | null {

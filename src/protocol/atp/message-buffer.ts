@@ -1,3 +1,4 @@
+import { MAX_BODY_BYTES, MAX_HEAD_BYTES } from "./limits.js";
 import { expectedLength, type ReadLimits } from "./reader.js";
 
 /**
@@ -17,6 +18,13 @@ export class MessageBuffer {
     this.parts.push(chunk);
     this.size += chunk.byteLength;
     if (this.expected === null) this.expected = expectedLength(this.bytes(), this.limits);
+    // A declared body over the limit is read now, so that the reader refuses it at once
+    // instead of after the whole body has been buffered.
+    const most =
+      (this.limits.maxBodyBytes ?? MAX_BODY_BYTES) +
+      (this.limits.maxHeadBytes ?? MAX_HEAD_BYTES) +
+      4;
+    if (this.expected !== null && this.expected > most) return this.bytes();
     return this.expected !== null && this.size < this.expected ? null : this.bytes();
   }
 

@@ -15,7 +15,7 @@ import { buildGroups } from "../robots/groups.js";
 import type { Diagnostic } from "../robots/diagnostic.js";
 import { patternOptions } from "../robots/dialect.js";
 import { readRobotsText } from "../robots/line-reader.js";
-import { MAX_DATA_TXT_BYTES, MAX_ENTRIES } from "./limits.js";
+import { MAX_DATA_TXT_BYTES, MAX_DRAFT_LINES, MAX_ENTRIES } from "./limits.js";
 import { resolveDatasetPath } from "./resolve.js";
 import { isManifestPath, type FormContext } from "./yaml-form.js";
 import type { DatasetEntry, DraftRecord } from "./types.js";
@@ -33,10 +33,22 @@ export function readDraftForm(
   context: FormContext,
   maxBytes = MAX_DATA_TXT_BYTES,
 ): DraftReading {
+  const cut = lineCut(input, MAX_DRAFT_LINES);
   // seeds/002 §3.2: "#" comments, as in Koster's draft.
-  const text = readRobotsText(input, { maxBytes, commentStyle: "hash" });
+  const text = readRobotsText(cut === null ? input : input.slice(0, cut), {
+    maxBytes,
+    commentStyle: "hash",
+  });
   const grouping = buildGroups(text.lines, patternOptions("koster1996"));
   const diagnostics: Diagnostic[] = [...text.diagnostics, ...grouping.diagnostics];
+  if (cut !== null) {
+    diagnostics.push({
+      line: MAX_DRAFT_LINES + 1,
+      severity: "error",
+      code: "line-limit",
+      message: `more than ${MAX_DRAFT_LINES} lines; the rest were not read`,
+    });
+  }
   const records: DraftRecord[] = [];
   const entries: DatasetEntry[] = [];
   const inGroups = new Set(grouping.groups.flatMap((g) => g.extensions));
@@ -172,5 +184,25 @@ function count(
     code: "bad-count",
     message: `${key} must be a whole number, got "${value}"; ignored`,
   });
+  return null;
+}
+
+/**
+ * Where the line after the first `max` lines begins (CR, LF and CRLF ends), or null when the
+ * input has no more lines than that; counted before tokenizing, so that the cost of a file of
+ * millions of short lines stops here.
+ */
+function lineCut(input: string | Uint8Array, max: number): number | null {
+  let lines = 0;
+  const n = input.length;
+  const at =
+    typeof input === "string" ? (i: number) => input.charCodeAt(i) : (i: number) => input[i] ?? 0;
+  for (let i = 0; i < n; i++) {
+    const c = at(i);
+    if (c !== 0x0a && c !== 0x0d) continue;
+    if (c === 0x0d && at(i + 1) === 0x0a) i++;
+    lines++;
+    if (lines === max) return i + 1 < n ? i + 1 : null;
+  }
   return null;
 }

@@ -50,7 +50,7 @@ export function formName(form: DataTxtForm): string {
     case "yaml":
       return "YAML catalog form";
     case "draft":
-      return "draft form (seeds/002 robots.txt grammar)";
+      return "draft form (robots.txt grammar)";
     case "empty":
       return "empty file";
   }

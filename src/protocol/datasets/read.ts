@@ -31,9 +31,12 @@ export function readDataTxt(input: string | Uint8Array, options: ReadDataTxtOpti
   const bytes = typeof input === "string" ? new TextEncoder().encode(input) : input;
   const over = bytes.byteLength > maxBytes;
   const head = over ? bytes.subarray(0, maxBytes) : bytes;
-  const text = decoder.decode(head).replace(/^\ufeff/, "");
+  // Decoded once, strictly, and again leniently only when that fails: an 8 MiB file is not
+  // turned into text twice.
+  const strictText = strictDecode(head);
+  const text = (strictText ?? decoder.decode(head)).replace(/^\ufeff/, "");
   const diagnostics: Diagnostic[] = [];
-  if (!isUtf8(head)) {
+  if (strictText === null) {
     diagnostics.push({
       line: null,
       severity: "warning",
@@ -85,17 +88,17 @@ export function readDataTxt(input: string | Uint8Array, options: ReadDataTxtOpti
   return {
     ...base,
     form,
+    shape: yaml.shape ?? "list",
     entries: yaml.entries,
     records: [],
     diagnostics: [...diagnostics, ...yaml.diagnostics],
   };
 }
 
-function isUtf8(bytes: Uint8Array): boolean {
+function strictDecode(bytes: Uint8Array): string | null {
   try {
-    strict.decode(bytes);
-    return true;
+    return strict.decode(bytes);
   } catch {
-    return false;
+    return null;
   }
 }

@@ -29,7 +29,7 @@ export function resolveDatasetPath(path: string, fileUrl: string): Resolved {
     return {
       ok: false,
       code: "outside-site",
-      message: `"${show(path)}" is outside the site ${base.origin}: a /data.txt names only its own site's paths (seeds/002 §3.1)`,
+      message: `"${show(path)}" is outside the site ${base.origin}: a /data.txt names only its own site's paths (docs/data-txt.md)`,
     };
   }
   url.hash = "";

@@ -74,4 +74,9 @@ export interface DataTxt {
   readonly diagnostics: readonly Diagnostic[];
   /** The URL the file was read for (its paths resolve against it), or null. */
   readonly url: string | null;
+  /**
+   * YAML form only: `mapping` when the file is one dataset written as a mapping (the form of a
+   * dataset folder's own data.txt), `list` for a list of entries.
+   */
+  readonly shape?: "list" | "mapping";
 }

@@ -22,7 +22,16 @@ import {
   type YAMLMap,
 } from "yaml";
 import type { Diagnostic } from "../robots/diagnostic.js";
-import { MAX_COLUMNS, MAX_ENTRIES, MAX_FILES_PER_ENTRY, MAX_YAML_DEPTH } from "./limits.js";
+import {
+  MAX_COLUMNS,
+  MAX_ENTRIES,
+  MAX_ENTRY_VALUES,
+  MAX_FILES_PER_ENTRY,
+  MAX_UNSPLIT_VALUES,
+  MAX_YAML_DEPTH,
+  MAX_YAML_VALUES,
+} from "./limits.js";
+import { scanYaml } from "./yaml-scan.js";
 import { resolveDatasetPath } from "./resolve.js";
 import type { ColumnSpec, DatasetEntry } from "./types.js";
 
@@ -36,6 +45,8 @@ export interface FormContext {
 export interface FormReading {
   readonly entries: readonly DatasetEntry[];
   readonly diagnostics: readonly Diagnostic[];
+  /** `mapping` when the file is one dataset's mapping (a folder's own data.txt), else a list. */
+  readonly shape?: "list" | "mapping";
 }
 
 /** The text fields of an entry, read as strings. */
@@ -50,10 +61,97 @@ interface Problem {
   readonly message: string;
 }
 
-export function readYamlForm(text: string, context: FormContext): FormReading {
+/**
+ * Reads the YAML form. The text is scanned first (yaml-scan.ts): a plain top-level list is
+ * parsed entry by entry, each entry alone, so that memory holds one entry's nodes at a time and
+ * the limits on entries and values stop the reading before the parser does the work; any other
+ * document is parsed whole if it is small enough, else refused.
+ */
+export function readYamlForm(
+  text: string,
+  context: FormContext,
+  options: { readonly split?: boolean } = {},
+): FormReading {
+  const scan = scanYaml(text);
+  // `split: false` reads a small document whole whatever its shape: the reference the split
+  // reading is compared with in the fuzz tests.
+  if (scan.starts === null || (options.split === false && scan.total <= MAX_UNSPLIT_VALUES)) {
+    if (scan.total > MAX_UNSPLIT_VALUES) {
+      return {
+        entries: [],
+        diagnostics: [
+          problem(
+            null,
+            "value-limit",
+            `the document holds more than ${MAX_UNSPLIT_VALUES} values and is not a plain list of entries ("- path: …" at the start of a line); not read`,
+          ),
+        ],
+      };
+    }
+    const whole = readDocument(text, 0, 0, context);
+    if (!whole.broken) return whole;
+    return { entries: [], diagnostics: [...whole.diagnostics, unreadable()] };
+  }
+  const diagnostics: Diagnostic[] = [];
+  const entries: DatasetEntry[] = [];
+  const preludeLines = scan.prelude.split("\n").length - 1;
+  let spent = 0;
+  for (let k = 0; k < scan.starts.length; k++) {
+    const line = scan.lines[k] ?? 0;
+    if (k >= MAX_ENTRIES) {
+      diagnostics.push(
+        problem(line, "entry-limit", `more than ${MAX_ENTRIES} entries; the rest were not read`),
+      );
+      break;
+    }
+    const values = scan.values[k] ?? 0;
+    if (values > MAX_ENTRY_VALUES) {
+      diagnostics.push(
+        problem(
+          line,
+          "entry-size-limit",
+          `entry ${k + 1} holds more than ${MAX_ENTRY_VALUES} values; left out unread`,
+        ),
+      );
+      continue;
+    }
+    spent += values;
+    if (spent > MAX_YAML_VALUES) {
+      diagnostics.push(
+        problem(
+          line,
+          "value-limit",
+          `more than ${MAX_YAML_VALUES} values in the file; entries from entry ${k + 1} on were not read`,
+        ),
+      );
+      break;
+    }
+    const chunk = scan.prelude + text.slice(scan.starts[k], scan.starts[k + 1] ?? text.length);
+    const part = readDocument(chunk, line - 1 - preludeLines, k, context);
+    diagnostics.push(...part.diagnostics);
+    if (part.broken) {
+      // As for a document read whole: a broken document cannot be trusted to mean what it seems.
+      diagnostics.push(unreadable());
+      return { entries: [], diagnostics };
+    }
+    entries.push(...part.entries);
+  }
+  return { entries, diagnostics };
+}
+
+/**
+ * Reads one document: the whole file, or one entry of a split file (`lineShift` lines and
+ * `firstIndex` entries before it).
+ */
+function readDocument(
+  text: string,
+  lineShift: number,
+  firstIndex: number,
+  context: FormContext,
+): FormReading & { readonly broken: boolean } {
   const lines = new LineCounter();
   const diagnostics: Diagnostic[] = [];
-  const lineOf = (offset: number): number => lines.linePos(offset).line;
+  const lineOf = (offset: number): number => lineShift + lines.linePos(offset).line;
   const doc = parseDocument(text, {
     schema: "failsafe",
     uniqueKeys: true,
@@ -82,10 +180,7 @@ export function readYamlForm(text: string, context: FormContext): FormReading {
     });
   }
   if (doc.errors.length > 0) {
-    diagnostics.push(
-      problem(null, "yaml-unreadable", "the YAML has errors; no entry was read from it"),
-    );
-    return { entries: [], diagnostics };
+    return { entries: [], diagnostics, broken: true };
   }
   const refused = refusedConstructs(doc);
   const root = doc.contents;
@@ -101,7 +196,7 @@ export function readYamlForm(text: string, context: FormContext): FormReading {
   for (const p of refused) diagnostics.push(problem(lineOf(p.offset), p.code, p.message));
   if (root === null) {
     diagnostics.push(problem(null, "no-entries", "the YAML document is empty: no entries"));
-    return { entries: [], diagnostics };
+    return { entries: [], diagnostics, broken: false };
   }
   if (rootProblems.length > 0) {
     diagnostics.push(
@@ -111,23 +206,35 @@ export function readYamlForm(text: string, context: FormContext): FormReading {
         "the list itself uses a refused construct; no entry was read",
       ),
     );
-    return { entries: [], diagnostics };
+    return { entries: [], diagnostics, broken: false };
+  }
+  if (isMap(root) && hasPathKey(root)) {
+    // The form R pins writes in each dataset's folder: one dataset, its fields at the top.
+    diagnostics.push({
+      line: lineOf(nodeStart(root)),
+      severity: "info",
+      code: "mapping-form",
+      message:
+        'one dataset written as a mapping ("path: …" at the top), as in a folder\'s own data.txt',
+    });
+    const entry = readEntry(root, firstIndex + 1, lineOf, context, diagnostics);
+    return { entries: entry === null ? [] : [entry], diagnostics, broken: false, shape: "mapping" };
   }
   if (!isSeq(root)) {
-    const got = isMap(root) ? "a mapping" : "a single value";
+    const got = isMap(root) ? "a mapping without a path" : "a single value";
     diagnostics.push(
       problem(
         lineOf(root.range?.[0] ?? 0),
         "not-a-list",
-        `expected a list of entries ("- path: …"), got ${got}`,
+        `expected a list of entries ("- path: …") or one dataset's mapping ("path: …"), got ${got}`,
       ),
     );
-    return { entries: [], diagnostics };
+    return { entries: [], diagnostics, broken: false };
   }
   const entries: DatasetEntry[] = [];
   for (let i = 0; i < root.items.length; i++) {
     const item = root.items[i];
-    if (i >= MAX_ENTRIES) {
+    if (firstIndex + i >= MAX_ENTRIES) {
       diagnostics.push(
         problem(
           lineOf(nodeStart(item)),
@@ -144,12 +251,12 @@ export function readYamlForm(text: string, context: FormContext): FormReading {
         problem(
           lineOf(nodeStart(item)),
           "entry-refused",
-          `entry ${i + 1} is left out: it uses ${describeRefused(own)}, which data.txt does not allow`,
+          `entry ${firstIndex + i + 1} is left out: it uses ${describeRefused(own)}, which data.txt does not allow`,
         ),
       );
       continue;
     }
-    const entry = readEntry(item, i + 1, lineOf, context, diagnostics);
+    const entry = readEntry(item, firstIndex + i + 1, lineOf, context, diagnostics);
     if (entry !== null) entries.push(entry);
   }
   if (entries.length === 0 && root.items.length === 0) {
@@ -157,7 +264,7 @@ export function readYamlForm(text: string, context: FormContext): FormReading {
       problem(lineOf(nodeStart(root)), "no-entries", "the list is empty: no entries"),
     );
   }
-  return { entries, diagnostics };
+  return { entries, diagnostics, broken: false };
 }
 
 /**
@@ -343,7 +450,16 @@ function readEntry(
   };
 }
 
-const KNOWN = new Set<string>(["path", ...TEXT_FIELDS, ...COUNT_FIELDS, "columns"]);
+const KNOWN = new Set<string>(["path", ...TEXT_FIELDS, ...COUNT_FIELDS, "columns", "metadata"]);
+
+function hasPathKey(map: YAMLMap): boolean {
+  return map.items.some(
+    (pair) =>
+      isScalar(pair.key) &&
+      typeof pair.key.value === "string" &&
+      pair.key.value.toLowerCase() === "path",
+  );
+}
 
 /** True for a path naming a folder or a folder's own data.txt: a manifest to follow. */
 export function isManifestPath(path: string): boolean {
@@ -382,6 +498,23 @@ function readFields(
     }
     const valueLine = isNodeLike(pair.value) ? lineOf(nodeStart(pair.value)) : line;
     fields.set(KNOWN.has(lower) ? lower : name, { value: pair.value, line: valueLine });
+  }
+  const metadata = fields.get("metadata");
+  if (metadata !== undefined) {
+    fields.delete("metadata");
+    if (isMap(metadata.value)) {
+      // R pins keeps a dataset's own fields under `metadata`: each is read as if written at the
+      // top, where the top does not already say it.
+      for (const [key, field] of readFields(metadata.value, metadata.line, lineOf, diagnostics))
+        if (key !== "path" && !fields.has(key)) fields.set(key, field);
+    } else if (!(isScalar(metadata.value) && metadata.value.value === null)) {
+      diagnostics.push({
+        line: metadata.line,
+        severity: "warning",
+        code: "bad-field",
+        message: "metadata must be a mapping of fields; ignored",
+      });
+    }
   }
   return fields;
 }
@@ -501,6 +634,10 @@ function isNodeLike(value: unknown): value is Node {
 
 function nodeStart(node: unknown): number {
   return isNodeLike(node) ? (node.range?.[0] ?? 0) : 0;
+}
+
+function unreadable(): Diagnostic {
+  return problem(null, "yaml-unreadable", "the YAML has errors; no entry was read from it");
 }
 
 function problem(line: number | null, code: string, message: string): Diagnostic {

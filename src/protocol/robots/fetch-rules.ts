@@ -41,12 +41,13 @@ export function robotsFetchVerdict(answer: FetchAnswer): FetchVerdict {
         why: `more than ${MAX_ROBOTS_REDIRECTS} redirects (RFC 9309 §2.3.1.2)`,
       };
     }
-    return { action: "follow", why: `${status}: follow the redirect (seeds/004 §3.1)` };
+    return { action: "follow", why: `${status}: follow the redirect (RFC 9309 §2.3.1.2)` };
   }
   if (status === 401 || status === 403) {
     return {
       action: "disallow-all",
-      why: `${status}: access to the site is restricted (seeds/004 §3.1)`,
+      // seeds/004 §3.1 and seeds/003 recommend it; RFC 9309 §2.3.1.3 would allow (DESIGN §3).
+      why: `${status}: heed's rule closes the whole site on 401 and 403 (docs/fetching.md#401-and-403); RFC 9309 §2.3.1.3 alone would allow every URL`,
     };
   }
   if (status >= 400 && status < 500) {

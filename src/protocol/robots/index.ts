@@ -7,6 +7,7 @@ export {
   siteWideDecision,
 } from "./decision.js";
 export type { Diagnostic, Severity } from "./diagnostic.js";
+export { HTML_START, htmlPageLine } from "./html-page.js";
 export { chooseDialect, DIALECTS, type Dialect, type DialectChoice } from "./dialect.js";
 export {
   type CacheHeaders,

@@ -7,6 +7,7 @@
  * an HTML page, a server error); a warning, that some line probably does not do what it
  * seems to; an info, something worth knowing that may well be intended.
  */
+import { htmlPageLine } from "./html-page.js";
 import type { Diagnostic, Severity } from "./diagnostic.js";
 import type { Dialect, DialectChoice } from "./dialect.js";
 import type { FetchVerdict } from "./fetch-rules.js";
@@ -78,9 +79,6 @@ const NOISE_IN_FOREIGN_FILE: ReadonlySet<string> = new Set([
   "hash-comment",
   "missing-robot-version",
 ]);
-
-// An HTML page served as /robots.txt: a soft 404 or an error page.
-const HTML_START = /^<(?:!doctype\s+html|html)(?:[\s>]|$)/i;
 
 /** Lints a robots.txt given as bytes or text. Never throws on content. */
 export function lintRobots(input: string | Uint8Array, options: LintOptions = {}): LintReport {
@@ -203,10 +201,10 @@ function lintFile(
       "the file is UTF-16; robots.txt must be UTF-8 (RFC 9309 §2.3), and robots read no rules from it",
     );
   }
-  const html = text.lines.find((l) => HTML_START.test(l.text));
-  if (html !== undefined) {
+  const html = htmlPageLine(text);
+  if (html !== null) {
     foreign = true;
-    ctx.add(html.number, "error", "html-page", "this looks like an HTML page, not a robots.txt");
+    ctx.add(html, "error", "html-page", "this looks like an HTML page, not a robots.txt");
   }
   if (text.bom) {
     ctx.add(

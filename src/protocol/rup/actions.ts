@@ -170,7 +170,7 @@ function readPreferences(map: ReadonlyMap<string, string>): Preferences | Action
   const includeOnly = map.get("IncludeOnly");
   // seeds/001 §3.1.2: "either Exclude or IncludeOnly is allowed, not both".
   if (exclude !== undefined && includeOnly !== undefined)
-    return bad("IncludeOnly", "give Exclude or IncludeOnly, not both (seeds/001 §3.1.2)");
+    return bad("IncludeOnly", "give Exclude or IncludeOnly, not both (docs/rup.md)");
   for (const [name, value, kind] of [
     ["Exclude", exclude, "exclude"],
     ["IncludeOnly", includeOnly, "include-only"],

@@ -139,7 +139,7 @@ export function checkPageType(raw: string): FieldResult<PageType> {
   return {
     ok: false,
     code: "type-invalid",
-    message: `expected a <type> of data, list or other (seeds/003 §3.2.12), got "${clip(raw.trim())}"`,
+    message: `expected a <type> of data, list or other (docs/sitemaps.md#regp-type-and-srcloc), got "${clip(raw.trim())}"`,
   };
 }
 

@@ -100,7 +100,7 @@ export function checkUrlInput(input: SitemapUrlInput): InputCheck {
     if (checked.ok && checked.value === input.type) type = checked.value;
     else
       errors.push(
-        `type: expected data, list or other (seeds/003 §3.2.12), got "${clip(String(input.type))}"`,
+        `type: expected data, list or other (docs/sitemaps.md#regp-type-and-srcloc), got "${clip(String(input.type))}"`,
       );
   }
   const srcloc =

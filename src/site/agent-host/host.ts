@@ -22,7 +22,6 @@ import {
   MAX_AGENT_STATE_LENGTH,
   readAgentPackage,
 } from "../../protocol/atp/agent-package.js";
-import { MAX_BODY_BYTES } from "../../protocol/atp/limits.js";
 import { type AtpHeaders, type AtpRequest, header } from "../../protocol/atp/message.js";
 import { MessageBuffer } from "../../protocol/atp/message-buffer.js";
 import { readRequest } from "../../protocol/atp/reader.js";
@@ -40,8 +39,11 @@ export interface AgentHostLimits extends SandboxLimits {
   readonly maxRunning: number;
   readonly maxHeld: number;
   readonly maxPerSender: number;
+  readonly maxPerNetwork: number;
   readonly expiryMs: number;
+  readonly maxHeldResultBytes: number;
   readonly maxConnections: number;
+  readonly maxConnectionsPerAddress: number;
   readonly requestTimeoutMs: number;
   readonly maxBodyBytes: number;
 }
@@ -58,10 +60,13 @@ export const DEFAULT_HOST_LIMITS: AgentHostLimits = {
   maxRunning: L.MAX_RUNNING_AGENTS,
   maxHeld: L.MAX_HELD_AGENTS,
   maxPerSender: L.MAX_AGENTS_PER_SENDER,
+  maxPerNetwork: L.MAX_AGENTS_PER_NETWORK,
   expiryMs: L.AGENT_EXPIRY_MS,
+  maxHeldResultBytes: L.MAX_HELD_RESULT_BYTES,
   maxConnections: L.MAX_CONNECTIONS,
+  maxConnectionsPerAddress: L.MAX_CONNECTIONS_PER_ADDRESS,
   requestTimeoutMs: L.REQUEST_TIMEOUT_MS,
-  maxBodyBytes: MAX_BODY_BYTES,
+  maxBodyBytes: L.MAX_REQUEST_BODY_BYTES,
 };
 
 export interface AgentHostOptions {
@@ -102,6 +107,8 @@ export class AgentHost {
   private readonly now: () => number;
   private readonly log: (line: string) => void;
   private readonly sockets = new Set<Socket>();
+  /** Open connections per remote address. */
+  private readonly perAddress = new Map<string, number>();
 
   constructor(private readonly options: AgentHostOptions) {
     this.limits = { ...DEFAULT_HOST_LIMITS, ...options.limits };
@@ -139,14 +146,11 @@ export class AgentHost {
     if (this.options.assign !== undefined && this.options.assign.length > 0)
       return this.options.assign;
     const own = parseAtpUrl(this.identity);
-    if (this.rules === null || !own.ok) return [];
-    return this.rules.servers.records
-      .filter(
-        (r) =>
-          r.target.kind === "host" &&
-          r.target.url.scheme === "atp" &&
-          `atp://${r.target.url.host}:${r.target.url.port}` === own.url.service,
-      )
+    const servers = this.rules?.servers;
+    if (servers === undefined || !own.ok) return [];
+    // A record a later line covers (`/ none` after `/blog/ atp://…`) assigns nothing.
+    return servers.records
+      .filter((r) => servers.names(r.canonicalPath, own.url.service))
       .map((r) => r.path);
   }
 
@@ -191,9 +195,22 @@ export class AgentHost {
 
   private serve(socket: Socket): void {
     const remote = socket.remoteAddress ?? "unknown";
+    const open = this.perAddress.get(remote) ?? 0;
+    if (open >= this.limits.maxConnectionsPerAddress) {
+      // One address holding many connections (each may buffer a body) is cut off at once.
+      socket.destroy();
+      return;
+    }
+    this.perAddress.set(remote, open + 1);
     this.sockets.add(socket);
-    socket.once("close", () => this.sockets.delete(socket));
-    const buffer = new MessageBuffer();
+    socket.once("close", () => {
+      this.sockets.delete(socket);
+      const left = (this.perAddress.get(remote) ?? 1) - 1;
+      if (left <= 0) this.perAddress.delete(remote);
+      else this.perAddress.set(remote, left);
+    });
+    // The body limit applies while bytes arrive: a declared length over it is refused at once.
+    const buffer = new MessageBuffer({ maxBodyBytes: this.limits.maxBodyBytes });
     let answered = false;
     const timer = setTimeout(() => {
       // A client that never finishes its request (slowloris) is answered and let go.
@@ -337,7 +354,7 @@ export class AgentHost {
     const path = agentPath(agent.path);
     if (path === null) return `path ${JSON.stringify(agent.path)} has a bad percent-encoding`;
     const assigned = this.assignments();
-    if (!assigned.some((a) => path.startsWith(a) || (a.endsWith("/") && path === a.slice(0, -1)))) {
+    if (!this.serves(path, assigned, rules)) {
       return assigned.length === 0
         ? "no path of the site is assigned to this host"
         : `${agent.path} is not assigned to this host (it serves ${assigned.join(", ")})`;
@@ -348,6 +365,24 @@ export class AgentHost {
       return `robots.txt forbids ${agent.path} to ${agent.robot}${decision.line === null ? "" : ` (line ${decision.line}: ${decision.rule ?? ""})`}`;
     }
     return null;
+  }
+
+  /**
+   * With --assign, the paths given; else the robots.txt's own reading of Mobile-agent-server
+   * (protocol/robots/mobile-agent: the last matching line wins), so that a later `none` line
+   * takes a path away from this host as it does for every robot resolving it.
+   */
+  private serves(path: string, assigned: readonly string[], rules: SiteRules): boolean {
+    if (this.options.assign !== undefined && this.options.assign.length > 0) {
+      return assigned.some(
+        (a) => path.startsWith(a) || (a.endsWith("/") && path === a.slice(0, -1)),
+      );
+    }
+    const own = parseAtpUrl(this.identity);
+    if (!own.ok) return false;
+    // "/home/user1" stands for the folder "/home/user1/" a record names.
+    const asked = path.endsWith("/") ? [path] : [path, `${path}/`];
+    return asked.some((p) => rules.servers.names(encodePath(p), own.url.service));
   }
 
   private start(held: HeldAgent): ReturnType<typeof runSandboxed> {

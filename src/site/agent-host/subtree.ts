@@ -12,6 +12,7 @@ import type {
   MobileAgentServers,
   RobotsPolicy,
 } from "../../protocol/robots/index.js";
+import { hiddenRelativePath, hiddenSync } from "../hidden-paths.js";
 import { MAX_PATH_LENGTH } from "./limits.js";
 
 export interface SubtreeOptions {
@@ -29,7 +30,13 @@ export interface SubtreeOptions {
 }
 
 export type PathRefusal =
-  "bad-path" | "outside-subtree" | "forbidden-by-robots" | "assigned-elsewhere" | "not-found";
+  | "bad-path"
+  | "outside-subtree"
+  | "forbidden-by-robots"
+  | "assigned-elsewhere"
+  | "not-found"
+  /** The hidden-path rule every heed server shares (../hidden-paths.ts). */
+  | "hidden";
 
 export type PathCheck =
   | {
@@ -72,6 +79,9 @@ export class Subtree {
     if (!this.inBase(normal)) {
       return refuse("outside-subtree", `path ${show(input)} is outside ${this.options.base}`);
     }
+    if (hiddenRelativePath(normal) !== null) {
+      return refuse("hidden", `path ${show(input)} is hidden: ${hiddenRelativePath(normal)}`);
+    }
     const wanted = this.allowed(normal, input);
     if (wanted !== null) return wanted;
     let real: string;
@@ -93,6 +103,9 @@ export class Subtree {
     }
     const through = this.allowed(realPath, input);
     if (through !== null) return through;
+    // The same rule as `heed serve`: on the real path too, and heed's databases by content.
+    const why = hiddenSync({ realRoot: this.options.root }, normal, real, directory);
+    if (why !== null) return refuse("hidden", `path ${show(input)} is hidden: ${why}`);
     const urlPath = encodePath(directory && !normal.endsWith("/") ? `${normal}/` : normal);
     return { ok: true, urlPath, file: real, directory };
   }

@@ -90,6 +90,35 @@ export async function buildCatalog(dir: string, options: BuildOptions = {}): Pro
   return { top, manifests, skipped, notes };
 }
 
+/**
+ * The files of a folder as one dataset, for the folder's own data.txt in the mapping form R
+ * pins reads: every file in `path`; `type: files` (what pins assumes of a folder of files);
+ * `rows`, `cols` and `columns` only when every file has the same columns (rows then add up).
+ */
+export function folderDataset(folder: string, files: readonly DatasetSpec[]): DatasetSpec {
+  const paths = files.flatMap((f) => (typeof f.path === "string" ? [f.path] : f.path));
+  const first = files[0];
+  const key = (d: DatasetSpec | undefined): string | null =>
+    d?.columns === undefined ? null : JSON.stringify(d.columns.map((c) => [c.name, c.type]));
+  const same =
+    first !== undefined && key(first) !== null && files.every((f) => key(f) === key(first));
+  const shape =
+    same && first?.columns !== undefined
+      ? {
+          rows: files.reduce((sum, f) => sum + (f.rows ?? 0), 0),
+          cols: first.columns.length,
+          columns: first.columns,
+        }
+      : {};
+  return {
+    path: paths,
+    name: folder,
+    description: `${paths.length} file${paths.length === 1 ? "" : "s"} in ${folder}/`,
+    type: "files",
+    ...shape,
+  };
+}
+
 /** An entry for one file, to be given its path relative to the data.txt that lists it. */
 async function describe(
   dir: string,

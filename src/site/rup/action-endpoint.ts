@@ -12,6 +12,7 @@ import {
   type Latency,
   checkOffer,
   htmlDocument,
+  isCallbackUrl,
   latencyMs,
   MAX_REQUEST_BYTES,
   parseActionRequest,
@@ -23,13 +24,26 @@ import {
 import { productToken } from "../../protocol/robots/index.js";
 import { hashKey, keyMatches, newKey } from "./keys.js";
 import { readSiteRobots, reportBody, reportFilter } from "./reports.js";
-import type { Registration, SiteState } from "./state.js";
+import { networkOf } from "../client-network.js";
+import { CONFIRM_PATH } from "./confirm-page.js";
+import { emailKey, type Registration, type SiteState } from "./state.js";
+import { isWebhookTarget } from "./webhook.js";
 
 /** Requests one client address may make per window: registering is rare, a loop is not. */
 export const MAX_ACTIONS_PER_WINDOW = 60;
 export const ACTION_WINDOW_MS = 60_000;
 /** Client addresses whose windows are remembered; the oldest are forgotten beyond this. */
 const MAX_TRACKED_CLIENTS = 10_000;
+/**
+ * Registrations a site keeps at once. Each is a few hundred bytes and, at its latency, one
+ * report per period: 10,000 robots are far more than index any one site.
+ */
+export const MAX_REGISTRATIONS = 10_000;
+/** Registrations from one network (an IPv4 /24, an IPv6 /64): one operator's robots. */
+export const MAX_REGISTRATIONS_PER_NETWORK = 16;
+/** New registrations per hour, site-wide: rotating addresses across networks stops here. */
+export const MAX_REGISTRATIONS_PER_HOUR = 300;
+const HOUR_MS = 3_600_000;
 
 export interface ActionContext {
   readonly state: SiteState;
@@ -38,6 +52,17 @@ export interface ActionContext {
   readonly root: string;
   readonly urlBase: string;
   readonly now: () => number;
+  /** Why a callback URL given as RobotEmail is refused, or null (callback-check.ts). */
+  readonly callbackProblem?: (url: string) => string | null;
+  /**
+   * `heed serve --confirm`: a new registration (or a new address) gets one mail asking its
+   * recipient to confirm; nothing else is sent to it until it does.
+   */
+  readonly confirm?: boolean;
+  /** Defaults: MAX_REGISTRATIONS, MAX_REGISTRATIONS_PER_NETWORK, MAX_REGISTRATIONS_PER_HOUR. */
+  readonly maxRegistrations?: number;
+  readonly maxRegistrationsPerNetwork?: number;
+  readonly maxRegistrationsPerHour?: number;
 }
 
 /** A digest no key has: compared when no registration matches, so both cases take as long. */
@@ -93,10 +118,32 @@ export class ActionEndpoint {
     return this.act(parsed.request, req, now);
   }
 
+  /**
+   * A RobotEmail that is a callback URL the site will not post to: refused at registration.
+   * Under --confirm no callback is offered at all, since a URL cannot confirm by mail.
+   */
+  private callbackRefusal(robotEmail: string): Answer | null {
+    if (this.ctx.confirm === true && isWebhookTarget(robotEmail)) {
+      return refusal({
+        status: 501,
+        field: "RobotEmail",
+        message:
+          "this site confirms every recipient by mail; webhook registrations are not offered",
+      });
+    }
+    if (!isCallbackUrl(robotEmail)) return null;
+    const problem = this.ctx.callbackProblem?.(robotEmail) ?? null;
+    return problem === null
+      ? null
+      : refusal({ status: 400, field: "RobotEmail", message: problem });
+  }
+
   private async act(request: ActionRequest, req: IncomingMessage, now: number): Promise<Answer> {
     const { state } = this.ctx;
     switch (request.action) {
       case "Register": {
+        const callback = this.callbackRefusal(request.robotEmail);
+        if (callback !== null) return callback;
         if (state.findByEmail(request.robotEmail) !== null) {
           return refusal({
             status: 400,
@@ -104,9 +151,13 @@ export class ActionEndpoint {
             message: `${request.robotEmail} is registered already: use ModifyPreferences or Unregister with its key`,
           });
         }
+        const network = networkOf(req.socket.remoteAddress ?? "");
+        const full = this.registrationRefusal(network, now);
+        if (full !== null) return full;
         const latency = request.latency ?? this.defaultLatency();
         const key = newKey();
-        state.insert({
+        const token = this.ctx.confirm === true ? newKey() : null;
+        const registration = state.insert({
           email: request.robotEmail,
           keyHash: hashKey(key),
           agent: agentOf(req),
@@ -115,7 +166,16 @@ export class ActionEndpoint {
           lastChangeId: state.maxChangeId(),
           nextDue: now + latencyMs(latency),
           createdAt: now,
+          network,
+          ...(token === null ? {} : { confirmHash: hashKey(token) }),
         });
+        if (token !== null) {
+          state.enqueueConfirmation(
+            registration,
+            confirmationText(this.ctx.urlBase, token, registration.email),
+            now,
+          );
+        }
         return { status: 200, body: registrationAnswer(key) };
       }
       case "GetIndex":
@@ -131,6 +191,7 @@ export class ActionEndpoint {
         message: "no registration has this RegistrationKey and RegisteredRobotEmail",
       });
     }
+    state.seen(registration.id, now);
     switch (request.action) {
       case "Unregister":
         state.remove(registration.id);
@@ -139,9 +200,11 @@ export class ActionEndpoint {
         return { status: 200, body: sequenceAnswer(registration.seq) };
       case "ModifyPreferences": {
         const email = request.robotEmail;
+        const callback = email === undefined ? null : this.callbackRefusal(email);
+        if (callback !== null) return callback;
         if (
           email !== undefined &&
-          email !== registration.email &&
+          emailKey(email) !== emailKey(registration.email) &&
           state.findByEmail(email) !== null
         ) {
           return refusal({
@@ -149,6 +212,20 @@ export class ActionEndpoint {
             field: "RobotEmail",
             message: `${email} is registered already`,
           });
+        }
+        if (
+          this.ctx.confirm === true &&
+          email !== undefined &&
+          emailKey(email) !== emailKey(registration.email)
+        ) {
+          // A new recipient must confirm too, or one could confirm one's own address and
+          // then move the reports to anyone's.
+          const token = newKey();
+          state.update(registration.id, { email });
+          state.requireConfirmation(registration.id, hashKey(token), now);
+          const moved = state.get(registration.id);
+          if (moved !== null)
+            state.enqueueConfirmation(moved, confirmationText(this.ctx.urlBase, token, email), now);
         }
         state.update(registration.id, {
           ...(email === undefined ? {} : { email }),
@@ -196,6 +273,29 @@ export class ActionEndpoint {
     return r !== null && ok ? r : null;
   }
 
+  /** Null when one more registration from `network` may be made now, else the refusal. */
+  private registrationRefusal(network: string, now: number): Answer | null {
+    const { state } = this.ctx;
+    const total = this.ctx.maxRegistrations ?? MAX_REGISTRATIONS;
+    const perNetwork = this.ctx.maxRegistrationsPerNetwork ?? MAX_REGISTRATIONS_PER_NETWORK;
+    const perHour = this.ctx.maxRegistrationsPerHour ?? MAX_REGISTRATIONS_PER_HOUR;
+    const busy = (message: string, retryAfter: number): Answer => ({
+      ...refusal({ status: 503, field: null, message }),
+      headers: { "retry-after": String(retryAfter) },
+    });
+    if (state.count() >= total)
+      return busy(`this site holds ${total} registrations, its limit; try again later`, 86_400);
+    if (state.countByNetwork(network) >= perNetwork) {
+      return busy(
+        `${network} has ${perNetwork} registrations here, the limit per network; unregister one first`,
+        86_400,
+      );
+    }
+    if (state.countSince(now - HOUR_MS) >= perHour)
+      return busy(`more than ${perHour} registrations this hour; try again later`, 3_600);
+    return null;
+  }
+
   /** The first latency the site offers (seeds/001 names no default). */
   private defaultLatency(): Latency {
     const first = this.ctx.info.latencies[0];
@@ -220,6 +320,23 @@ export class ActionEndpoint {
       ? Math.ceil((w.start + ACTION_WINDOW_MS - now) / 1000)
       : null;
   }
+}
+
+/** The one mail a recipient gets before it confirms: what it is, and how to confirm or ignore it. */
+function confirmationText(urlBase: string, token: string, email: string): string {
+  const link = new URL(`${CONFIRM_PATH}?token=${token}`, urlBase).href;
+  return [
+    `A robot registered ${email} with ${urlBase} to receive reports of the`,
+    "site's changes (the Remote Update Protocol).",
+    "",
+    "No report is sent to this address until you confirm. To confirm, open",
+    "",
+    `  ${link}`,
+    "",
+    "and press the button there. If you did not ask for this, ignore this mail:",
+    "nothing more will be sent, and the registration is forgotten after a few days.",
+    "",
+  ].join("\n");
 }
 
 /** The robot's name token from its User-Agent, for the site's robots.txt; null without one. */

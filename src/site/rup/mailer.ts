@@ -75,6 +75,15 @@ export function retryDelayMs(attempts: number): number {
 }
 
 export function reportMail(entry: OutboxEntry, from: string, urlBase: string): ReportMail {
+  if (entry.kind === "confirm") {
+    return {
+      from,
+      to: entry.email,
+      subject: `Confirm RUP reports from ${urlBase}`,
+      text: entry.body,
+      headers: { "X-RUP-Confirmation": "1" },
+    };
+  }
   return {
     from,
     to: entry.email,
@@ -87,6 +96,8 @@ export function reportMail(entry: OutboxEntry, from: string, urlBase: string): R
 export interface SendResult {
   readonly sent: number;
   readonly failed: number;
+  /** Outbox entries read this tick: those due, not the whole history. */
+  readonly examined: number;
 }
 
 /**
@@ -105,35 +116,41 @@ export async function sendOutbox(
     warn?: (message: string) => void;
   },
 ): Promise<SendResult> {
-  const blocked = new Set<number>();
   let sent = 0;
   let failed = 0;
-  for (const entry of state.outbox()) {
-    if (blocked.has(entry.registrationId)) continue;
-    if (entry.nextTry > options.now) {
-      blocked.add(entry.registrationId);
-      continue;
-    }
-    const hook = isWebhookTarget(entry.email);
-    if ((hook && options.webhooks === undefined) || (!hook && transport === null)) {
-      blocked.add(entry.registrationId);
-      continue;
-    }
-    try {
-      if (hook && options.webhooks !== undefined) {
-        await postWebhook(options.webhooks, entry.email, webhookBody(entry.body), entry.keyHash);
-      } else await transport?.send(reportMail(entry, options.from, options.urlBase));
-      state.sent(entry.id);
-      sent += 1;
-    } catch (error) {
-      const message = (error as Error).message;
-      state.failed(entry.id, message, options.now + retryDelayMs(entry.attempts));
-      options.warn?.(
-        `report ${entry.seq} to ${entry.email} not sent (${message}); kept for a retry`,
-      );
-      blocked.add(entry.registrationId);
-      failed += 1;
+  let examined = 0;
+  // Each round reads the head of every registration's queue that is due (state.ts dueOutbox);
+  // a sent head may uncover the next one, a failed one moves its next try later.
+  for (let round = 0; round < MAX_SEND_ROUNDS; round++) {
+    // Only what can be delivered is read: without --smtp, queued mail is not looked at.
+    const due = state.dueOutbox(options.now, SEND_BATCH, {
+      mail: transport !== null,
+      webhooks: options.webhooks !== undefined,
+    });
+    examined += due.length;
+    if (due.length === 0) break;
+    for (const head of due) {
+      const entry = { ...head, body: state.outboxBody(head.id) };
+      const hook = isWebhookTarget(entry.email);
+      try {
+        if (hook && options.webhooks !== undefined) {
+          await postWebhook(options.webhooks, entry.email, webhookBody(entry.body), entry.keyHash);
+        } else await transport?.send(reportMail(entry, options.from, options.urlBase));
+        state.sent(entry.id, options.now);
+        sent += 1;
+      } catch (error) {
+        const message = (error as Error).message;
+        state.failed(entry.id, message, options.now + retryDelayMs(entry.attempts));
+        options.warn?.(
+          `report ${entry.seq} to ${entry.email} not sent (${message}); kept for a retry`,
+        );
+        failed += 1;
+      }
     }
   }
-  return { sent, failed };
+  return { sent, failed, examined };
 }
+
+/** Mails due at once per round, and rounds per tick: a tick's work stays bounded. */
+const SEND_BATCH = 200;
+const MAX_SEND_ROUNDS = 20;

@@ -4,12 +4,16 @@
  * registration's latency and mails them. The clock is injected; `tick` does one round of the
  * schedule, and runs by itself every `tickMs` unless that is 0 (tests drive it by hand).
  */
+import { callbackProblem } from "./callback-check.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
+import { stateFilesOf } from "../hidden-paths.js";
 import { formatRupInfo, type Latency, latencyMs, type RupInfo } from "../../protocol/rup/index.js";
 import { VERSION } from "../../cli/version.js";
 import { createHttpClient, type HttpClient } from "../../net/http-client.js";
 import { ActionEndpoint } from "./action-endpoint.js";
+import { CONFIRM_PATH, handleConfirm } from "./confirm-page.js";
 import { type MailTransport, sendOutbox, type SendResult } from "./mailer.js";
 import { ModificationLog } from "./modification-log.js";
 import { productToken } from "../../protocol/robots/index.js";
@@ -52,7 +56,25 @@ export interface RupSiteOptions {
    * own network.
    */
   readonly allowPrivateWebhooks?: boolean;
+  /**
+   * Ask each new recipient to confirm by mail before anything else is sent to it (`--confirm`;
+   * docs/rup-abuse.md). Webhook registrations are then not offered.
+   */
+  readonly confirm?: boolean;
+  /** Registration limits (default: action-endpoint.ts MAX_REGISTRATIONS and the rest). */
+  readonly maxRegistrations?: number;
+  readonly maxRegistrationsPerNetwork?: number;
+  readonly maxRegistrationsPerHour?: number;
 }
+
+/**
+ * A registration whose robot has not been heard of this long (no report delivered to it, no
+ * request with its key) is forgotten with its unsent reports: an undeliverable address must
+ * not keep reports forever. Two months outlast the longest usual latency (a month).
+ */
+export const REGISTRATION_SILENCE_MS = 60 * 86_400_000;
+/** An unconfirmed registration (`--confirm`) is forgotten after this long. */
+export const CONFIRMATION_WINDOW_MS = 3 * 86_400_000;
 
 export const DEFAULT_LATENCIES: readonly string[] = ["day", "week", "month"];
 export const DEFAULT_MAX_QUERY_SPAN: Latency = { count: 1, unit: "month" };
@@ -62,6 +84,8 @@ export interface TickResult extends SendResult {
   readonly made: number;
   /** Log entries forgotten (older than MaxQuerySpan and reported to everyone). */
   readonly pruned: number;
+  /** Registrations forgotten: silent too long, or never confirmed. */
+  readonly expired: number;
 }
 
 export class RupSite {
@@ -78,6 +102,7 @@ export class RupSite {
   private constructor(
     private readonly options: RupSiteOptions,
     state: SiteState,
+    realRoot: string,
   ) {
     this.now = options.now ?? Date.now;
     this.state = state;
@@ -95,13 +120,14 @@ export class RupSite {
       maxQuerySpan: options.maxQuerySpan ?? DEFAULT_MAX_QUERY_SPAN,
       extensions: [],
     };
-    const root = resolve(options.root);
-    const statePath = resolve(options.statePath);
+    // Real paths: the watcher reports them, and a --state reaching the directory through a
+    // symlink must still be recognised as heed's own file (its writes are no site change).
+    const root = realRoot;
     this.log = new ModificationLog({
       root,
       state,
       now: this.now,
-      ignore: new Set([statePath, `${statePath}-wal`, `${statePath}-shm`, `${statePath}-journal`]),
+      ignore: new Set(stateFilesOf(resolve(options.statePath))),
       ...(options.warn === undefined ? {} : { warn: options.warn }),
     });
     this.endpoint = new ActionEndpoint({
@@ -110,13 +136,26 @@ export class RupSite {
       root,
       urlBase: options.urlBase,
       now: this.now,
+      callbackProblem: (url) => callbackProblem(url, options.allowPrivateWebhooks === true),
+      confirm: options.confirm === true,
+      ...(options.maxRegistrations === undefined
+        ? {}
+        : { maxRegistrations: options.maxRegistrations }),
+      ...(options.maxRegistrationsPerNetwork === undefined
+        ? {}
+        : { maxRegistrationsPerNetwork: options.maxRegistrationsPerNetwork }),
+      ...(options.maxRegistrationsPerHour === undefined
+        ? {}
+        : { maxRegistrationsPerHour: options.maxRegistrationsPerHour }),
     });
   }
 
   /** Opens the state, compares the tree with its snapshot, starts watching and the timers. */
   static async open(options: RupSiteOptions): Promise<RupSite> {
+    // A symlinked directory is watched at its real path (inotify will not watch a link).
+    const realRoot = await realpath(resolve(options.root));
     const state = SiteState.open(options.statePath);
-    const site = new RupSite(options, state);
+    const site = new RupSite(options, state, realRoot);
     try {
       await site.log.start();
     } catch (error) {
@@ -161,6 +200,10 @@ export class RupSite {
     }
     if (pathname === ACTION_PATH) {
       await this.endpoint.handle(req, res);
+      return true;
+    }
+    if (pathname === CONFIRM_PATH && this.options.confirm === true) {
+      await handleConfirm(req, res, this.state);
       return true;
     }
     const xml = await this.resourceSync(req, pathname);
@@ -210,6 +253,7 @@ export class RupSite {
   private async round(): Promise<TickResult> {
     await this.log.idle();
     const now = this.now();
+    const expired = this.state.expire(now - REGISTRATION_SILENCE_MS, now - CONFIRMATION_WINDOW_MS);
     const made = await makeDueReports(this.state, this.options.root, this.options.urlBase, now);
     const sent = await sendOutbox(this.state, this.transport, {
       from: this.options.from,
@@ -220,7 +264,7 @@ export class RupSite {
     });
     const span = this.info.maxQuerySpan ?? DEFAULT_MAX_QUERY_SPAN;
     const pruned = this.state.prune(now - latencyMs(span));
-    return { made, pruned, ...sent };
+    return { made, pruned, expired, ...sent };
   }
 
   /** Stops the timers and the watcher, waits for a round in progress, closes the state. */

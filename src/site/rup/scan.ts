@@ -9,6 +9,7 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { hiddenName, hiddenRelativePath } from "../hidden-paths.js";
 import type { LoggedChange } from "./state.js";
 import type { FileStat } from "./state.js";
 
@@ -37,13 +38,14 @@ export interface ScanResult {
 /**
  * The URL path of a file under `root`: each segment percent-encoded, so that a comma or a
  * space in a name never splits a report's list. Null for paths heed does not publish: hidden
- * files (a segment starting with a dot) and paths outside the root.
+ * ones (../hidden-paths.ts: dot segments, journals, lock files) and paths outside the root.
  */
 export function urlPathOf(root: string, file: string): string | null {
   const rel = relative(root, file);
   if (rel === "" || rel.startsWith("..")) return null;
   const segments = rel.split(sep);
-  if (segments.some((s) => s.startsWith("."))) return null;
+  // The hidden-path rule of heed's servers: what they never serve is no news for robots.
+  if (hiddenRelativePath(rel) !== null) return null;
   return `/${segments.map(encodeURIComponent).join("/")}`;
 }
 
@@ -67,7 +69,7 @@ export async function scanTree(
     }
     const wanted: string[] = [];
     for (const entry of entries) {
-      if (entry.name.startsWith(".")) continue;
+      if (hiddenName(entry.name) !== null) continue;
       const full = join(path, entry.name);
       if (entry.isDirectory()) {
         if (depth + 1 > maxDepth)

@@ -63,4 +63,34 @@ export const SITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_due ON outbox (next_try);
     `,
   },
+  {
+    version: 2,
+    name: "RUP site: abuse limits (network, last heard of, confirmation), outbox by registration",
+    sql: `
+      -- The registering client's network (/24 or /64): registrations are bounded per network.
+      ALTER TABLE registrations ADD COLUMN network TEXT NOT NULL DEFAULT '';
+      -- The address with its domain in lower case (RFC 5321 §2.4: the domain is not
+      -- case-sensitive; the local part is left as written).
+      ALTER TABLE registrations ADD COLUMN email_key TEXT NOT NULL DEFAULT '';
+      -- When the robot was last heard of: registered, used its key, or took a report.
+      ALTER TABLE registrations ADD COLUMN last_seen INTEGER NOT NULL DEFAULT 0;
+      -- 1 once the recipient confirmed (always 1 without --confirm); the token's SHA-256.
+      ALTER TABLE registrations ADD COLUMN confirmed INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE registrations ADD COLUMN confirm_hash TEXT;
+      UPDATE registrations SET last_seen = created_at,
+        email_key = CASE WHEN instr(email, '@') > 0
+          THEN substr(email, 1, length(email) - length(substr(email, instr(email, '@'))))
+               || lower(substr(email, instr(email, '@')))
+          ELSE email END;
+      CREATE INDEX registrations_email_key ON registrations (email_key);
+      CREATE INDEX registrations_network ON registrations (network);
+      CREATE INDEX registrations_last_seen ON registrations (last_seen);
+      CREATE INDEX registrations_due ON registrations (next_due);
+      CREATE INDEX registrations_created ON registrations (created_at);
+      -- 'report' or 'confirm' (the one mail sent before a confirmation).
+      ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'report';
+      -- A registration's reports in order: the head of each is found without reading the rest.
+      CREATE INDEX outbox_registration ON outbox (registration_id, id);
+    `,
+  },
 ];

@@ -31,7 +31,23 @@ export interface Registration {
   readonly lastChangeId: number;
   readonly nextDue: number;
   readonly createdAt: number;
+  /** The registering client's network (client-network.ts); "" for registrations made before. */
+  readonly network: string;
+  /** When the robot was last heard of: registered, used its key, or took a report. */
+  readonly lastSeen: number;
+  /** False until the recipient confirmed (`heed serve --confirm`). */
+  readonly confirmed: boolean;
 }
+
+/** A new registration: the state fills in id, seq, lastSeen and the address's key. */
+export type NewRegistration = Omit<
+  Registration,
+  "id" | "seq" | "lastSeen" | "confirmed" | "network"
+> & {
+  readonly network?: string;
+  /** SHA-256 of the confirmation token, when the recipient must confirm first. */
+  readonly confirmHash?: string;
+};
 
 export interface OutboxEntry {
   readonly id: number;
@@ -44,6 +60,18 @@ export interface OutboxEntry {
   readonly body: string;
   readonly attempts: number;
   readonly nextTry: number;
+  /** A report, or the one mail that asks the recipient to confirm. */
+  readonly kind: "report" | "confirm";
+}
+
+/**
+ * The address as compared: the domain in lower case (RFC 5321 §2.4: domains are not
+ * case-sensitive; a local part may be, and is kept). Webhook URLs are compared as written.
+ */
+export function emailKey(email: string): string {
+  if (/^https?:\/\//i.test(email)) return email;
+  const at = email.lastIndexOf("@");
+  return at < 0 ? email : email.slice(0, at) + email.slice(at).toLowerCase();
 }
 
 interface RegistrationRow {
@@ -57,6 +85,9 @@ interface RegistrationRow {
   last_change_id: number;
   next_due: number;
   created_at: number;
+  network: string;
+  last_seen: number;
+  confirmed: number;
 }
 
 function fromRow(row: RegistrationRow): Registration {
@@ -71,6 +102,35 @@ function fromRow(row: RegistrationRow): Registration {
     lastChangeId: row.last_change_id,
     nextDue: row.next_due,
     createdAt: row.created_at,
+    network: row.network,
+    lastSeen: row.last_seen,
+    confirmed: row.confirmed === 1,
+  };
+}
+
+interface OutboxRow {
+  id: number;
+  registration_id: number;
+  email: string;
+  key_hash: string;
+  seq: number;
+  body: string;
+  attempts: number;
+  next_try: number;
+  kind: "report" | "confirm";
+}
+
+function fromOutboxRow(row: OutboxRow): OutboxEntry {
+  return {
+    id: row.id,
+    registrationId: row.registration_id,
+    email: row.email,
+    keyHash: row.key_hash,
+    seq: row.seq,
+    body: row.body,
+    attempts: row.attempts,
+    nextTry: row.next_try,
+    kind: row.kind,
   };
 }
 
@@ -179,11 +239,81 @@ export class SiteState {
       .changes;
   }
 
+  /** The registration of an address, its domain compared case-insensitively. */
   findByEmail(email: string): Registration | null {
     const row = this.db
-      .prepare<[string], RegistrationRow>("SELECT * FROM registrations WHERE email = ?")
-      .get(email);
+      .prepare<[string], RegistrationRow>("SELECT * FROM registrations WHERE email_key = ?")
+      .get(emailKey(email));
     return row === undefined ? null : fromRow(row);
+  }
+
+  count(): number {
+    return (
+      this.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM registrations").get()?.n ?? 0
+    );
+  }
+
+  countByNetwork(network: string): number {
+    return (
+      this.db
+        .prepare<[string], { n: number }>(
+          "SELECT count(*) AS n FROM registrations WHERE network = ?",
+        )
+        .get(network)?.n ?? 0
+    );
+  }
+
+  /** The robot was heard of (it used its key, or a report was delivered to it). */
+  seen(id: number, now: number): void {
+    this.db
+      .prepare("UPDATE registrations SET last_seen = max(last_seen, ?) WHERE id = ?")
+      .run(now, id);
+  }
+
+  /**
+   * Forgets registrations (and their unsent reports) not heard of since `silentBefore`, and
+   * unconfirmed ones asked to confirm before `unconfirmedBefore`. Returns how many.
+   */
+  expire(silentBefore: number, unconfirmedBefore: number): number {
+    return this.db
+      .prepare("DELETE FROM registrations WHERE last_seen < ? OR (confirmed = 0 AND last_seen < ?)")
+      .run(silentBefore, unconfirmedBefore).changes;
+  }
+
+  /** Registrations made at or after `since` (ms): a site-wide rate of registering. */
+  countSince(since: number): number {
+    return (
+      this.db
+        .prepare<[number], { n: number }>(
+          "SELECT count(*) AS n FROM registrations WHERE created_at >= ?",
+        )
+        .get(since)?.n ?? 0
+    );
+  }
+
+  /** The registration must be confirmed again (its address changed): nothing is sent until then. */
+  requireConfirmation(id: number, tokenHash: string, now: number): void {
+    // last_seen dates the request: an unconfirmed registration expires counting from it.
+    this.db
+      .prepare(
+        "UPDATE registrations SET confirmed = 0, confirm_hash = ?, last_seen = ? WHERE id = ?",
+      )
+      .run(tokenHash, now, id);
+    this.db.prepare("DELETE FROM outbox WHERE registration_id = ? AND kind = 'confirm'").run(id);
+  }
+
+  /** Confirms the registration whose token has this digest; null when none has. */
+  confirm(tokenHash: string): Registration | null {
+    const row = this.db
+      .prepare<[string], RegistrationRow>(
+        "SELECT * FROM registrations WHERE confirm_hash = ? AND confirmed = 0",
+      )
+      .get(tokenHash);
+    if (row === undefined) return null;
+    this.db
+      .prepare("UPDATE registrations SET confirmed = 1, confirm_hash = NULL WHERE id = ?")
+      .run(row.id);
+    return this.get(row.id);
   }
 
   get(id: number): Registration | null {
@@ -200,10 +330,10 @@ export class SiteState {
       .map(fromRow);
   }
 
-  insert(r: Omit<Registration, "id" | "seq">): Registration {
+  insert(r: NewRegistration): Registration {
     const id = this.db
       .prepare(
-        "INSERT INTO registrations (email, key_hash, agent, latency, filter, last_change_id, next_due, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO registrations (email, key_hash, agent, latency, filter, last_change_id, next_due, created_at, network, email_key, last_seen, confirmed, confirm_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
       .run(
         r.email,
@@ -214,6 +344,11 @@ export class SiteState {
         r.lastChangeId,
         r.nextDue,
         r.createdAt,
+        r.network ?? "",
+        emailKey(r.email),
+        r.createdAt,
+        r.confirmHash === undefined ? 1 : 0,
+        r.confirmHash ?? null,
       ).lastInsertRowid;
     return this.get(Number(id)) as Registration;
   }
@@ -226,10 +361,11 @@ export class SiteState {
     if (r === null) return;
     this.db
       .prepare(
-        "UPDATE registrations SET email = ?, latency = ?, filter = ?, next_due = ? WHERE id = ?",
+        "UPDATE registrations SET email = ?, email_key = ?, latency = ?, filter = ?, next_due = ? WHERE id = ?",
       )
       .run(
         fields.email ?? r.email,
+        emailKey(fields.email ?? r.email),
         JSON.stringify(fields.latency ?? r.latency),
         JSON.stringify(fields.filter ?? r.filter),
         fields.nextDue ?? r.nextDue,
@@ -245,7 +381,7 @@ export class SiteState {
   due(now: number): Registration[] {
     return this.db
       .prepare<[number], RegistrationRow>(
-        "SELECT * FROM registrations WHERE next_due <= ? ORDER BY next_due, id",
+        "SELECT * FROM registrations WHERE next_due <= ? AND confirmed = 1 ORDER BY next_due, id",
       )
       .all(now)
       .map(fromRow);
@@ -271,39 +407,73 @@ export class SiteState {
     })();
   }
 
-  /** Unsent reports, oldest first. */
-  outbox(): OutboxEntry[] {
-    return this.db
-      .prepare<
-        [],
-        {
-          id: number;
-          registration_id: number;
-          email: string;
-          key_hash: string;
-          seq: number;
-          body: string;
-          attempts: number;
-          next_try: number;
-        }
-      >(
-        "SELECT o.id, o.registration_id, r.email, r.key_hash, o.seq, o.body, o.attempts, o.next_try FROM outbox o JOIN registrations r ON r.id = o.registration_id ORDER BY o.id",
+  /** Puts the mail that asks the recipient to confirm in the outbox (sequence number 0). */
+  enqueueConfirmation(r: Registration, body: string, now: number): void {
+    this.db
+      .prepare(
+        "INSERT INTO outbox (registration_id, seq, body, created_at, next_try, kind) VALUES (?, 0, ?, ?, ?, 'confirm')",
       )
-      .all()
-      .map((row) => ({
-        id: row.id,
-        registrationId: row.registration_id,
-        email: row.email,
-        keyHash: row.key_hash,
-        seq: row.seq,
-        body: row.body,
-        attempts: row.attempts,
-        nextTry: row.next_try,
-      }));
+      .run(r.id, body, now, now);
   }
 
-  sent(id: number): void {
-    this.db.prepare("DELETE FROM outbox WHERE id = ?").run(id);
+  /**
+   * What may be sent at `now`: of each registration, its oldest unsent mail (later ones wait
+   * behind it), when that one is due; oldest first, at most `limit`. The outbox index by
+   * registration finds each head without reading the rest, so the cost follows the mails due
+   * and the registrations waiting, not the history. Bodies are read one by one when sent.
+   * INDEXED BY: left alone, SQLite walks the whole outbox in id order to serve ORDER BY.
+   */
+  dueOutbox(
+    now: number,
+    limit: number,
+    can: { readonly mail: boolean; readonly webhooks: boolean } = { mail: true, webhooks: true },
+  ): OutboxEntry[] {
+    return this.db
+      .prepare<[number, number, number, number], OutboxRow>(
+        `SELECT o.id, o.registration_id, r.email, r.key_hash, o.seq, '' AS body, o.attempts, o.next_try, o.kind
+         FROM outbox o INDEXED BY outbox_due JOIN registrations r ON r.id = o.registration_id
+         WHERE o.next_try <= ?
+           AND (r.confirmed = 1 OR o.kind = 'confirm')
+           AND o.id = (SELECT min(h.id) FROM outbox h WHERE h.registration_id = o.registration_id
+                         AND (r.confirmed = 1 OR h.kind = 'confirm'))
+           AND (CASE WHEN lower(substr(r.email, 1, 7)) = 'http://' OR lower(substr(r.email, 1, 8)) = 'https://'
+                THEN ? ELSE ? END) = 1
+         ORDER BY o.id LIMIT ?`,
+      )
+      .all(now, can.webhooks ? 1 : 0, can.mail ? 1 : 0, limit)
+      .map(fromOutboxRow);
+  }
+
+  /** The body of an outbox entry ("" when it is gone). */
+  outboxBody(id: number): string {
+    return (
+      this.db.prepare<[number], { body: string }>("SELECT body FROM outbox WHERE id = ?").get(id)
+        ?.body ?? ""
+    );
+  }
+
+  /** Unsent mails, oldest first, with their bodies (tests, tools; the schedule uses dueOutbox). */
+  outbox(): OutboxEntry[] {
+    return this.db
+      .prepare<[], OutboxRow>(
+        "SELECT o.id, o.registration_id, r.email, r.key_hash, o.seq, o.body, o.attempts, o.next_try, o.kind FROM outbox o JOIN registrations r ON r.id = o.registration_id ORDER BY o.id",
+      )
+      .all()
+      .map(fromOutboxRow);
+  }
+
+  /** A mail was accepted: it leaves the outbox, and its robot counts as heard of. */
+  sent(id: number, now?: number): void {
+    this.db.transaction(() => {
+      if (now !== undefined) {
+        this.db
+          .prepare(
+            "UPDATE registrations SET last_seen = max(last_seen, ?) WHERE id = (SELECT registration_id FROM outbox WHERE id = ?)",
+          )
+          .run(now, id);
+      }
+      this.db.prepare("DELETE FROM outbox WHERE id = ?").run(id);
+    })();
   }
 
   failed(id: number, error: string, nextTry: number): void {

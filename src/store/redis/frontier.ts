@@ -102,10 +102,10 @@ export function redisFrontier(client: FrontierClient, prefix: string, keys: Redi
       return null;
     },
 
-    async lease(origin, now, leaseMs, nextAt) {
+    async lease(origin, now, leaseMs, nextAt, owner) {
       checkNumber("now", now);
       checkNumber("leaseMs", leaseMs);
-      checkNumber("nextAt", nextAt);
+      if (nextAt !== null) checkNumber("nextAt", nextAt);
       const id = randomUUID();
       const until = now + leaseMs;
       const got = await client.heedLease(
@@ -113,8 +113,9 @@ export function redisFrontier(client: FrontierClient, prefix: string, keys: Redi
         origin,
         String(now),
         String(until),
-        String(nextAt),
+        nextAt === null ? "" : String(nextAt),
         id,
+        owner ?? "",
       );
       if (got === null) return null;
       const [url, depth, priority, notBefore, referrer, meta, attempts] = got;

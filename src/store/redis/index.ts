@@ -11,6 +11,11 @@ import { redisKeys } from "./keys.js";
 import { redisDatasetCatalogs } from "./datasets.js";
 import { redisCrawlLog, redisHostStore, redisPageStore, redisRobotsCache } from "./records.js";
 import { ADD, LEASE, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
+import {
+  defineReservationCommands,
+  redisReservations,
+  type ReservationCommands,
+} from "./reservations.js";
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host[:port][/db]` (or `rediss://` for TLS). */
@@ -19,7 +24,18 @@ export interface RedisStoreOptions {
   readonly prefix: string;
   /** How long the first connection may take, in ms (default 10000). */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long a connection lost later is waited for, in ms (default 60000); calls wait meanwhile.
+   * Then the store gives up: calls fail and {@link CrawlStore.failure} says why.
+   */
+  readonly unreachableMs?: number;
+  /** Told when the connection is lost (`back` false, with since when) and when it is back. */
+  readonly onConnection?: (event: { readonly back: boolean; readonly since: number }) => void;
+  /** Told when the store gives up on the server (see `unreachableMs`): calls may never settle. */
+  readonly onFailure?: (error: Error) => void;
 }
+
+const DEFAULT_UNREACHABLE_MS = 60_000;
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** After the first connection, a lost one is tried again after at most this long (ms). */
@@ -48,12 +64,46 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     // since 2.6, whatever the server speaks.
     protocol: 2,
     connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    // Fail the first connection at once (a wrong URL should say so); later, reconnect.
-    retryStrategy: (times) => (connected ? Math.min(times * 100, MAX_RECONNECT_DELAY_MS) : null),
+    // Fail the first connection at once (a wrong URL should say so); later, reconnect until
+    // the bounded wait below gives up.
+    retryStrategy: (times) =>
+      connected && failure === null ? Math.min(times * 100, MAX_RECONNECT_DELAY_MS) : null,
+    // Calls made while the connection is lost wait for it (not 20 tries and a stack trace).
+    maxRetriesPerRequest: null,
   });
   // Without a listener ioredis prints every connection error; keep the last as the cause.
   client.on("error", (error: unknown) => {
     lastError = error;
+  });
+  const unreachableMs = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
+  let failure: StoreError | null = null;
+  let downSince: number | null = null;
+  let giveUp: NodeJS.Timeout | null = null;
+  client.on("close", () => {
+    if (!connected || downSince !== null || failure !== null) return;
+    downSince = Date.now();
+    options.onConnection?.({ back: false, since: downSince });
+    const since = downSince;
+    giveUp = setTimeout(() => {
+      failure = new StoreError(
+        "HEED_STORE_UNAVAILABLE",
+        `store ${redact(url)} unreachable since ${new Date(since).toISOString()} ` +
+          `(waited ${Math.round(unreachableMs / 1000)} s)`,
+        { cause: lastError },
+      );
+      // Calls waiting for the connection fail now.
+      client.disconnect();
+      options.onFailure?.(failure);
+    }, unreachableMs);
+    // Not unref'd: calls waiting for the connection are all that is left to keep the process
+    // alive, and the wait must end with its error, not with an exit as if finished.
+  });
+  client.on("ready", () => {
+    if (downSince === null) return;
+    const since = downSince;
+    downSince = null;
+    if (giveUp !== null) clearTimeout(giveUp);
+    options.onConnection?.({ back: true, since });
   });
   try {
     await client.connect();
@@ -70,6 +120,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   client.defineCommand("heedSettle", { lua: SETTLE, numberOfKeys: 0 });
   client.defineCommand("heedRecover", { lua: RECOVER, numberOfKeys: 0 });
   client.defineCommand("heedSetNext", { lua: SET_NEXT, numberOfKeys: 0 });
+  defineReservationCommands(client);
 
   const keys = redisKeys(prefix);
   return {
@@ -77,11 +128,14 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     frontier: redisFrontier(client as FrontierClient, prefix, keys),
     robots: redisRobotsCache(client, keys),
     hosts: redisHostStore(client, keys),
+    reservations: redisReservations(client as Redis & ReservationCommands, prefix),
     log: redisCrawlLog(client, keys),
     pages: redisPageStore(client, keys),
     datasets: redisDatasetCatalogs(client, keys),
+    failure: () => failure,
     async close() {
       connected = false;
+      if (giveUp !== null) clearTimeout(giveUp);
       // Connected: QUIT lets the replies in flight arrive; otherwise there is nothing to wait for.
       if (client.status === "ready") await client.quit();
       else client.disconnect();

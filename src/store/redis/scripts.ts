@@ -15,7 +15,7 @@
 /** Fixed width of the arrival number that starts a queue member: ties of score sort by it. */
 export const SEQ_WIDTH = 15;
 
-const PRELUDE = `
+export const PRELUDE = `
 local P = ARGV[1]
 local COUNTS = P .. 'counts'
 
@@ -97,14 +97,16 @@ return added + requeued
 `;
 
 /**
- * lease. ARGV: prefix, origin, now, until, nextAt, lease id. Returns null, or url, depth,
+ * lease. ARGV: prefix, origin, now, until, nextAt ('' when the caller holds the reservation),
+ * lease id, owner ('' for none). Returns null, or url, depth,
  * priority, notBefore, referrer, meta, attempts.
  */
 export const LEASE = `${PRELUDE}
 local origin, now = ARGV[2], tonumber(ARGV[3])
 local nxt = redis.call('HGET', P .. 'next', origin)
--- The origin's next request is not due: another fetcher (or machine) just asked it.
-if nxt and tonumber(nxt) > now then return false end
+-- The origin's next request is not due: another fetcher (or machine) just asked it. An empty
+-- nextAt: the caller holds the site's reservation, which kept the gap.
+if ARGV[5] ~= '' and nxt and tonumber(nxt) > now then return false end
 local qkey, wkey = P .. 'q:' .. origin, P .. 'w:' .. origin
 -- URLs whose time has come move to q:, where priority orders them. Each URL moves once.
 local due = redis.call('ZRANGEBYSCORE', wkey, '-inf', ARGV[3])
@@ -119,10 +121,14 @@ redis.call('ZREM', qkey, best)
 local url = string.sub(best, ${SEQ_WIDTH + 1})
 local key = P .. 'u:' .. url
 redis.call('HSET', key, 's', 'l', 'lid', ARGV[6], 'until', ARGV[4])
+if ARGV[7] ~= '' then redis.call('HSET', key, 'own', ARGV[7]) end
 redis.call('ZADD', P .. 'leases', ARGV[4], url)
 redis.call('HINCRBY', COUNTS, 'queued', -1)
 redis.call('HINCRBY', COUNTS, 'leased', 1)
-redis.call('HSET', P .. 'next', origin, ARGV[5])
+-- A site's next moment only moves later (DESIGN §2).
+if ARGV[5] ~= '' and (not nxt or tonumber(nxt) < tonumber(ARGV[5])) then
+  redis.call('HSET', P .. 'next', origin, ARGV[5])
+end
 refresh(origin)
 local entry = redis.call('HMGET', key, 'd', 'p', 'nb', 'r', 'm', 'a')
 table.insert(entry, 1, url)
@@ -140,7 +146,7 @@ local key = P .. 'u:' .. url
 local v = redis.call('HMGET', key, 's', 'lid', 'o', 'n')
 if v[1] ~= 'l' or v[2] ~= ARGV[3] then return 0 end
 redis.call('ZREM', P .. 'leases', url)
-redis.call('HDEL', key, 'lid', 'until')
+redis.call('HDEL', key, 'lid', 'until', 'own')
 redis.call('HINCRBY', COUNTS, 'leased', -1)
 if kind == 'retry' or kind == 'defer' then
   redis.call('HSET', key, 's', 'q', 'nb', ARGV[5], 'why', ARGV[6])
@@ -172,7 +178,7 @@ for _, url in ipairs(ended) do
   local v = redis.call('HMGET', key, 's', 'o', 'n', 'nb', 'qs')
   if v[1] == 'l' then
     redis.call('HSET', key, 's', 'q')
-    redis.call('HDEL', key, 'lid', 'until')
+    redis.call('HDEL', key, 'lid', 'until', 'own')
     enqueue(v[2], v[3] .. url, v[4], v[5], now)
     touched[v[2]] = true
     count = count + 1
@@ -187,8 +193,10 @@ for origin in pairs(touched) do refresh(origin) end
 return count
 `;
 
-/** setNextAt. ARGV: prefix, origin, at. */
+/** setNextAt. ARGV: prefix, origin, at. Only ever later (DESIGN §2). */
 export const SET_NEXT = `${PRELUDE}
+local nxt = redis.call('HGET', P .. 'next', ARGV[2])
+if nxt and tonumber(nxt) >= tonumber(ARGV[3]) then return 0 end
 redis.call('HSET', P .. 'next', ARGV[2], ARGV[3])
 refresh(ARGV[2])
 return 1

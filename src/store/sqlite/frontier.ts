@@ -62,7 +62,10 @@ interface Referrer {
 
 const STATE_OF_OUTCOME = { done: DONE, skipped: SKIPPED, failed: FAILED } as const;
 
-export function sqliteFrontier(db: Database.Database): Frontier {
+/** The frontier, and the step that gives back a dead process's leases (for the reservations). */
+export function sqliteFrontier(db: Database.Database): Frontier & {
+  readonly recoverOwner: (owner: string) => number;
+} {
   const sql = {
     findUrl: db.prepare<[bigint, string], FoundUrl>(
       "SELECT id, origin_id, state, lease_id FROM urls WHERE hash = ? AND url = ?",
@@ -126,29 +129,37 @@ export function sqliteFrontier(db: Database.Database): Frontier {
        WHERE origin_id = ? AND state = ${QUEUED} AND not_before <= ?
        ORDER BY priority DESC, id LIMIT 1`,
     ),
-    markLeased: db.prepare<[string, number, number]>(
-      `UPDATE urls SET state = ${LEASED}, lease_id = ?, lease_until = ? WHERE id = ?`,
+    markLeased: db.prepare<[string, number, string | null, number]>(
+      `UPDATE urls SET state = ${LEASED}, lease_id = ?, lease_until = ?, lease_owner = ? WHERE id = ?`,
     ),
-    setNextById: db.prepare<[number, number]>("UPDATE origins SET next_at = ? WHERE id = ?"),
+    // A site's next moment only moves later (DESIGN §2).
+    setNextById: db.prepare<[number, number]>(
+      "UPDATE origins SET next_at = max(next_at, ?) WHERE id = ?",
+    ),
     upsertNext: db.prepare<[string, number]>(
       `INSERT INTO origins (origin, next_at) VALUES (?, ?)
-       ON CONFLICT (origin) DO UPDATE SET next_at = excluded.next_at`,
+       ON CONFLICT (origin) DO UPDATE SET next_at = max(next_at, excluded.next_at)`,
     ),
     finish: db.prepare<
       [{ id: number; state: number; status: number | null; reason: string | null; at: number }]
     >(
-      `UPDATE urls SET state = @state, lease_id = NULL, lease_until = NULL,
+      `UPDATE urls SET state = @state, lease_id = NULL, lease_until = NULL, lease_owner = NULL,
          status = @status, reason = @reason, settled_at = @at
        WHERE id = @id`,
     ),
     requeue: db.prepare<[{ id: number; notBefore: number; reason: string; tried: number }]>(
-      `UPDATE urls SET state = ${QUEUED}, lease_id = NULL, lease_until = NULL,
+      `UPDATE urls SET state = ${QUEUED}, lease_id = NULL, lease_until = NULL, lease_owner = NULL,
          attempts = attempts + @tried, not_before = @notBefore, reason = @reason
        WHERE id = @id`,
     ),
     recover: db.prepare<[number], { origin_id: number }>(
-      `UPDATE urls SET state = ${QUEUED}, lease_id = NULL, lease_until = NULL
+      `UPDATE urls SET state = ${QUEUED}, lease_id = NULL, lease_until = NULL, lease_owner = NULL
        WHERE state = ${LEASED} AND lease_until < ?
+       RETURNING origin_id`,
+    ),
+    recoverOwned: db.prepare<[string], { origin_id: number }>(
+      `UPDATE urls SET state = ${QUEUED}, lease_id = NULL, lease_until = NULL, lease_owner = NULL
+       WHERE lease_owner = ? AND state = ${LEASED}
        RETURNING origin_id`,
     ),
     due: db.prepare<[number, number], string>(
@@ -240,18 +251,25 @@ export function sqliteFrontier(db: Database.Database): Frontier {
   });
 
   const leaseOne = db.transaction(
-    (origin: string, now: number, leaseMs: number, nextAt: number): Lease | null => {
+    (
+      origin: string,
+      now: number,
+      leaseMs: number,
+      nextAt: number | null,
+      owner: string | null,
+    ): Lease | null => {
       const found = sql.findOrigin.get(origin);
-      // The origin's next request is not due: another fetcher (or process) just asked it.
-      if (found === undefined || found.next_at > now) return null;
+      // The origin's next request is not due: another fetcher (or process) just asked it. With
+      // nextAt null the caller holds the site's reservation, which kept the gap.
+      if (found === undefined || (nextAt !== null && found.next_at > now)) return null;
       const row = sql.best.get(found.id, now);
       if (row === undefined) return null;
       const id = leaseId(row.id);
       const until = now + leaseMs;
-      sql.markLeased.run(id, until, row.id);
+      sql.markLeased.run(id, until, owner, row.id);
       sql.addTotal.run(-1, QUEUED);
       sql.addTotal.run(1, LEASED);
-      sql.setNextById.run(nextAt, found.id);
+      if (nextAt !== null) sql.setNextById.run(nextAt, found.id);
       sql.refreshMin.run({ id: found.id });
       const entry: QueuedUrl = {
         url: row.url,
@@ -293,8 +311,7 @@ export function sqliteFrontier(db: Database.Database): Frontier {
     sql.addTotal.run(1, state);
   });
 
-  const recoverAll = db.transaction((now: number): number => {
-    const rows = sql.recover.all(now);
+  const recoverRows = (rows: readonly { origin_id: number }[]): number => {
     const origins = new Set(rows.map((row) => row.origin_id));
     for (const id of origins) sql.refreshMin.run({ id });
     if (rows.length > 0) {
@@ -302,7 +319,9 @@ export function sqliteFrontier(db: Database.Database): Frontier {
       sql.addTotal.run(rows.length, QUEUED);
     }
     return rows.length;
-  });
+  };
+  const recoverAll = db.transaction((now: number): number => recoverRows(sql.recover.all(now)));
+  const recoverOwner = (owner: string): number => recoverRows(sql.recoverOwned.all(owner));
 
   const setNext = db.transaction((origin: string, at: number): void => {
     sql.upsertNext.run(origin, at);
@@ -322,6 +341,7 @@ export function sqliteFrontier(db: Database.Database): Frontier {
   });
 
   return {
+    recoverOwner,
     async add(urls) {
       checkNewUrls(urls);
       return urls.length === 0 ? 0 : addOrRevisit.immediate(urls, false);
@@ -345,11 +365,11 @@ export function sqliteFrontier(db: Database.Database): Frontier {
       }
       return null;
     },
-    async lease(origin, now, leaseMs, nextAt) {
+    async lease(origin, now, leaseMs, nextAt, owner) {
       checkNumber("now", now);
       checkNumber("leaseMs", leaseMs);
-      checkNumber("nextAt", nextAt);
-      return leaseOne.immediate(origin, now, leaseMs, nextAt);
+      if (nextAt !== null) checkNumber("nextAt", nextAt);
+      return leaseOne.immediate(origin, now, leaseMs, nextAt, owner ?? null);
     },
     async settle(lease, outcome) {
       checkNumber("outcome time", "at" in outcome ? outcome.at : outcome.notBefore);

@@ -13,6 +13,7 @@ import { StoreError } from "../errors.js";
 import type { CrawlStore } from "../types.js";
 import { sqliteDatasetCatalogs } from "./datasets.js";
 import { sqliteFrontier } from "./frontier.js";
+import { sqliteReservations } from "./reservations.js";
 import { sqliteCrawlLog, sqliteHostStore, sqlitePageStore, sqliteRobotsCache } from "./records.js";
 import { migrate } from "./schema.js";
 
@@ -70,14 +71,17 @@ export async function openSqliteStore(
     });
   }
 
+  const frontier = sqliteFrontier(db);
   return {
     shared: false,
-    frontier: sqliteFrontier(db),
+    frontier,
+    reservations: sqliteReservations(db, frontier.recoverOwner),
     robots: sqliteRobotsCache(db),
     hosts: sqliteHostStore(db),
     log: sqliteCrawlLog(db),
     pages: sqlitePageStore(db),
     datasets: sqliteDatasetCatalogs(db),
+    failure: () => null,
     async close() {
       if (db.open) db.close();
     },

@@ -212,6 +212,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pages_revisit ON pages (revisit_at, url) WHERE revisit_at IS NOT NULL;
     `,
   },
+  {
+    version: 7,
+    name: "each site's shared reservation, processes' heartbeats, sitemaps read, crawl identity",
+    sql: `
+      -- The process that holds a lease, so that its death gives the lease back at once.
+      ALTER TABLE urls ADD COLUMN lease_owner TEXT;
+      CREATE INDEX urls_lease_owner ON urls (lease_owner) WHERE lease_owner IS NOT NULL;
+      -- key (an origin, or an origin and IP) → when the last exchange with it ended (ms).
+      CREATE TABLE pace_ends (key TEXT PRIMARY KEY, ended_at INTEGER NOT NULL);
+      -- Reservations taken and not released: the requests in flight.
+      CREATE TABLE pace_flights (
+        key TEXT NOT NULL, id TEXT NOT NULL, owner TEXT NOT NULL,
+        PRIMARY KEY (key, id)
+      );
+      CREATE INDEX pace_flights_owner ON pace_flights (owner);
+      -- The last requests of each key, for rate windows: start, then end once released.
+      CREATE TABLE pace_windows (key TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL,
+        PRIMARY KEY (key, id));
+      CREATE INDEX pace_windows_at ON pace_windows (key, at);
+      CREATE TABLE processes (id TEXT PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL,
+        until INTEGER NOT NULL);
+      CREATE TABLE sitemaps_read (origin TEXT PRIMARY KEY, owner TEXT, claimed_at INTEGER,
+        read_at INTEGER);
+      CREATE TABLE crawl_identity (one INTEGER PRIMARY KEY CHECK (one = 1), identity TEXT NOT NULL,
+        seeds TEXT NOT NULL);
+    `,
+  },
 ];
 
 /** Brings the file to the newest schema; returns the version it is at. */

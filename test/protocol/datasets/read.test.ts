@@ -213,8 +213,63 @@ describe("YAML form", () => {
     assert.equal(d.entries.length, 1);
   });
 
+  it("the mapping form (a dataset folder's own data.txt, as R pins writes it): one dataset", () => {
+    // The layout of a legacy R pins board: path list, then the pin's fields, `metadata` nested.
+    const text = [
+      "path:",
+      "- data.csv",
+      "- data.rds",
+      "description: Motor Trend cars",
+      "type: table",
+      "rows: 32",
+      "cols: 2",
+      "columns:",
+      "  mpg: numeric",
+      "  cyl: numeric",
+      "metadata:",
+      "  license: CC0-1.0",
+      "  source: 1974 Motor Trend",
+      "",
+    ].join("\n");
+    const d = readDataTxt(text, { url: "https://data.example/pins/mtcars/data.txt" });
+    assert.equal(d.form, "yaml");
+    assert.equal(d.shape, "mapping");
+    assert.equal(d.entries.length, 1);
+    const e = d.entries[0];
+    assert.deepEqual(e?.path, ["data.csv", "data.rds"]);
+    assert.deepEqual(e?.urls, [
+      "https://data.example/pins/mtcars/data.csv",
+      "https://data.example/pins/mtcars/data.rds",
+    ]);
+    assert.equal(e?.description, "Motor Trend cars");
+    assert.equal(e?.type, "table");
+    assert.equal(e?.rows, 32);
+    assert.deepEqual(e?.columns, [
+      { name: "mpg", type: "numeric" },
+      { name: "cyl", type: "numeric" },
+    ]);
+    // What `metadata` says is read as if at the top, unless the top says it already.
+    assert.equal(e?.license, "CC0-1.0");
+    assert.deepEqual(e?.extra, { source: "1974 Motor Trend" });
+    assert.equal(find(d, "mapping-form").line, 1);
+    assert.deepEqual(
+      d.diagnostics.filter((x) => x.severity === "error"),
+      [],
+    );
+    // A single path, as a one-file pin is written; and a list is still a list.
+    const one = readDataTxt("path: data.csv\ntype: files\n", { url: URL_ });
+    assert.equal(one.shape, "mapping");
+    assert.deepEqual(one.entries[0]?.urls, ["https://data.example/data.csv"]);
+    assert.equal(readDataTxt("- path: a.csv\n", { url: URL_ }).shape, "list");
+    // A mapping whose metadata is not a mapping: said, and the rest read.
+    const bad = readDataTxt("path: a.csv\nmetadata: [x]\n", { url: URL_ });
+    assert.equal(bad.entries.length, 1);
+    assert.equal(find(bad, "bad-field").line, 2);
+  });
+
   it("shape errors: not a list, no path, a count that is not a number, columns not a mapping", () => {
-    assert.equal(find(readDataTxt("path: a.csv\n", { url: URL_ }), "not-a-list").line, 1);
+    assert.equal(find(readDataTxt("name: a\ntype: csv\n", { url: URL_ }), "not-a-list").line, 1);
+    assert.equal(find(readDataTxt("just text\n", { url: URL_ }), "not-a-list").line, 1);
     const d = readDataTxt(
       "- name: nothing\n- path: a.csv\n  rows: many\n  columns: [a, b]\n  extra_field: kept\n",
       { url: URL_ },

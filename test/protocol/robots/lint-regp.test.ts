@@ -224,7 +224,7 @@ const CASES: readonly Case[] = [
     name: "a rule about /robots.txt",
     body: "User-agent: *\nDisallow: /robots.txt\n",
     expect: [["robots-txt-rule", 5, "info"]],
-    says: "seeds/003 §3.2.5",
+    says: "docs/regp.md#paths",
   },
   // --- Ip-allow and Ip-disallow (§3.2.4) ---
   {

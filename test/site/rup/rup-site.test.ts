@@ -511,14 +511,17 @@ describe("RUP site", () => {
       }
     });
 
-    it("a webhook on a private address is refused by the SSRF guard unless allowed, and kept", async () => {
+    it("a webhook on a private address is refused at registration unless allowed", async () => {
       await f.server.close();
       f = await fixture({ ...f, privateHooks: false });
-      await register(f, "http://127.0.0.1:9/hook", { Latency: "day" });
-      f.clock.t += DAY;
-      const t = await f.server.rup?.tick();
-      assert.equal(t?.failed, 1);
-      assert.equal(f.server.rup?.state.outbox().length, 1);
+      const r = await act(f.server, {
+        Action: "Register",
+        RobotEmail: "http://127.0.0.1:9/hook",
+        Latency: "day",
+      });
+      assert.equal(r.status, 400, r.body);
+      assert.match(r.body, /public addresses only/);
+      assert.equal(f.server.rup?.state.findByEmail("http://127.0.0.1:9/hook"), null);
     });
   });
 

@@ -85,7 +85,7 @@ export function checkExtensionKey(line: RobotsLine, ctx: LintContext): void {
       "warning",
       "unknown-key",
       regp
-        ? `unknown field ${quote(written)} (not in seeds/003 Table 3): did you mean "${displayKey(near)}"? robots ignore this line`
+        ? `unknown field ${quote(written)} (not a REGP field, docs/regp.md#every-field): did you mean "${displayKey(near)}"? robots ignore this line`
         : `unknown key ${quote(written)}: did you mean "${displayKey(near)}"? robots ignore this line`,
     );
     return;
@@ -95,7 +95,7 @@ export function checkExtensionKey(line: RobotsLine, ctx: LintContext): void {
     "info",
     "extension-key",
     regp
-      ? `unknown field ${quote(written)}, kept as an extension (seeds/003 Appendix); robots that do not know it ignore the line`
+      ? `unknown field ${quote(written)}, kept as an extension (docs/regp.md#layout); robots that do not know it ignore the line`
       : `unknown key ${quote(written)}, kept as an extension; robots that do not know it ignore the line`,
   );
 }

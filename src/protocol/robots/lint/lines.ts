@@ -141,8 +141,8 @@ function checkPath(line: RobotsLine, ctx: LintContext): void {
       "info",
       "robots-txt-rule",
       ctx.dialect === "regp"
-        ? "/robots.txt is always allowed and should not appear in a path group (seeds/003 §3.2.5); this rule has no effect on it"
-        : "/robots.txt is always allowed (seeds/004 §3.2.2; RFC 9309 §2.2.2); this rule has no effect on it",
+        ? "/robots.txt is always allowed and should not appear in a path group (docs/regp.md#paths); this rule has no effect on it"
+        : "/robots.txt is always allowed (RFC 9309 §2.2.2); this rule has no effect on it",
     );
   }
 }
@@ -188,7 +188,7 @@ function regpPathShape(line: RobotsLine, ctx: LintContext): boolean {
       line.number,
       "info",
       "url-as-path",
-      `${displayKey(line.kind)} ${quote(value)} is a full URL: heed reads its path ${quote(read.value.path)}, but seeds/003 §3.2.5 writes a path and other robots may ignore the line`,
+      `${displayKey(line.kind)} ${quote(value)} is a full URL: heed reads its path ${quote(read.value.path)}, but REGP writes a path (docs/regp.md#paths) and other robots may ignore the line`,
     );
     return false;
   }

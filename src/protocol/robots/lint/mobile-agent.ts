@@ -9,18 +9,15 @@ import type { LintContext } from "./finding.js";
 export function lintMobileAgentServers(ctx: LintContext): void {
   const servers = new MobileAgentServers(ctx.policy.text);
   for (const d of servers.diagnostics) ctx.add(d.line, d.severity, d.code, d.message);
-  const { records } = servers;
-  records.forEach((record, i) => {
+  for (const record of servers.records) {
     // A later line whose path is a prefix of this one's wins for every URL this one matches.
-    const later = records
-      .slice(i + 1)
-      .find((r) => record.canonicalPath.startsWith(r.canonicalPath));
-    if (later !== undefined) {
+    const later = servers.shadowOf(record);
+    if (later !== null) {
       ctx.add(
         record.line,
         "warning",
         "agent-server-shadowed",
-        `Mobile-agent-server for "${record.path}" never applies: line ${later.line} ("${later.path}") comes later and covers it, and the last matching line wins (seeds/000 §3.1); put the more specific line last`,
+        `Mobile-agent-server for "${record.path}" never applies: line ${later.line} ("${later.path}") comes later and covers it, and the last matching line wins (docs/mobile-agents.md#reading-the-records); put the more specific line last`,
       );
     }
     if (record.target.kind === "host" && record.target.url.scheme !== "atp") {
@@ -31,5 +28,5 @@ export function lintMobileAgentServers(ctx: LintContext): void {
         `Mobile-agent-server names a ${record.target.url.scheme}:// host; heed dispatches agents over ATP (atp://) only and fetches these paths over HTTP`,
       );
     }
-  });
+  }
 }

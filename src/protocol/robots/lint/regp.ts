@@ -114,7 +114,7 @@ function checkHashComments(ctx: LintContext): Set<number> {
   for (const line of ctx.policy.text.lines) {
     if (!isKeyed(line) || !SINGLE_HASH_COMMENT.test(line.value)) continue;
     hashed.add(line.number);
-    const head = `"#" does not start a comment in REGP, only "##" does (seeds/003 Table 2), so the value of this ${displayKey(keyOf(line))} line is ${quote(line.value)}`;
+    const head = `"#" does not start a comment in REGP, only "##" does (docs/regp.md#layout), so the value of this ${displayKey(keyOf(line))} line is ${quote(line.value)}`;
     const bad = badValues.get(line.number);
     let tail = `; write "##" to start a comment`;
     if (bad !== undefined) {
@@ -137,7 +137,7 @@ function checkAgentValues(ctx: LintContext, hashed: ReadonlySet<number>): void {
       line.number,
       "warning",
       "agent-not-name-token",
-      `User-agent ${quote(value)} can never be contained in a robot's name token (seeds/003 §3.2.3: letters, digits and "_"), so it names no robot`,
+      `User-agent ${quote(value)} can never be contained in a robot's name token (docs/regp.md#which-sequence), so it names no robot`,
     );
   }
 }
@@ -152,7 +152,7 @@ function checkHeader(ctx: LintContext, model: RegpModel): void {
       null,
       "warning",
       "missing-robot-version",
-      'the file has no Robot-version line: seeds/003 §3.2.1 begins every REGP file with "Robot-version: 3.0", and robots read a file without one as version 1.0',
+      'the file has no Robot-version line: REGP begins every file with "Robot-version: 3.0", and robots read a file without one as version 1.0',
     );
   }
   // Index in `lines` of each directive's own line (a header line never shares its number).
@@ -186,15 +186,14 @@ function checkHeader(ctx: LintContext, model: RegpModel): void {
     let where: string;
     if (d.key === "robot-version") {
       inPlace = !contentBefore(0, at, false);
-      where =
-        'Robot-version belongs on the first line of the file (seeds/003 §3.2.1: "written in the first line")';
+      where = "Robot-version belongs on the first line of the file (docs/regp.md#layout)";
     } else if (version !== undefined && hasVersion) {
       const versionAt = indexOf(version);
       inPlace = versionAt >= 0 && versionAt < at && !contentBefore(versionAt + 1, at, true);
-      where = `Last-modified belongs on the line after Robot-version at line ${version.line} (seeds/003 §3.2.2: "written in the second line")`;
+      where = `Last-modified belongs on the line after Robot-version at line ${version.line} (docs/regp.md#layout)`;
     } else {
       inPlace = !hasVersion && !contentBefore(0, at, false);
-      where = "Last-modified belongs in the header, after Robot-version (seeds/003 §3.2.2)";
+      where = "Last-modified belongs in the header, after Robot-version (docs/regp.md#layout)";
     }
     if (inPlace) {
       end = Math.max(end, at);
@@ -227,7 +226,7 @@ function checkAfterHeader(ctx: LintContext, lines: readonly RobotsLine[], end: n
           line.number,
           "warning",
           "missing-blank-line",
-          `${line.key} follows the header directly; seeds/003 §3.2 separates the header from the first command sequence with a blank line`,
+          `${line.key} follows the header directly; REGP separates the header from the first command sequence with a blank line`,
         );
       }
       return;
@@ -237,7 +236,7 @@ function checkAfterHeader(ctx: LintContext, lines: readonly RobotsLine[], end: n
       line.number,
       "warning",
       "misplaced-command",
-      `${displayKey(key)} stands in the header, which holds only Robot-version and Last-modified and ends at a blank line (seeds/003 §3.2); heed reads it as a global command for every robot`,
+      `${displayKey(key)} stands in the header, which holds only Robot-version and Last-modified and ends at a blank line (docs/regp.md#layout); heed reads it as a global command for every robot`,
     );
   }
 }
@@ -278,7 +277,7 @@ function checkSequences(ctx: LintContext, layout: RegpLayout): void {
         dead.push({
           line: sequence.line,
           code: "shadowed-group",
-          message: `this sequence has Ip lines and no User-agent, so it is for every robot (seeds/003 §3.2.4), but every robot takes ${takerText(star)} first`,
+          message: `this sequence has Ip lines and no User-agent, so it is for every robot (docs/regp.md#ip-groups), but every robot takes ${takerText(star)} first`,
         });
     }
     const here = new Map<string, Directive>();
@@ -302,7 +301,7 @@ function checkSequences(ctx: LintContext, layout: RegpLayout): void {
         dead.push({
           line: agent.line,
           code: "duplicate-group",
-          message: `User-agent ${quote(agent.value)} also heads the sequence at line ${before.line}: under REGP the first matching sequence wins (seeds/003 §3.2.3), so this one is never used for it`,
+          message: `User-agent ${quote(agent.value)} also heads the sequence at line ${before.line}: under REGP the first matching sequence wins (docs/regp.md#which-sequence), so this one is never used for it`,
         });
         continue;
       }
@@ -316,7 +315,7 @@ function checkSequences(ctx: LintContext, layout: RegpLayout): void {
         dead.push({
           line: agent.line,
           code: "shadowed-group",
-          message: `User-agent ${quote(agent.value)} can never select its sequence: every robot it names takes ${takerText(taker)} first (seeds/003 §3.2.3: the first target segment whose User-agent the robot's name contains wins)`,
+          message: `User-agent ${quote(agent.value)} can never select its sequence: every robot it names takes ${takerText(taker)} first (docs/regp.md#which-sequence: the first target segment whose User-agent the robot's name contains wins)`,
         });
         continue;
       }
@@ -430,7 +429,7 @@ function checkShadowedIps(ctx: LintContext, lines: readonly ReadIp[]): void {
     if (killer === null) continue;
     const text = quote(line.directive.text);
     const other = `line ${killer.directive.line} ${quote(killer.directive.text)}`;
-    const why = "comes later (REGP: the last match wins, seeds/003 §3.2.4)";
+    const why = "comes later (REGP: the last match wins, docs/regp.md#paths)";
     if (line.allow === killer.allow) {
       ctx.add(
         line.directive.line,
@@ -529,7 +528,7 @@ function checkPathGroups(ctx: LintContext, compiled: CompiledRegp): void {
       head.line,
       "info",
       "global-rule",
-      `${quote(head.text)} is in the global section: it applies to every robot${more}, on top of the rules of the robot's own sequence (both must allow; DESIGN §4)`,
+      `${quote(head.text)} is in the global section: it applies to every robot${more}, on top of the rules of the robot's own sequence (both must allow; docs/regp.md#layout)`,
     );
   }
   group(global, "in the global section");
@@ -543,7 +542,7 @@ function checkBlocks(ctx: LintContext, layout: RegpLayout): void {
       block.line,
       "warning",
       "block-outside-sequence",
-      "this block is not inside a command sequence: seeds/003 §3.2 places brace lines within a command content segment, and the Appendix grammar gives the global section none; heed applies it to every robot, other robots may not",
+      "this block is not inside a command sequence: REGP places brace lines within a command content segment, and its grammar gives the global section none (docs/regp.md#brace-blocks); heed applies it to every robot, other robots may not",
     );
   }
   const visit = (blocks: readonly Block[]) => {
@@ -554,7 +553,7 @@ function checkBlocks(ctx: LintContext, layout: RegpLayout): void {
           block.line,
           "info",
           "empty-block",
-          "this block has no commands besides its target, so it changes nothing",
+          "this block has no commands besides its target, so it changes nothing: its User-agent, Ip, Allow and Disallow lines only say where its other commands apply (docs/regp.md#brace-blocks)",
         );
       }
       visit(inner);
@@ -612,7 +611,7 @@ function checkZone(ctx: LintContext, s: TimeSetting): void {
     s.line,
     "warning",
     "time-no-zone",
-    `${name(s)} ${quote(valueOf(s))} names no time zone: heed reads it as UT (DESIGN §4), robots elsewhere may read their own local time; add "UT" or "+hhmm"`,
+    `${name(s)} ${quote(valueOf(s))} names no time zone: heed reads it as UT (docs/regp.md#every-field), robots elsewhere may read their own local time; add "UT" or "+hhmm"`,
   );
 }
 

@@ -196,7 +196,7 @@ export function lintRules(ctx: LintContext, spans: readonly GroupSpan[]): void {
 const WHY: Readonly<Record<Dialect, string>> = {
   koster1996: "comes first (Koster 1996: the first match wins)",
   rfc9309: "wins (RFC 9309: the longest match wins, and Allow wins a tie)",
-  regp: "comes later (REGP: the last match wins, seeds/003 §3.2.5)",
+  regp: "comes later (REGP: the last match wins, docs/regp.md#paths)",
 };
 
 /**

@@ -2,6 +2,7 @@ export {
   type AgentResolution,
   MAX_AGENT_SERVER_RECORDS,
   MobileAgentServers,
+  serviceOf,
   parseMobileAgentServers,
 } from "./servers.js";
 export {

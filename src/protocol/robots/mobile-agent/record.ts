@@ -137,7 +137,7 @@ function checkPath(path: string, add: Add): boolean {
     add(
       "warning",
       "agent-server-path-chars",
-      `Mobile-agent-server path "${clip(path)}" has ${[...outside].map((c) => `"${c}"`).join(", ")}, outside the formal syntax (seeds/000 §3.2 pchar); heed compares it as written, other robots may not`,
+      `Mobile-agent-server path "${clip(path)}" has ${[...outside].map((c) => `"${c}"`).join(", ")}, outside the formal syntax (docs/mobile-agents.md#the-record); heed compares it as written, other robots may not`,
     );
   }
   return true;
@@ -154,7 +154,7 @@ function readTarget(url: string, add: Add): AgentTarget | null {
     add(
       "warning",
       "agent-server-url-path",
-      `Mobile-agent-server URL "${clip(url)}" ends with "/"; a simplified URL names only a protocol, host and port (seeds/000 §3.2), read as ${parsed.url.text}`,
+      `Mobile-agent-server URL "${clip(url)}" ends with "/"; a simplified URL names only a protocol, host and port (docs/mobile-agents.md#the-record), read as ${parsed.url.text}`,
     );
   }
   return { kind: "host", url: parsed.url };
@@ -180,7 +180,7 @@ export function readSimplifiedUrl(text: string): SimplifiedUrlReading {
   if (netLoc.includes("/")) {
     return {
       ok: false,
-      error: `"${clip(text)}" has a path; a simplified URL names only a protocol, host and port (seeds/000 §3.2)`,
+      error: `"${clip(text)}" has a path; a simplified URL names only a protocol, host and port (docs/mobile-agents.md#the-record)`,
     };
   }
   if (netLoc === "" || !NET_LOC.test(netLoc)) {

@@ -87,6 +87,31 @@ export class MobileAgentServers {
     }
     return { available: false, reason: "no-record", record: null };
   }
+
+  /**
+   * Whether the agent host `service` (`atp://host:port`) is the one this file names for `url`:
+   * the question an agent host asks before it takes an agent for a path. A later `none` line
+   * covering the path takes it away, as it does for every robot resolving the URL.
+   */
+  names(url: string | URL, service: string): boolean {
+    const answer = this.resolve(url);
+    return answer.available && serviceOf(answer.host) === service;
+  }
+
+  /** The later record that covers every URL `record` matches, so that `record` never decides. */
+  shadowOf(record: MobileAgentRecord): MobileAgentRecord | null {
+    const at = this.records.indexOf(record);
+    if (at < 0) return null;
+    return (
+      this.records.slice(at + 1).find((r) => record.canonicalPath.startsWith(r.canonicalPath)) ??
+      null
+    );
+  }
+}
+
+/** `atp://host:port`, the port always written: how an agent host names itself. */
+export function serviceOf(url: SimplifiedUrl): string {
+  return `${url.scheme}://${url.host}:${url.port ?? ""}`;
 }
 
 /** Reads the Mobile-agent-server records of a robots.txt (bytes or text). Never throws on content. */

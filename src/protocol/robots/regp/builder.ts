@@ -121,7 +121,7 @@ export function buildRegp(document: RegpDocument, options: BuildOptions = {}): s
     throw new RegpBuildError(
       "bad-version",
       "version",
-      `expected 3.<digits> such as 3.0, got ${show(document.version)}: readers take a file for REGP only at 3.x (DESIGN §3), and 1.x and 2.x select the 1994 and 1997 rules (seeds/003 §3.2.1)`,
+      `expected 3.<digits> such as 3.0, got ${show(document.version)}: readers take a file for REGP only at 3.x (docs/robots-txt.md#choosing-the-dialect), and 1.x and 2.x select the 1994 and 1997 rules`,
     );
   }
   line(0, `Robot-version: ${document.version}`, "version");
@@ -275,7 +275,7 @@ function writeSetting(s: Setting, where: string): string {
 function checkText(text: string, field: string, where: string): string {
   let why: string | null = null;
   if (/[\r\n]/.test(text)) why = "a line break";
-  else if (text.includes("##")) why = `"##", which starts a comment (seeds/003 §3.2)`;
+  else if (text.includes("##")) why = `"##", which starts a comment (docs/regp.md#layout)`;
   else if (text !== text.trim()) why = "whitespace at its ends, which readers trim";
   if (why !== null) {
     throw new RegpBuildError("unwritable-text", where, `${field} value ${show(text)} holds ${why}`);
@@ -464,7 +464,8 @@ function checkExtensionKey(key: string, where: string): string {
     why = "not an RFC 1945 token (letters, digits and !#$%&'*+-.^_`|~)";
   else if (key.startsWith("#") || key.includes("##")) why = "read as a comment";
   else if (TABLE3_KEYS.has(key.toLowerCase()) || readKey(key).kind !== "extension")
-    why = "a field of seeds/003 Table 3 (or a spelling readers take for one): use its own setting";
+    why =
+      "a REGP field (docs/regp.md#every-field) (or a spelling readers take for one): use its own setting";
   if (why !== null) {
     throw new RegpBuildError("reserved-key", where, `extension key ${show(key)} is ${why}`);
   }

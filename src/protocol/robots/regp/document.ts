@@ -218,7 +218,7 @@ export function readRegpDocument(text: string | Uint8Array): RegpReading {
     warn(
       versionLine?.line ?? null,
       "missing-robot-version",
-      `no Robot-version value; seeds/003 §3.2.1 reads that as ${DEFAULT_ROBOT_VERSION}, and a REGP file begins "Robot-version: 3.0"`,
+      `no Robot-version value; REGP reads that as ${DEFAULT_ROBOT_VERSION}, and a REGP file begins "Robot-version: 3.0"`,
     );
   } else {
     version = versionLine.value;

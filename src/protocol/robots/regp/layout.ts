@@ -197,7 +197,7 @@ function readContent(
         warning(
           line.number,
           "missing-blank-line",
-          `${line.key} starts a new command sequence; seeds/003 §3.2 separates sequences with a blank line`,
+          `${line.key} starts a new command sequence; REGP separates sequences with a blank line (docs/regp.md#layout)`,
         ),
       );
       return i;

@@ -8,7 +8,11 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
-import type { Json } from "../../../protocol/atp/agent-package.js";
+import {
+  type Json,
+  jsonDepth,
+  MAX_AGENT_STATE_DEPTH,
+} from "../../../protocol/atp/agent-package.js";
 import { parseAtpUrl } from "../../../protocol/atp/url.js";
 import { MobileAgentServers, parseRobots, readRobotsText } from "../../../protocol/robots/index.js";
 import { Subtree } from "../subtree.js";
@@ -71,7 +75,7 @@ export class Capabilities {
       case "getState":
         return JSON.stringify(this.state);
       case "setState":
-        this.setState(args[0] as Json, argsJson.length);
+        this.setState(args[0] as Json, argsJson);
         return "null";
       case "moveTo":
         this.setMove(args[0], args[1]);
@@ -155,7 +159,7 @@ export class Capabilities {
     const { maxResultBytes, maxResultRecords } = this.job.limits;
     if (
       this.records.length >= maxResultRecords ||
-      this.resultBytes + text.length > maxResultBytes
+      this.resultBytes + Buffer.byteLength(text) > maxResultBytes
     ) {
       this.fatal = {
         code: "result-too-large",
@@ -163,14 +167,20 @@ export class Capabilities {
       };
       throw new CapabilityError(`emit: ${this.fatal.message}`);
     }
-    this.resultBytes += text.length;
+    this.resultBytes += Buffer.byteLength(text);
     this.records.push(text);
   }
 
-  private setState(value: Json, length: number): void {
-    if (length > this.job.limits.maxStateLength) {
+  private setState(value: Json, argsJson: string): void {
+    if (argsJson.length > this.job.limits.maxStateLength) {
       throw new CapabilityError(
         `setState: over the limit of ${this.job.limits.maxStateLength} characters`,
+      );
+    }
+    // The arguments are one list: the state is one level below it.
+    if (jsonDepth(argsJson) > MAX_AGENT_STATE_DEPTH + 1) {
+      throw new CapabilityError(
+        `setState: nested more than ${MAX_AGENT_STATE_DEPTH} levels deep, over the limit`,
       );
     }
     this.state = value;

@@ -5,19 +5,54 @@
  * no `process`, `require`, `fetch`, timers or modules unless given them; none are given.
  */
 import type { MessagePort } from "node:worker_threads";
-import { getQuickJS, type QuickJSContext, type QuickJSHandle } from "quickjs-emscripten";
+import {
+  type CustomizeVariantOptions,
+  newQuickJSWASMModule,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  RELEASE_SYNC,
+} from "quickjs-emscripten";
 import { Capabilities, CapabilityError } from "./capabilities.js";
 import type { SandboxErrorCode, SandboxJob, SandboxOutcome } from "./job.js";
 import { PRELUDE } from "./prelude.js";
 
 // Pending jobs (promise reactions) run after the script: bounded like everything else.
 const MAX_PENDING_JOB_ROUNDS = 10_000;
+/** WebAssembly pages are 64 KiB; the QuickJS build starts with 16 MiB (its code's data, its stack). */
+const PAGE = 64 * 1024;
+const INITIAL_PAGES = 256;
+/** Room above the agent's heap for the module's own data and stack. */
+const MODULE_HEADROOM_BYTES = 32 * 1024 * 1024;
+
+type MemoryOption = NonNullable<CustomizeVariantOptions["wasmMemory"]>;
+/** Node's WebAssembly.Memory (the compiler's libraries here do not declare WebAssembly). */
+const WasmMemory = (
+  globalThis as unknown as {
+    WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => MemoryOption };
+  }
+).WebAssembly.Memory;
+
+/**
+ * A QuickJS module of its own for one agent, on a WebAssembly memory that cannot grow past the
+ * agent's heap and some headroom. QuickJS's own memory limit does not count every allocation
+ * (typed arrays' bytes and large array storage escaped it and grew the module to 2 GiB, and
+ * near its limit the collector runs at every allocation, so an agent took many seconds to be
+ * stopped); a memory that cannot grow makes every allocation past it fail at once, as an
+ * out-of-memory error inside the agent.
+ */
+function loadQuickJs(memoryBytes: number): ReturnType<typeof newQuickJSWASMModule> {
+  const maximum = Math.max(INITIAL_PAGES, Math.ceil((memoryBytes + MODULE_HEADROOM_BYTES) / PAGE));
+  const wasmMemory = new WasmMemory({ initial: INITIAL_PAGES, maximum });
+  return newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory }));
+}
 
 export async function runInQuickJs(
   job: SandboxJob,
   messages: MessagePort | null,
+  onStart: () => void = () => {},
 ): Promise<SandboxOutcome> {
-  const quickjs = await getQuickJS();
+  const quickjs = await loadQuickJs(job.limits.memoryBytes);
   const caps = new Capabilities(job, messages);
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(job.limits.memoryBytes);
@@ -31,10 +66,16 @@ export async function runInQuickJs(
   });
   const vm = runtime.newContext();
   let error: { code: SandboxErrorCode; message: string } | null;
+  onStart();
   try {
     installCapabilities(vm, caps);
     const result = vm.evalCode(job.code, "agent.js");
-    error = settle(vm, result);
+    let value: QuickJSHandle | null = null;
+    error = null;
+    if (result.error !== undefined) {
+      error = describe(vm, result.error);
+      result.error.dispose();
+    } else value = result.value;
     for (let round = 0; error === null && round < MAX_PENDING_JOB_ROUNDS; round++) {
       const pending = runtime.executePendingJobs();
       if (pending.error !== undefined) {
@@ -44,14 +85,25 @@ export async function runInQuickJs(
       }
       if (pending.value === 0) break;
     }
+    // An agent written as `(async () => { ... })()` ends in a promise: its rejection (an out
+    // of memory inside a promise job, say) is the agent's outcome, not a quiet success.
+    if (error === null && value !== null) error = rejection(vm, value);
+    value?.dispose();
   } catch (thrown) {
     error = {
       code: "sandbox-failure",
       message: thrown instanceof Error ? thrown.message : String(thrown),
     };
-  } finally {
+  }
+  try {
     vm.dispose();
     runtime.dispose();
+  } catch {
+    // QuickJS fails to free a runtime that ran out of memory inside a promise job: objects of
+    // the unwound job are left on its lists, it asserts they are empty, and the WebAssembly
+    // module aborts. Nothing else leaves them there. The outcome is known and the thread ends
+    // right after, taking its heap along: report the memory limit, keep what was emitted.
+    error ??= OUT_OF_MEMORY;
   }
   // The limit the host broke is the reason, whatever the agent made of the error it saw.
   if (caps.fatal !== null) error = caps.fatal;
@@ -94,20 +146,25 @@ function installCapabilities(vm: QuickJSContext, caps: Capabilities): void {
   vm.unwrapResult(done).dispose();
 }
 
-type EvalResult =
-  { value: QuickJSHandle; error?: undefined } | { error: QuickJSHandle; value?: undefined };
+const OUT_OF_MEMORY = {
+  code: "memory-limit",
+  message: "the agent ran out of its memory limit",
+} as const satisfies { code: SandboxErrorCode; message: string };
 
-function settle(
+/** The reason of a rejected promise; null for anything else. */
+function rejection(
   vm: QuickJSContext,
-  result: EvalResult,
+  value: QuickJSHandle,
 ): { code: SandboxErrorCode; message: string } | null {
-  if (result.error !== undefined) {
-    const error = describe(vm, result.error);
-    result.error.dispose();
-    return error;
+  if (vm.typeof(value) !== "object") return null;
+  const state = vm.getPromiseState(value);
+  if (state.type !== "rejected") {
+    if (state.type === "fulfilled" && !state.notAPromise) state.value.dispose();
+    return null;
   }
-  result.value.dispose();
-  return null;
+  const error = describe(vm, state.error);
+  state.error.dispose();
+  return error;
 }
 
 function describe(
@@ -134,9 +191,7 @@ function describe(
       ? vm.getString(handle)
       : `the agent threw a ${vm.typeof(handle)}`);
   message = message.slice(0, 500);
-  if (name === "InternalError" && message === "out of memory") {
-    return { code: "memory-limit", message: "the agent ran out of its memory limit" };
-  }
+  if (name === "InternalError" && message === "out of memory") return { ...OUT_OF_MEMORY };
   if (name === "InternalError" && message === "stack overflow") {
     return { code: "stack-overflow", message: "the agent overflowed its stack" };
   }

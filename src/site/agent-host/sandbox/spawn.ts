@@ -4,7 +4,12 @@
  * time limit and a grace period. The thread's V8 heap and stack are bounded too.
  */
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
-import { TERMINATE_GRACE_MS, WORKER_HEAP_MB, WORKER_STACK_MB } from "../limits.js";
+import {
+  SANDBOX_START_LIMIT_MS,
+  TERMINATE_GRACE_MS,
+  WORKER_HEAP_MB,
+  WORKER_STACK_MB,
+} from "../limits.js";
 import type { SandboxJob, SandboxOutcome } from "./job.js";
 
 export interface RunningAgent {
@@ -16,6 +21,10 @@ export interface RunningAgent {
 }
 
 const WORKER_URL = new URL("./worker-main.js", import.meta.url);
+
+/** What the sandbox thread posts: that the agent starts, then its outcome. */
+type SandboxMessage =
+  { readonly kind: "started" } | { readonly kind: "outcome"; readonly outcome: SandboxOutcome };
 
 export function runSandboxed(job: SandboxJob): RunningAgent {
   const channel = new MessageChannel();
@@ -45,12 +54,22 @@ export function runSandboxed(job: SandboxJob): RunningAgent {
         files: 0,
         bytesRead: 0,
       });
-    const timer = setTimeout(() => {
-      stopReason = `the agent did not stop within ${job.limits.timeMs + TERMINATE_GRACE_MS} ms and was terminated`;
+    // Until the thread has loaded its interpreter, a start limit; from then on, the agent's
+    // time limit and a grace period. The agent's own clock starts at the same moment.
+    let timer = setTimeout(() => {
+      stopReason = `the sandbox did not start within ${SANDBOX_START_LIMIT_MS} ms and was terminated`;
       void worker.terminate();
-    }, job.limits.timeMs + TERMINATE_GRACE_MS);
-    worker.once("message", (outcome: SandboxOutcome) => {
-      finish(outcome);
+    }, SANDBOX_START_LIMIT_MS);
+    worker.on("message", (message: SandboxMessage) => {
+      if (message.kind === "started") {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          stopReason = `the agent did not stop within ${job.limits.timeMs + TERMINATE_GRACE_MS} ms and was terminated`;
+          void worker.terminate();
+        }, job.limits.timeMs + TERMINATE_GRACE_MS);
+        return;
+      }
+      finish(message.outcome);
       void worker.terminate();
     });
     worker.once("error", (error) =>

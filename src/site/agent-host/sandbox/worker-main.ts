@@ -4,5 +4,9 @@ import type { SandboxJob } from "./job.js";
 import { runInQuickJs } from "./quickjs-run.js";
 
 const { job, messages } = workerData as { job: SandboxJob; messages: MessagePort };
-const outcome = await runInQuickJs(job, messages);
-parentPort?.postMessage(outcome);
+// "started" once the interpreter is loaded: the host counts the agent's time from there, so
+// that a slow thread start on a busy machine does not eat into it.
+const outcome = await runInQuickJs(job, messages, () =>
+  parentPort?.postMessage({ kind: "started" }),
+);
+parentPort?.postMessage({ kind: "outcome", outcome });

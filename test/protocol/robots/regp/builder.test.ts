@@ -556,7 +556,7 @@ describe("buildRegp refuses what the format cannot carry (a TypeError with a cod
       "an extension key that is a Table 3 field",
       () => withSettings({ kind: "extension", key: "Disallow", value: "/" }),
       "reserved-key",
-      ['"Disallow"', "Table 3"],
+      ['"Disallow"', "REGP field"],
     ],
     [
       "an extension key that readers take for User-agent",

@@ -1,0 +1,261 @@
+/**
+ * Each site's shared reservation in Redis (DESIGN §2): Lua scripts, atomic on the server, so
+ * that crawler processes on many machines keep one site's gaps, rate windows and in-flight
+ * limit together. Keys (besides those of ./keys.ts):
+ *
+ * | key            | type | holds                                                                 |
+ * |----------------|------|-----------------------------------------------------------------------|
+ * | P end          | hash | key → when the last exchange with it ended                            |
+ * | P win:<key>    | zset | the key's last requests: member reservation id, score start (end once |
+ * |                |      | released); the newest 1000 kept                                       |
+ * | P fly          | hash | `<key>\n<id>` → owner, for each reservation taken and not released     |
+ * | P nfly         | hash | key → reservations in flight                                          |
+ * | P procs        | hash | process id → its heartbeat as JSON                                    |
+ * | P smown, smat  | hash | origin → the process reading its sitemaps, and since when             |
+ * | P smread       | hash | origin → when its sitemaps were read                                  |
+ * | P identity     | str  | the crawl's identity; P seeds: its seeds as JSON                       |
+ */
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { checkNumber, checkRule } from "../errors.js";
+import type { ProcessBeat, Reservation, Reservations } from "../types.js";
+import { PRELUDE } from "./scripts.js";
+
+/** Requests of one key kept for rate windows: more than any Request-rate a site would set. */
+const WINDOW_KEPT = 1000;
+
+/**
+ * take. ARGV: prefix, key, owner, now, gapMs, requests (0: no rate), windowMs, inFlight, id.
+ * Returns {1, id} or {0, retryAt, why}.
+ */
+export const TAKE = `${PRELUDE}
+local key, owner, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local gap, n, w, most = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local due, why = now, 'gap'
+local nxt = redis.call('HGET', P .. 'next', key)
+if nxt and tonumber(nxt) > due then due = tonumber(nxt) end
+local ended = redis.call('HGET', P .. 'end', key)
+if ended and tonumber(ended) + gap > due then due = tonumber(ended) + gap end
+if n > 0 then
+  -- seeds/003 3.2.7: at most n requests in any window of w ms.
+  local nth = redis.call('ZREVRANGE', P .. 'win:' .. key, n - 1, n - 1, 'WITHSCORES')
+  if #nth > 0 and tonumber(nth[2]) + w > due then
+    due = tonumber(nth[2]) + w
+    why = 'rate'
+  end
+end
+if due > now then
+  -- Only ever later: the ready set then brings the site back when it is due.
+  if not nxt or tonumber(nxt) < due then
+    redis.call('HSET', P .. 'next', key, string.format('%.0f', due))
+    refresh(key)
+  end
+  return { 0, string.format('%.0f', due), why }
+end
+local flying = tonumber(redis.call('HGET', P .. 'nfly', key) or '0')
+if flying >= most then return { 0, ARGV[4], 'in-flight' } end
+redis.call('HINCRBY', P .. 'nfly', key, 1)
+redis.call('HSET', P .. 'fly', key .. '\\n' .. ARGV[9], owner)
+redis.call('ZADD', P .. 'win:' .. key, ARGV[4], ARGV[9])
+redis.call('ZREMRANGEBYRANK', P .. 'win:' .. key, 0, -${WINDOW_KEPT + 1})
+return { 1, ARGV[9] }
+`;
+
+const RELEASE_BODY = `
+local function release(key, id, ended, gap, used)
+  if redis.call('HDEL', P .. 'fly', key .. '\\n' .. id) == 0 then return 0 end
+  redis.call('HINCRBY', P .. 'nfly', key, -1)
+  if not used then
+    redis.call('ZREM', P .. 'win:' .. key, id)
+    return 1
+  end
+  local last = redis.call('HGET', P .. 'end', key)
+  if not last or tonumber(last) < tonumber(ended) then redis.call('HSET', P .. 'end', key, ended) end
+  -- The window counts the request from its end: it reached the site by then.
+  if redis.call('ZSCORE', P .. 'win:' .. key, id) then
+    redis.call('ZADD', P .. 'win:' .. key, ended, id)
+  end
+  local after = tonumber(ended) + tonumber(gap)
+  local nxt = redis.call('HGET', P .. 'next', key)
+  if not nxt or tonumber(nxt) < after then
+    redis.call('HSET', P .. 'next', key, string.format('%.0f', after))
+    refresh(key)
+  end
+  return 1
+end
+`;
+
+/** release. ARGV: prefix, key, id, end, gapMs, used ('1' or '0'). */
+export const RELEASE = `${PRELUDE}${RELEASE_BODY}
+return release(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6] == '1')
+`;
+
+/** reap. ARGV: prefix, owner, now. Returns {leases, reservations}. */
+export const REAP = `${PRELUDE}${RELEASE_BODY}
+local owner, now = ARGV[2], ARGV[3]
+local flights = redis.call('HGETALL', P .. 'fly')
+local ended = 0
+for i = 1, #flights, 2 do
+  if flights[i + 1] == owner then
+    local cut = string.find(flights[i], '\\n', 1, true)
+    ended = ended + release(string.sub(flights[i], 1, cut - 1), string.sub(flights[i], cut + 1), now, 0, true)
+  end
+end
+local leased = redis.call('ZRANGE', P .. 'leases', 0, -1)
+local touched = {}
+local count = 0
+for _, url in ipairs(leased) do
+  local key = P .. 'u:' .. url
+  local v = redis.call('HMGET', key, 's', 'o', 'n', 'nb', 'qs', 'own')
+  if v[1] == 'l' and v[6] == owner then
+    redis.call('HSET', key, 's', 'q')
+    redis.call('HDEL', key, 'lid', 'until', 'own')
+    redis.call('ZREM', P .. 'leases', url)
+    enqueue(v[2], v[3] .. url, v[4], v[5], tonumber(now))
+    touched[v[2]] = true
+    count = count + 1
+  end
+end
+if count > 0 then
+  redis.call('HINCRBY', COUNTS, 'leased', -count)
+  redis.call('HINCRBY', COUNTS, 'queued', count)
+end
+for origin in pairs(touched) do refresh(origin) end
+local readers = redis.call('HGETALL', P .. 'smown')
+for i = 1, #readers, 2 do
+  if readers[i + 1] == owner then redis.call('HDEL', P .. 'smown', readers[i]) end
+end
+redis.call('HDEL', P .. 'procs', owner)
+return { count, ended }
+`;
+
+/** claimSitemaps. ARGV: prefix, origin, owner, now, since. Returns 1 when claimed. */
+export const CLAIM_SITEMAPS = `
+local P = ARGV[1]
+local read = redis.call('HGET', P .. 'smread', ARGV[2])
+if read and tonumber(read) >= tonumber(ARGV[5]) then return 0 end
+if redis.call('HEXISTS', P .. 'smown', ARGV[2]) == 1 then return 0 end
+redis.call('HSET', P .. 'smown', ARGV[2], ARGV[3])
+redis.call('HSET', P .. 'smat', ARGV[2], ARGV[4])
+return 1
+`;
+
+export interface ReservationCommands {
+  heedTake(...argv: string[]): Promise<string[]>;
+  heedRelease(...argv: string[]): Promise<number>;
+  heedReap(...argv: string[]): Promise<number[]>;
+  heedClaimSitemaps(...argv: string[]): Promise<number>;
+}
+
+export function defineReservationCommands(client: Redis): void {
+  client.defineCommand("heedTake", { lua: TAKE, numberOfKeys: 0 });
+  client.defineCommand("heedRelease", { lua: RELEASE, numberOfKeys: 0 });
+  client.defineCommand("heedReap", { lua: REAP, numberOfKeys: 0 });
+  client.defineCommand("heedClaimSitemaps", { lua: CLAIM_SITEMAPS, numberOfKeys: 0 });
+}
+
+function isBeat(value: unknown): value is ProcessBeat {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v["id"] === "string" &&
+    typeof v["host"] === "string" &&
+    typeof v["pid"] === "number" &&
+    typeof v["until"] === "number"
+  );
+}
+
+export function redisReservations(
+  client: Redis & ReservationCommands,
+  prefix: string,
+): Reservations {
+  const P = prefix;
+  return {
+    async take(key, owner, now, rule): Promise<Reservation> {
+      checkNumber("now", now);
+      checkRule(rule);
+      const id = randomUUID();
+      const reply = await client.heedTake(
+        P,
+        key,
+        owner,
+        String(Math.floor(now)),
+        String(Math.ceil(rule.gapMs)),
+        String(rule.rate?.requests ?? 0),
+        String(Math.ceil(rule.rate?.windowMs ?? 0)),
+        String(rule.inFlight),
+        id,
+      );
+      if (String(reply[0]) === "1") return { granted: true, id };
+      const why = reply[2] === "rate" ? "rate" : reply[2] === "in-flight" ? "in-flight" : "gap";
+      return { granted: false, retryAt: Number(reply[1]), why };
+    },
+    async release(key, id, end, gapMs, used) {
+      checkNumber("end", end);
+      checkNumber("gapMs", gapMs);
+      await client.heedRelease(
+        P,
+        key,
+        id,
+        String(Math.ceil(end)),
+        String(Math.ceil(gapMs)),
+        used ? "1" : "0",
+      );
+    },
+    async beat(process) {
+      await client.hset(`${P}procs`, process.id, JSON.stringify(process));
+    },
+    async processes() {
+      const all = await client.hgetall(`${P}procs`);
+      return Object.values(all).flatMap((text) => {
+        try {
+          const value: unknown = JSON.parse(text);
+          return isBeat(value) ? [value] : [];
+        } catch {
+          return [];
+        }
+      });
+    },
+    async reap(owner, now) {
+      checkNumber("now", now);
+      const [leases, reservations] = await client.heedReap(P, owner, String(Math.ceil(now)));
+      return { leases: Number(leases), reservations: Number(reservations) };
+    },
+    async claimSitemaps(origin, owner, now, since) {
+      return (await client.heedClaimSitemaps(P, origin, owner, String(now), String(since))) === 1;
+    },
+    async sitemapsRead(origin, at) {
+      await client.multi().hset(`${P}smread`, origin, String(at)).hdel(`${P}smown`, origin).exec();
+    },
+    async sitemaps(origin) {
+      const [owner, at, read] = await Promise.all([
+        client.hget(`${P}smown`, origin),
+        client.hget(`${P}smat`, origin),
+        client.hget(`${P}smread`, origin),
+      ]);
+      if (owner === null && read === null) return null;
+      return {
+        origin,
+        owner: owner ?? "",
+        claimedAt: Number(at ?? 0),
+        readAt: read === null ? null : Number(read),
+      };
+    },
+    identity: () => client.get(`${P}identity`),
+    async setIdentity(id, seeds) {
+      if ((await client.set(`${P}identity`, id, "NX")) === "OK")
+        await client.set(`${P}seeds`, JSON.stringify(seeds));
+      return (await client.get(`${P}identity`)) ?? id;
+    },
+    async seeds() {
+      const text = await client.get(`${P}seeds`);
+      if (text === null) return [];
+      try {
+        const value: unknown = JSON.parse(text);
+        return Array.isArray(value) ? value.filter((s): s is string => typeof s === "string") : [];
+      } catch {
+        return [];
+      }
+    },
+  };
+}

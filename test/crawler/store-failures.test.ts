@@ -1,0 +1,143 @@
+// A shared store that fails under a running crawl: a Redis restarted without its data is
+// detected (the crawl's identity key is gone) and the crawl stops saying so; a Redis that stays
+// unreachable is waited for, visibly, for the time --store-wait gives, then the crawl stops with
+// a clear message and exit status 3, never an internal error with a stack.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { spawn } from "node:child_process";
+import { startRedisServer } from "../store/redis-server.js";
+import { tempDir } from "../helpers/crawl-harness.js";
+import { spawnCli } from "../helpers/run-cli.js";
+import { startSite } from "../helpers/synthetic-site.js";
+import { sleep } from "../../src/crawler/sleep.js";
+
+const args = (seed: string, store: string, extra: readonly string[] = []) => [
+  "crawl",
+  seed,
+  "--agent",
+  "heedtest",
+  "--store",
+  store,
+  "--json",
+  ...extra,
+];
+
+async function pagesSeen(site: { log: readonly { path: string }[] }, n: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (site.log.filter((r) => r.path.startsWith("/page/")).length >= n) return;
+    await sleep(50);
+  }
+  assert.fail(`fewer than ${n} pages fetched in 20 s`);
+}
+
+describe("a shared store failing under the crawl", { timeout: 120_000 }, () => {
+  it("Redis restarted without its data: both processes stop with an error that says so", async () => {
+    const redis = await startRedisServer();
+    let again: Awaited<ReturnType<typeof startRedisServer>> | null = null;
+    const site = await startSite({
+      pages: 40,
+      links: 3,
+      robots: "User-agent: *\nCrawl-delay: 0.2\n",
+    });
+    try {
+      const store = `${redis.url}#lost:`;
+      const runs = [0, 1].map(() =>
+        spawnCli(args(`${site.origin}/`, store), { timeoutMs: 60_000 }),
+      );
+      await pagesSeen(site, 5);
+      await redis.stop();
+      again = await startRedisServer({ port: redis.port });
+      for (const run of runs) {
+        const result = await run.done;
+        assert.equal(result.code, 3, result.stderr);
+        assert.match(result.stderr, /lost its data/);
+        assert.doesNotMatch(result.stderr, /internal error|\n\s+at /);
+        assert.doesNotMatch(result.stdout, /"stoppedBy":"finished"/);
+      }
+    } finally {
+      await site.close();
+      await again?.stop();
+      await redis.stop();
+    }
+  });
+
+  it("Redis unreachable: a waiting message, then after --store-wait a clear error and exit 3", async () => {
+    const redis = await startRedisServer();
+    const site = await startSite({
+      pages: 40,
+      links: 3,
+      robots: "User-agent: *\nCrawl-delay: 0.2\n",
+    });
+    try {
+      const store = `${redis.url}#gone:`;
+      const run = spawnCli(args(`${site.origin}/`, store, ["--store-wait", "2"]), {
+        timeoutMs: 60_000,
+      });
+      await pagesSeen(site, 3);
+      await redis.stop();
+      const result = await run.done;
+      assert.equal(result.code, 3, result.stderr);
+      assert.match(result.stderr, /unreachable since \d\d:\d\d:\d\d UTC; waiting up to 2 s/);
+      assert.match(result.stderr, /unreachable since .*\(waited 2 s\); run the same command again/);
+      assert.doesNotMatch(result.stderr, /internal error|MaxRetriesPerRequest|\n\s+at /);
+    } finally {
+      await site.close();
+      await redis.stop();
+    }
+  });
+
+  it("Redis down a few seconds and back with its data (AOF): the crawl waits, goes on and finishes", async () => {
+    const dir = await tempDir("heed-aof-");
+    const port = (await startRedisServer().then(async (probe) => {
+      await probe.stop();
+      return probe.port;
+    })) as number;
+    const start = () =>
+      spawn(
+        "redis-server",
+        [
+          "--port",
+          String(port),
+          "--bind",
+          "127.0.0.1",
+          "--dir",
+          dir.dir,
+          "--appendonly",
+          "yes",
+          "--save",
+          "",
+        ],
+        { stdio: "ignore" },
+      );
+    let redis = start();
+    const site = await startSite({
+      pages: 20,
+      links: 3,
+      robots: "User-agent: *\nCrawl-delay: 0.2\n",
+    });
+    try {
+      await sleep(500);
+      const run = spawnCli(
+        args(`${site.origin}/`, `redis://127.0.0.1:${port}#aof:`, ["--store-wait", "30"]),
+        {
+          timeoutMs: 60_000,
+        },
+      );
+      await pagesSeen(site, 4);
+      redis.kill("SIGTERM");
+      await new Promise((resolve) => redis.once("exit", resolve));
+      await sleep(2000);
+      redis = start();
+      const result = await run.done;
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /unreachable since/);
+      assert.match(result.stderr, /reachable again/);
+      const pages = site.log.filter((r) => r.path.startsWith("/page/") || r.path === "/");
+      assert.equal(new Set(pages.map((r) => r.path)).size, 20);
+    } finally {
+      redis.kill("SIGKILL");
+      await site.close();
+      await dir.cleanup();
+    }
+  });
+});

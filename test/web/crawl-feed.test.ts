@@ -1,0 +1,121 @@
+// The crawl view's feed (src/web/crawl-feed.ts) over both store back ends: the same crawl of a
+// local site, read through the store's interfaces, gives the same snapshot from an SQLite file
+// and from a real redis-server; a store that is not there yet, or not a store, is a state, not
+// a crash; the feed only reads.
+import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { CrawlFeed } from "../../src/web/crawl-feed.js";
+import { openStore } from "../../src/store/index.js";
+import { tempDir } from "../helpers/crawl-harness.js";
+import { runCli } from "../helpers/run-cli.js";
+import { serveDirectory, type StaticSite } from "../helpers/static-site.js";
+import { startRedisServer, type RedisServer } from "../store/redis-server.js";
+
+const PAGES = 4;
+
+describe("the crawl view's feed", () => {
+  let temp: Awaited<ReturnType<typeof tempDir>>;
+  let site: StaticSite;
+  let redis: RedisServer;
+
+  before(async () => {
+    temp = await tempDir("heed-feed-");
+    const root = join(temp.dir, "site");
+    await mkdir(root, { recursive: true });
+    const links = Array.from({ length: PAGES }, (_, i) => `<a href="/p${i}.html">p</a>`);
+    await writeFile(join(root, "index.html"), `<html><body>${links.join(" ")}</body></html>`);
+    for (let i = 0; i < PAGES; i++) await writeFile(join(root, `p${i}.html`), "<html></html>");
+    site = await serveDirectory(root, "User-agent: *\nCrawl-delay: 0.05\nDisallow: /private/\n");
+    redis = await startRedisServer();
+  });
+
+  after(async () => {
+    await site?.close();
+    await redis?.stop();
+    await temp?.cleanup();
+  });
+
+  const backEnds = [
+    ["SQLite", () => join(temp.dir, "crawl.db")],
+    ["Redis", () => `${redis.url}#feed-test:`],
+  ] as const;
+
+  for (const [name, spec] of backEnds) {
+    it(`${name}: follows a crawl to its end, and only reads`, async () => {
+      const feed = new CrawlFeed({ store: spec(), now: () => Date.now() });
+      try {
+        if (name === "SQLite") assert.equal((await feed.refresh()).state, "no-store");
+        const result = await runCli(
+          [
+            "crawl",
+            `${site.origin}/`,
+            `${site.origin}/private/x.html`,
+            "--agent",
+            "HeedTest",
+            "--store",
+            spec(),
+          ],
+          { timeoutMs: 60_000 },
+        );
+        assert.equal(result.code, 0, result.stderr);
+        const s = await feed.refresh();
+        assert.equal(s.state, "finished", s.message ?? "");
+        assert.deepEqual(s.counts, {
+          queued: 0,
+          leased: 0,
+          done: PAGES + 1,
+          skipped: 1,
+          failed: 0,
+        });
+        assert.equal(s.requests, PAGES + 1);
+        assert.equal(s.records, PAGES + 2);
+        const [host] = s.hosts;
+        assert.equal(host?.origin, site.origin);
+        assert.equal(host?.requests, PAGES + 1);
+        assert.deepEqual(
+          host?.robots && { status: host.robots.status, action: host.robots.action },
+          {
+            status: 200,
+            action: "parse",
+          },
+        );
+        assert.equal(host?.gaps.requiredMaxMs, 50);
+        assert.equal(host?.gaps.belowRequired, 0);
+        assert.equal(s.skippedTotal, 1);
+        assert.equal(s.skipped[0]?.url, `${site.origin}/private/x.html`);
+        assert.equal(s.skipped[0]?.outcome, "disallowed");
+        assert.match(s.skipped[0]?.detail ?? "", /Disallow: \/private\//);
+        assert.match(s.report.body, /<svg id="chart"/);
+        // A second read finds nothing new and counts nothing twice.
+        const again = await feed.refresh();
+        assert.equal(again.records, s.records);
+        assert.equal(again.skippedTotal, 1);
+        // The store is as the crawl left it.
+        const store = await openStore(spec());
+        try {
+          assert.equal(await store.log.count(), PAGES + 2);
+          assert.deepEqual(await store.frontier.counts(), { ...s.counts, origins: 0 });
+        } finally {
+          await store.close();
+        }
+      } finally {
+        await feed.close();
+      }
+    });
+  }
+
+  it("a file that is not a store is reported, not thrown", async () => {
+    const path = join(temp.dir, "not-a-store.db");
+    await writeFile(path, "this is not SQLite".repeat(100));
+    const feed = new CrawlFeed({ store: path });
+    try {
+      const s = await feed.refresh();
+      assert.equal(s.state, "unreadable");
+      assert.ok((s.message ?? "").length > 0);
+    } finally {
+      await feed.close();
+    }
+  });
+});
