@@ -3,7 +3,8 @@
 //  1. system packages (Debian): redis-server, which the Redis store's tests start; chromium,
 //     in which the HTML crawl report's test opens the page (playwright-core drives it and
 //     downloads no browser of its own); and python3, make and g++, with which npm builds
-//     better-sqlite3; installed with apt-get when missing and this process is root, otherwise
+//     better-sqlite3; iproute2, whose `ip` the SSRF tests create a network namespace with;
+//     installed with apt-get when missing and this process is root, otherwise
 //     named in a message (the tests that need them then fail saying how to get them);
 //  2. the pinned dependencies (`npm ci`) unless node_modules already matches package-lock.json.
 // Plain JavaScript with no dependencies, so it runs before anything is installed.
@@ -37,6 +38,7 @@ const SYSTEM_PACKAGES = [
   ["python3", "python3", "building better-sqlite3"],
   ["make", "make", "building better-sqlite3"],
   ["g++", "g++", "building better-sqlite3"],
+  ["ip", "iproute2", "the SSRF tests, which run hostile hosts in a network namespace"],
 ];
 
 function installSystemPackages() {

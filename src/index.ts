@@ -14,6 +14,15 @@ export {
   type SourcedSitemapEvent,
 } from "./net/sitemap-fetch.js";
 export {
+  BAD_URL_CODE,
+  type GuardedRequestOptions,
+  GuardedRequestError,
+  type GuardedResponse,
+  guardedRequest,
+  MAX_REDIRECTS,
+} from "./net/guarded-request.js";
+export { BLOCKED_ADDRESS_CODE, BlockedAddressError, isPrivateHost } from "./net/address-guard.js";
+export {
   type UpdateSitemapOptions,
   type UpdateSitemapResult,
   updateSitemap,

@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import type { FetchVerdict } from "../protocol/robots/index.js";
 import { CliError } from "./errors.js";
+import { isPrivateHost } from "./private-host.js";
 
 export interface RobotsSource {
   /** What the user named. */
@@ -75,7 +76,11 @@ async function loadUrl(named: string, options: LoadOptions): Promise<RobotsSourc
   if (url !== parsed.href) options.onNote?.(`${named} is not a robots.txt URL; reading ${url}`);
   // Loaded here, not at the top: a local file then costs no HTTP client at start-up.
   const { fetchRobots } = await import("../net/robots-fetch.js");
-  const result = await fetchRobots(url, userAgent === undefined ? {} : { userAgent });
+  // The guard refuses private addresses on every hop unless the user named such a host.
+  const result = await fetchRobots(url, {
+    ...(userAgent === undefined ? {} : { userAgent }),
+    allowPrivateAddresses: isPrivateHost(parsed.hostname),
+  });
   const { verdict } = result;
   if (result.status === null) throw new CliError(`cannot fetch ${url}: ${verdict.why}`);
   const base = { label: url, origin, verdict, status: result.status };

@@ -294,6 +294,16 @@ export function guardConnector(base: buildConnector.connector): buildConnector.c
   };
 }
 
+/**
+ * Whether a host the user named is this machine or a private network: naming one is asking for
+ * it, so the guard (which is for hosts a crawl or a redirect comes upon) lets the command reach it.
+ */
+export function isPrivateHost(hostname: string): boolean {
+  const bare = unbracket(hostname);
+  if (bare === "localhost" || bare.endsWith(".localhost")) return true;
+  return isIP(bare) !== 0 && !checkAddress(bare).allowed;
+}
+
 function unbracket(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
 }

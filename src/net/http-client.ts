@@ -205,20 +205,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     options.connectionsPerOrigin,
     CONNECTIONS_PER_ORIGIN,
   );
-  const guard = options.allowPrivateAddresses !== true;
   const now = options.now ?? Date.now;
-
-  const base = buildConnector({
-    timeout: connectTimeoutMs,
-    ...(guard ? { lookup: guardedLookup } : {}),
-  });
-  // The local address goes to the Agent, not to `connect`: undici hands the connector the
-  // client's `localAddress` and that would override one given to buildConnector.
-  const agent = new Agent({
-    connect: guard ? guardConnector(base) : base,
+  const agent = createGuardedAgent({
+    allowPrivateAddresses: options.allowPrivateAddresses === true,
+    connectTimeoutMs,
     connections,
-    headersTimeout: headersTimeoutMs,
-    bodyTimeout: bodyTimeoutMs,
+    headersTimeoutMs,
+    bodyTimeoutMs,
     ...(localAddress !== undefined ? { localAddress } : {}),
   });
 
@@ -333,6 +326,36 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     fetchPage,
     close: () => agent.close(),
   };
+}
+
+interface GuardedAgentOptions {
+  readonly allowPrivateAddresses: boolean;
+  readonly connectTimeoutMs: number;
+  readonly connections: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly localAddress?: string;
+}
+
+/**
+ * The one undici Agent builder of heed: every connection it opens goes through the SSRF guard
+ * (address-guard.ts) unless private addresses were asked for. Only `net/` builds dispatchers.
+ */
+export function createGuardedAgent(options: GuardedAgentOptions): Agent {
+  const guard = !options.allowPrivateAddresses;
+  const base = buildConnector({
+    timeout: options.connectTimeoutMs,
+    ...(guard ? { lookup: guardedLookup } : {}),
+  });
+  // The local address goes to the Agent, not to `connect`: undici hands the connector the
+  // client's `localAddress` and that would override one given to buildConnector.
+  return new Agent({
+    connect: guard ? guardConnector(base) : base,
+    connections: options.connections,
+    headersTimeout: options.headersTimeoutMs,
+    bodyTimeout: options.bodyTimeoutMs,
+    ...(options.localAddress !== undefined ? { localAddress: options.localAddress } : {}),
+  });
 }
 
 function requestHeaders(

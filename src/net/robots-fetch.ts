@@ -1,15 +1,15 @@
 /**
- * Fetching /robots.txt over HTTP with DESIGN §3's rules: redirects followed by hand (at most
- * five), a body cap, timeouts, and the status code turned into a verdict by
+ * Fetching /robots.txt over HTTP with DESIGN §3's rules: redirects followed by the guarded client
+ * (at most five, each hop guarded), a body cap, timeouts, and the status code turned into a verdict by
  * `robotsFetchVerdict`. The verdict, not an exception, carries what the answer means.
  */
-import { request } from "undici";
 import {
   cacheLifetime,
   type FetchVerdict,
   MAX_ROBOTS_REDIRECTS,
   robotsFetchVerdict,
 } from "../protocol/robots/index.js";
+import { type GuardedResponse, GuardedRequestError, guardedRequest } from "./guarded-request.js";
 import type { HttpClient } from "./http-client.js";
 
 /** Read no more than this of a robots.txt body; parsing stops at 500 KiB anyway. */
@@ -22,9 +22,11 @@ export interface RobotsFetchOptions {
   readonly userAgent?: string;
   /**
    * Fetch through this client's connection pools, so that robots.txt gets the same SSRF guard and
-   * local address (`--ip`) as the pages; default: undici's global dispatcher.
+   * local address (`--ip`) as the pages; default: heed's shared guarded dispatcher.
    */
   readonly client?: Pick<HttpClient, "dispatcher" | "userAgent">;
+  /** Without `client`: the user named a private or loopback host, so it may be reached. */
+  readonly allowPrivateAddresses?: boolean;
   readonly timeoutMs?: number;
   /** Ends the exchange, however far it got (a total deadline): then the site is unreachable. */
   readonly signal?: AbortSignal;
@@ -63,116 +65,86 @@ export async function fetchRobots(
   const timeout = options.timeoutMs ?? ROBOTS_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? MAX_ROBOTS_BODY_BYTES;
   const now = options.now ?? Date.now;
-  const userAgent = options.userAgent ?? options.client?.userAgent ?? "heed";
-  const dispatcher = options.client ? { dispatcher: options.client.dispatcher } : {};
-  let current = url;
-  for (let redirects = 0; ; redirects++) {
-    let response: Awaited<ReturnType<typeof request>>;
-    try {
-      response = await request(current, {
-        ...dispatcher,
-        method: "GET",
-        headers: { "user-agent": userAgent, accept: "text/plain, */*;q=0.5" },
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
-    } catch (error) {
-      const verdict = robotsFetchVerdict({ networkError: describe(error), redirects });
-      return {
-        url,
-        finalUrl: current,
-        status: null,
-        redirects,
-        verdict,
-        body: null,
-        bodyCut: false,
-        lifetimeMs: 0,
-      };
+  const failed = (finalUrl: string, status: number | null, redirects: number, why: string) => ({
+    url,
+    finalUrl,
+    status,
+    redirects,
+    verdict: robotsFetchVerdict({ networkError: why, redirects }),
+    body: null,
+    bodyCut: false,
+    lifetimeMs: 0,
+  });
+  let response: GuardedResponse;
+  try {
+    response = await guardedRequest(url, {
+      ...(options.client === undefined ? {} : { client: options.client }),
+      ...(options.allowPrivateAddresses === true ? { allowPrivateAddresses: true } : {}),
+      headers: {
+        ...(options.userAgent === undefined ? {} : { "user-agent": options.userAgent }),
+        accept: "text/plain, */*;q=0.5",
+      },
+      maxRedirects: MAX_ROBOTS_REDIRECTS,
+      headersTimeoutMs: timeout,
+      bodyTimeoutMs: timeout,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } catch (error) {
+    const at = error instanceof GuardedRequestError ? error.url : url;
+    return failed(at, null, 0, describe(error));
+  }
+  const { status, redirects, headers } = response;
+  const verdict = robotsFetchVerdict({ status, redirects });
+  if (verdict.action === "follow" || (status >= 300 && status < 400)) {
+    await response.body.dump().catch(() => undefined);
+    if (response.location === null) {
+      return failed(response.url, status, redirects, `${status} without a Location header`);
     }
-    const status = response.statusCode;
-    const verdict = robotsFetchVerdict({ status, redirects });
-    const header = (name: string): string | null => {
-      const value = response.headers[name];
-      return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+    // The hop limit stopped the client: one more redirect than heed follows.
+    const tooMany = robotsFetchVerdict({ status, redirects: redirects + 1 });
+    return {
+      url,
+      finalUrl: response.location,
+      status,
+      redirects: redirects + 1,
+      verdict: tooMany,
+      body: null,
+      bodyCut: false,
+      lifetimeMs: 0,
     };
-    if (verdict.action === "follow") {
-      await response.body.dump();
-      const location = header("location");
-      if (location === null) {
-        const noTarget = robotsFetchVerdict({
-          networkError: `${status} without a Location header`,
-          redirects,
-        });
-        return {
-          url,
-          finalUrl: current,
-          status,
-          redirects,
-          verdict: noTarget,
-          body: null,
-          bodyCut: false,
-          lifetimeMs: 0,
-        };
-      }
-      current = new URL(location, current).href;
-      if (redirects + 1 > MAX_ROBOTS_REDIRECTS) {
-        const tooMany = robotsFetchVerdict({ status, redirects: redirects + 1 });
-        return {
-          url,
-          finalUrl: current,
-          status,
-          redirects: redirects + 1,
-          verdict: tooMany,
-          body: null,
-          bodyCut: false,
-          lifetimeMs: 0,
-        };
-      }
-      continue;
-    }
-    const lifetimeMs = cacheLifetime(
-      { cacheControl: header("cache-control"), expires: header("expires"), date: header("date") },
-      now(),
-    );
-    if (verdict.action !== "parse") {
-      await response.body.dump();
-      return {
-        url,
-        finalUrl: current,
-        status,
-        redirects,
-        verdict,
-        body: null,
-        bodyCut: false,
-        lifetimeMs,
-      };
-    }
-    try {
-      const { bytes, cut } = await readCapped(response.body, maxBytes);
-      return {
-        url,
-        finalUrl: current,
-        status,
-        redirects,
-        verdict,
-        body: bytes,
-        bodyCut: cut,
-        lifetimeMs,
-      };
-    } catch (error) {
-      const broken = robotsFetchVerdict({ networkError: describe(error), redirects });
-      return {
-        url,
-        finalUrl: current,
-        status,
-        redirects,
-        verdict: broken,
-        body: null,
-        bodyCut: false,
-        lifetimeMs: 0,
-      };
-    }
+  }
+  const header = (name: string): string | null => headers[name] ?? null;
+  const lifetimeMs = cacheLifetime(
+    { cacheControl: header("cache-control"), expires: header("expires"), date: header("date") },
+    now(),
+  );
+  if (verdict.action !== "parse") {
+    await response.body.dump().catch(() => undefined);
+    return {
+      url,
+      finalUrl: response.url,
+      status,
+      redirects,
+      verdict,
+      body: null,
+      bodyCut: false,
+      lifetimeMs,
+    };
+  }
+  try {
+    const { bytes, cut } = await readCapped(response.body, maxBytes);
+    return {
+      url,
+      finalUrl: response.url,
+      status,
+      redirects,
+      verdict,
+      body: bytes,
+      bodyCut: cut,
+      lifetimeMs,
+    };
+  } catch (error) {
+    return failed(response.url, status, redirects, describe(error));
   }
 }
 

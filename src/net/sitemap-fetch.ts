@@ -1,5 +1,6 @@
 /**
- * Reading sitemaps from files and URLs: opening them (undici, redirects by hand, timeouts),
+ * Reading sitemaps from files and URLs: opening them (the guarded client, which follows redirects
+ * and checks every hop's address; timeouts),
  * gunzip with node:zlib under the protocol layer's size and ratio caps, following sitemap indexes
  * with depth, count and cycle limits, and discovering a site's sitemaps from its robots.txt.
  * What a sitemap says, and what went wrong fetching it, come out as events, not exceptions.
@@ -10,7 +11,6 @@ import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import { pipeline, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { createGunzip } from "node:zlib";
-import { request } from "undici";
 import { parseRobots } from "../protocol/robots/index.js";
 import {
   type DiscoveredSitemaps,
@@ -26,6 +26,8 @@ import {
   sitemapScope,
   sitemapsFromRobots,
 } from "../protocol/sitemap/index.js";
+import { type GuardedResponse, GuardedRequestError, guardedRequest } from "./guarded-request.js";
+import type { HttpClient } from "./http-client.js";
 import { fetchRobots, robotsUrlFor } from "./robots-fetch.js";
 
 /** Time allowed for the headers, and between two chunks of the body. */
@@ -38,6 +40,10 @@ const FILE_CHUNK_BYTES = 64 * 1024;
 export interface SitemapFetchOptions {
   readonly userAgent?: string;
   readonly timeoutMs?: number;
+  /** Fetch through this client's pools and guard; default heed's shared guarded dispatcher. */
+  readonly client?: Pick<HttpClient, "dispatcher" | "userAgent">;
+  /** Without `client`: the user named a private or loopback host, so it may be reached. */
+  readonly allowPrivateAddresses?: boolean;
 }
 
 export type OpenedSitemap =
@@ -75,44 +81,35 @@ export async function openSitemap(
 
 async function openUrl(url: string, options: SitemapFetchOptions): Promise<OpenedSitemap> {
   const timeout = options.timeoutMs ?? SITEMAP_TIMEOUT_MS;
-  let current = url;
-  for (let redirects = 0; ; redirects++) {
-    let response: Awaited<ReturnType<typeof request>>;
-    try {
-      response = await request(current, {
-        method: "GET",
-        headers: {
-          "user-agent": options.userAgent ?? "heed",
-          accept: "application/xml, text/xml, text/plain, application/gzip;q=0.9, */*;q=0.5",
-        },
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-      });
-    } catch (error) {
-      return { ok: false, message: `cannot fetch ${current}: ${describe(error)}`, status: null };
-    }
-    const status = response.statusCode;
-    if (status >= 300 && status < 400) {
-      await response.body.dump();
-      const location = response.headers.location;
-      const target = Array.isArray(location) ? location[0] : location;
-      if (target === undefined)
-        return { ok: false, message: `${current}: ${status} without a Location header`, status };
-      if (redirects + 1 > MAX_SITEMAP_REDIRECTS)
-        return {
-          ok: false,
-          message: `${url}: more than ${MAX_SITEMAP_REDIRECTS} redirects`,
-          status,
-        };
-      current = new URL(target, current).href;
-      continue;
-    }
-    if (status < 200 || status >= 300) {
-      await response.body.dump();
-      return { ok: false, message: `${current}: HTTP ${status}`, status };
-    }
-    return { ok: true, chunks: response.body, finalUrl: current };
+  let response: GuardedResponse;
+  try {
+    response = await guardedRequest(url, {
+      ...(options.client === undefined ? {} : { client: options.client }),
+      ...(options.allowPrivateAddresses === true ? { allowPrivateAddresses: true } : {}),
+      headers: {
+        ...(options.userAgent === undefined ? {} : { "user-agent": options.userAgent }),
+        accept: "application/xml, text/xml, text/plain, application/gzip;q=0.9, */*;q=0.5",
+      },
+      maxRedirects: MAX_SITEMAP_REDIRECTS,
+      headersTimeoutMs: timeout,
+      bodyTimeoutMs: timeout,
+    });
+  } catch (error) {
+    const at = error instanceof GuardedRequestError ? error.url : url;
+    return { ok: false, message: `cannot fetch ${at}: ${describe(error)}`, status: null };
   }
+  const status = response.status;
+  if (status >= 300 && status < 400) {
+    await response.body.dump().catch(() => undefined);
+    if (response.location === null)
+      return { ok: false, message: `${response.url}: ${status} without a Location header`, status };
+    return { ok: false, message: `${url}: more than ${MAX_SITEMAP_REDIRECTS} redirects`, status };
+  }
+  if (status < 200 || status >= 300) {
+    await response.body.dump().catch(() => undefined);
+    return { ok: false, message: `${response.url}: HTTP ${status}`, status };
+  }
+  return { ok: true, chunks: response.body, finalUrl: response.url };
 }
 
 /** gunzip for `parseSitemap`: node:zlib, streaming; broken data surfaces as an error of the iterable. */
@@ -418,6 +415,8 @@ export async function discoverSitemaps(
   const result = await fetchRobots(robotsUrl, {
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.client === undefined ? {} : { client: options.client }),
+    ...(options.allowPrivateAddresses === true ? { allowPrivateAddresses: true } : {}),
   });
   const policy =
     result.verdict.action === "parse" && result.body !== null ? parseRobots(result.body) : null;

@@ -5,6 +5,9 @@ import { createHttpClient, type HttpClient } from "../../src/net/http-client.js"
 import { fetchRobots, robotsUrlFor } from "../../src/net/robots-fetch.js";
 import { redirect, startServer, type TestServer, text } from "../helpers/http-server.js";
 
+/** These tests talk to servers on 127.0.0.1, which the guard refuses unless asked. */
+const local = { allowPrivateAddresses: true } as const;
+
 describe("fetchRobots", () => {
   let server: TestServer;
   before(async () => {
@@ -41,18 +44,24 @@ describe("fetchRobots", () => {
       return client;
     };
     it("uses the client's pools and its User-Agent", async () => {
-      const result = await fetchRobots(`${server.origin}/ua/robots.txt`, { client: make(true) });
+      const result = await fetchRobots(`${server.origin}/ua/robots.txt`, {
+        ...local,
+        client: make(true),
+      });
       assert.equal(result.status, 200);
       assert.equal(result.verdict.action, "parse");
     });
     it("follows redirects through it as before", async () => {
-      const result = await fetchRobots(`${server.origin}/r1`, { client: make(true) });
+      const result = await fetchRobots(`${server.origin}/r1`, { ...local, client: make(true) });
       assert.equal(result.redirects, 2);
       assert.equal(result.verdict.action, "parse");
     });
     it("gets the client's SSRF guard: a blocked robots.txt is unreachable, never allowed", async () => {
       const before = server.requests.length;
-      const result = await fetchRobots(`${server.origin}/ok/robots.txt`, { client: make(false) });
+      const result = await fetchRobots(`${server.origin}/ok/robots.txt`, {
+        ...local,
+        client: make(false),
+      });
       assert.equal(result.status, null);
       assert.equal(result.verdict.action, "unreachable");
       assert.match(result.verdict.why, /HEED_BLOCKED_ADDRESS/);
@@ -61,7 +70,7 @@ describe("fetchRobots", () => {
   });
 
   it("reads a 2xx body and its cache lifetime", async () => {
-    const result = await fetchRobots(`${server.origin}/ok/robots.txt`);
+    const result = await fetchRobots(`${server.origin}/ok/robots.txt`, local);
     assert.equal(result.verdict.action, "parse");
     assert.equal(
       new TextDecoder().decode(result.body ?? new Uint8Array()),
@@ -70,27 +79,36 @@ describe("fetchRobots", () => {
     assert.equal(result.lifetimeMs, 600_000);
   });
   it("follows redirects and says where it ended", async () => {
-    const result = await fetchRobots(`${server.origin}/r1`);
+    const result = await fetchRobots(`${server.origin}/r1`, local);
     assert.equal(result.verdict.action, "parse");
     assert.equal(result.redirects, 2);
     assert.equal(result.finalUrl, `${server.origin}/ok/robots.txt`);
   });
   it("gives up after five redirects: unreachable", async () => {
     const before = server.requests.length;
-    const result = await fetchRobots(`${server.origin}/loop`);
+    const result = await fetchRobots(`${server.origin}/loop`, local);
     assert.equal(result.verdict.action, "unreachable");
     assert.equal(server.requests.length - before, 6); // the first request and five hops
   });
   it("a redirect without Location is unreachable", async () => {
-    assert.equal((await fetchRobots(`${server.origin}/nolocation`)).verdict.action, "unreachable");
+    assert.equal(
+      (await fetchRobots(`${server.origin}/nolocation`, local)).verdict.action,
+      "unreachable",
+    );
   });
   it("403 disallows the site, 410 allows it, 503 is unreachable", async () => {
-    assert.equal((await fetchRobots(`${server.origin}/forbidden`)).verdict.action, "disallow-all");
-    assert.equal((await fetchRobots(`${server.origin}/gone`)).verdict.action, "allow-all");
-    assert.equal((await fetchRobots(`${server.origin}/broken`)).verdict.action, "unreachable");
+    assert.equal(
+      (await fetchRobots(`${server.origin}/forbidden`, local)).verdict.action,
+      "disallow-all",
+    );
+    assert.equal((await fetchRobots(`${server.origin}/gone`, local)).verdict.action, "allow-all");
+    assert.equal(
+      (await fetchRobots(`${server.origin}/broken`, local)).verdict.action,
+      "unreachable",
+    );
   });
   it("cuts a body larger than the cap", async () => {
-    const result = await fetchRobots(`${server.origin}/big`, { maxBytes: 1000 });
+    const result = await fetchRobots(`${server.origin}/big`, { ...local, maxBytes: 1000 });
     assert.equal(result.body?.byteLength, 1000);
     assert.equal(result.bodyCut, true);
   });
@@ -98,7 +116,7 @@ describe("fetchRobots", () => {
     const closed = await startServer({});
     const origin = closed.origin;
     await closed.close();
-    const result = await fetchRobots(`${origin}/robots.txt`, { timeoutMs: 2000 });
+    const result = await fetchRobots(`${origin}/robots.txt`, { ...local, timeoutMs: 2000 });
     assert.equal(result.status, null);
     assert.equal(result.verdict.action, "unreachable");
   });

@@ -16,6 +16,9 @@ import {
 import { SITEMAP_NAMESPACE, type SitemapEvent } from "../../src/protocol/sitemap/index.js";
 import { redirect, startServer, type TestServer, text } from "../helpers/http-server.js";
 
+/** These tests talk to servers on 127.0.0.1, which the guard refuses unless asked. */
+const local = { allowPrivateAddresses: true } as const;
+
 const SUITE = { timeout: 60_000 };
 
 function urlset(locs: readonly string[]): string {
@@ -83,39 +86,39 @@ describe("readSitemap over HTTP", SUITE, () => {
   after(() => server.close());
 
   it("reads a urlset", async () => {
-    const events = await all(readSitemap(`${o}/sitemap.xml`));
+    const events = await all(readSitemap(`${o}/sitemap.xml`, local));
     assert.deepEqual(locs(events), [`${o}/a`, `${o}/b`]);
     assert.equal(summary(events).compressed, false);
   });
 
   it("recognises gzip by its bytes (1f 8b), not its name", async () => {
-    const gz = await all(readSitemap(`${o}/compressed.xml`));
+    const gz = await all(readSitemap(`${o}/compressed.xml`, local));
     assert.deepEqual(locs(gz), [`${o}/a`, `${o}/b`]);
     assert.equal(summary(gz).compressed, true);
     assert.ok((summary(gz).compressedBytes ?? 0) > 0);
-    const named = await all(readSitemap(`${o}/plain.xml.gz`));
+    const named = await all(readSitemap(`${o}/plain.xml.gz`, local));
     assert.deepEqual(locs(named), [`${o}/a`, `${o}/b`]);
     assert.equal(summary(named).compressed, false);
   });
 
   it("follows a redirect", async () => {
-    assert.deepEqual(locs(await all(readSitemap(`${o}/moved.xml`))), [`${o}/a`, `${o}/b`]);
+    assert.deepEqual(locs(await all(readSitemap(`${o}/moved.xml`, local))), [`${o}/a`, `${o}/b`]);
   });
 
   it("an HTTP error or an unreachable host is a fatal fetch-failed", async () => {
-    const gone = await all(readSitemap(`${o}/gone.xml`));
+    const gone = await all(readSitemap(`${o}/gone.xml`, local));
     assert.deepEqual(codes(gone), ["fetch-failed"]);
     assert.equal(summary(gone).stoppedBy, "fetch-failed");
     const closed = await startServer({});
     const port = new URL(closed.origin).port;
     await closed.close();
-    const down = await all(readSitemap(`http://127.0.0.1:${port}/sitemap.xml`));
+    const down = await all(readSitemap(`http://127.0.0.1:${port}/sitemap.xml`, local));
     assert.deepEqual(codes(down), ["fetch-failed"]);
   });
 
   it("stops a gzip bomb at the ratio limit, early and quickly", async () => {
     const started = performance.now();
-    const events = await all(readSitemap(`${o}/bomb.xml.gz`));
+    const events = await all(readSitemap(`${o}/bomb.xml.gz`, local));
     const s = summary(events);
     assert.equal(s.stoppedBy, "compression-ratio");
     assert.ok(s.bytes < 8 * 1024 * 1024, `stopped after ${s.bytes} bytes`);
@@ -125,29 +128,33 @@ describe("readSitemap over HTTP", SUITE, () => {
   });
 
   it("a lower ratio or size limit stops sooner; size is uncompressed", async () => {
-    const sized = await all(readSitemap(`${o}/big.xml.gz`, { maxBytes: 10_000 }));
+    const sized = await all(readSitemap(`${o}/big.xml.gz`, { ...local, maxBytes: 10_000 }));
     assert.equal(summary(sized).stoppedBy, "too-large");
-    const ratio = await all(readSitemap(`${o}/big.xml.gz`, { maxRatio: 2, ratioFloorBytes: 1000 }));
+    const ratio = await all(
+      readSitemap(`${o}/big.xml.gz`, { ...local, maxRatio: 2, ratioFloorBytes: 1000 }),
+    );
     assert.equal(summary(ratio).stoppedBy, "compression-ratio");
-    const fine = await all(readSitemap(`${o}/big.xml.gz`));
+    const fine = await all(readSitemap(`${o}/big.xml.gz`, local));
     assert.equal(summary(fine).urls, 2000);
   });
 
   it("broken gzip is gzip-corrupt, after what could be read", async () => {
-    const events = await all(readSitemap(`${o}/truncated.xml.gz`));
+    const events = await all(readSitemap(`${o}/truncated.xml.gz`, local));
     assert.equal(summary(events).stoppedBy, "gzip-corrupt");
   });
 
   it("checks scope against the URL as named", async () => {
-    const events = await all(readSitemap(`${o}/sub/sitemap.xml`));
+    const events = await all(readSitemap(`${o}/sub/sitemap.xml`, local));
     assert.deepEqual(locs(events), [`${o}/sub/in`]);
     assert.deepEqual(codes(events), ["loc-out-of-scope"]);
-    const anyPath = await all(readSitemap(`${o}/sub/sitemap.xml`, { allowAnyPathOnHost: true }));
+    const anyPath = await all(
+      readSitemap(`${o}/sub/sitemap.xml`, { ...local, allowAnyPathOnHost: true }),
+    );
     assert.deepEqual(locs(anyPath), [`${o}/sub/in`, `${o}/out`]);
   });
 
   it("discovers sitemaps from robots.txt", async () => {
-    const found = await discoverSitemaps(`${o}/any/page`);
+    const found = await discoverSitemaps(`${o}/any/page`, local);
     assert.equal(found.robotsUrl, `${o}/robots.txt`);
     assert.equal(found.robotsStatus, 200);
     assert.equal(found.fromRobots, true);
@@ -182,7 +189,7 @@ describe("discovery without Sitemap lines", SUITE, () => {
   });
 
   it("REGP: the plan's sitemaps", async () => {
-    const found = await discoverSitemaps(regp.origin);
+    const found = await discoverSitemaps(regp.origin, local);
     assert.equal(found.fromRobots, true);
     assert.equal(found.sitemaps.length, 1);
     assert.match(found.sitemaps[0]?.url ?? "", /\/test1\/sitemap\.xml$/);
@@ -190,7 +197,7 @@ describe("discovery without Sitemap lines", SUITE, () => {
 
   it("no Sitemap line, or no robots.txt: /sitemap.xml", async () => {
     for (const s of [bare, none]) {
-      const found = await discoverSitemaps(s.origin);
+      const found = await discoverSitemaps(s.origin, local);
       assert.equal(found.fromRobots, false);
       assert.deepEqual(
         found.sitemaps.map((x) => x.url),
@@ -231,7 +238,7 @@ describe("readSitemaps: following indexes", SUITE, () => {
   });
 
   it("without follow, an index lists its sitemaps", async () => {
-    const events = await all(readSitemaps(`${o}/index.xml`, { follow: false }));
+    const events = await all(readSitemaps(`${o}/index.xml`, { ...local, follow: false }));
     assert.deepEqual(
       events.flatMap((e) => (e.kind === "sitemap" ? [e.sitemap.loc] : [])),
       [`${o}/s1.xml`, `${o}/s2.xml.gz`, `${o}/missing.xml`, `${other.origin}/s.xml`],
@@ -240,7 +247,7 @@ describe("readSitemaps: following indexes", SUITE, () => {
   });
 
   it("with follow, reads each sitemap in order, says where each entry came from", async () => {
-    const events: SourcedSitemapEvent[] = await all(readSitemaps(`${o}/index.xml`));
+    const events: SourcedSitemapEvent[] = await all(readSitemaps(`${o}/index.xml`, local));
     const urls = events.flatMap((e) => (e.kind === "url" ? [[e.url.loc, e.source, e.depth]] : []));
     assert.deepEqual(urls, [
       [`${o}/1a`, `${o}/s1.xml`, 1],
@@ -257,7 +264,7 @@ describe("readSitemaps: following indexes", SUITE, () => {
   });
 
   it("reads no sitemap twice: a cycle is reported, not followed; a nested index is noted", async () => {
-    const events = await all(readSitemaps(`${o}/loop.xml`, { maxDepth: 5 }));
+    const events = await all(readSitemaps(`${o}/loop.xml`, { ...local, maxDepth: 5 }));
     const found = events.flatMap((e) =>
       e.kind === "diagnostic" ? [[e.diagnostic.code, e.source]] : [],
     );
@@ -271,7 +278,7 @@ describe("readSitemaps: following indexes", SUITE, () => {
   });
 
   it("stops at the depth limit with index-depth", async () => {
-    const events = await all(readSitemaps(`${o}/loop.xml`, { maxDepth: 1 }));
+    const events = await all(readSitemaps(`${o}/loop.xml`, { ...local, maxDepth: 1 }));
     const depth = events.find(
       (e) => e.kind === "diagnostic" && e.diagnostic.code === "index-depth",
     );
@@ -282,7 +289,7 @@ describe("readSitemaps: following indexes", SUITE, () => {
   });
 
   it("stops at the file limit with too-many-sitemaps", async () => {
-    const events = await all(readSitemaps(`${o}/wide.xml`, { maxSitemaps: 3 }));
+    const events = await all(readSitemaps(`${o}/wide.xml`, { ...local, maxSitemaps: 3 }));
     assert.deepEqual(locs(events), [`${o}/w0`, `${o}/w1`]);
     assert.deepEqual(codes(events), ["too-many-sitemaps"]);
     await assert.rejects(readSitemaps("x", { maxDepth: -1 }).next(), /maxDepth/);
@@ -307,15 +314,15 @@ describe("cross-submission (sitemaps.org 'Sitemaps & Cross Submits')", SUITE, ()
 
   it("a sitemap on another host may list host1's URLs once host1's robots.txt names it", async () => {
     const url = `${sitemapHost.origin}/sitemap-host1.xml`;
-    const plain = await all(readSitemaps(url));
+    const plain = await all(readSitemaps(url, local));
     assert.deepEqual(locs(plain), []);
     assert.deepEqual(codes(plain), ["loc-out-of-scope"]);
-    const found = await discoverSitemaps(host1.origin);
+    const found = await discoverSitemaps(host1.origin, local);
     assert.deepEqual(
       found.sitemaps.map((s) => s.url),
       [url],
     );
-    const vouched = await all(readSitemaps(url, { robotsTxtHosts: [found.robotsUrl] }));
+    const vouched = await all(readSitemaps(url, { ...local, robotsTxtHosts: [found.robotsUrl] }));
     assert.deepEqual(locs(vouched), [`${host1.origin}/deep/page`]);
   });
 });
@@ -343,7 +350,7 @@ describe("readSitemaps: local files", SUITE, () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   it("finds an index's sitemaps beside it, by name, and judges each by the URL the index gives it", async () => {
-    const events = await all(readSitemaps(join(dir, "sitemap.xml")));
+    const events = await all(readSitemaps(join(dir, "sitemap.xml"), local));
     assert.deepEqual(locs(events), [
       "https://www.example.com/maps/a",
       "https://www.example.com/maps/c",
@@ -358,6 +365,7 @@ describe("readSitemaps: local files", SUITE, () => {
   it("with servedAt, maps the index's URLs under it to paths beside the file", async () => {
     const events = await all(
       readSitemaps(join(dir, "sitemap.xml"), {
+        ...local,
         servedAt: "https://www.example.com/maps/sitemap.xml",
       }),
     );
@@ -369,12 +377,12 @@ describe("readSitemaps: local files", SUITE, () => {
   });
 
   it("a missing file is a fatal fetch-failed", async () => {
-    const events = await all(readSitemap(join(dir, "nope.xml")));
+    const events = await all(readSitemap(join(dir, "nope.xml"), local));
     assert.deepEqual(codes(events), ["fetch-failed"]);
     assert.match(
       events[0]?.kind === "diagnostic" ? events[0].diagnostic.message : "",
       /no such file/,
     );
-    assert.deepEqual(codes(await all(readSitemap(dir))), ["fetch-failed"]);
+    assert.deepEqual(codes(await all(readSitemap(dir, local))), ["fetch-failed"]);
   });
 });

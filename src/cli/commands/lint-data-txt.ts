@@ -10,6 +10,7 @@ import { type DataTxtLintReport, lintDataTxt } from "../../protocol/datasets/ind
 import { LINT_KINDS, type LintKind } from "../choices.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
+import { isPrivateHost } from "../private-host.js";
 import { isUrl, readAll, readLocalFile } from "../robots-source.js";
 import { VERSION } from "../version.js";
 
@@ -75,7 +76,7 @@ async function load(source: string, io: Io): Promise<{ bytes: Uint8Array; url: s
   const host = safeHost(source);
   const client = createHttpClient({
     userAgent: `heed/${VERSION} (+https://www.npmjs.com/package/heed)`,
-    allowPrivateAddresses: /^(?:127\.|localhost$|\[::1\]$)/.test(host),
+    allowPrivateAddresses: isPrivateHost(host),
   });
   try {
     const answer = await fetchDataTxt(source, { client });

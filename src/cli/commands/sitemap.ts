@@ -33,6 +33,7 @@ import {
 import { SitemapWriteError, updateSitemap, writeSitemaps } from "../../site/sitemap-writer.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
+import { isPrivateHost } from "../private-host.js";
 import { RepeatSummary } from "../repeat-summary.js";
 
 export interface SitemapListOptions {
@@ -54,8 +55,11 @@ export async function runSitemapList(
 ): Promise<number> {
   const out = new LineWriter(io.stdout);
   const err = new LineWriter(io.stderr);
-  const fetchOptions: SitemapFetchOptions =
-    options.agent === undefined ? {} : { userAgent: options.agent };
+  const fetchOptions: SitemapFetchOptions = {
+    ...(options.agent === undefined ? {} : { userAgent: options.agent }),
+    // The guard refuses private addresses on every hop unless the user named such a host.
+    allowPrivateAddresses: [source, options.url].some(namesPrivateHost),
+  };
   let roots: readonly string[] = [source];
   let robotsTxtHosts: readonly string[] = [];
   if (options.discover) {
@@ -452,4 +456,9 @@ export async function runSitemapUpdate(
       });
     throw error;
   }
+}
+
+function namesPrivateHost(location: string | undefined): boolean {
+  if (location === undefined || !/^https?:\/\//i.test(location)) return false;
+  return URL.canParse(location) && isPrivateHost(new URL(location).hostname);
 }

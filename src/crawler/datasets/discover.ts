@@ -5,7 +5,6 @@
  * marked as a guess. Every URL is asked of robots.txt; one that it forbids is listed as not
  * fetchable, with the line that forbids it. Every request is paced by the site's rules.
  */
-import { Parser } from "htmlparser2";
 import { fetchDataTxt } from "../../net/data-txt-fetch.js";
 import type { HttpClient } from "../../net/http-client.js";
 import { openSitemap, readSitemaps } from "../../net/sitemap-fetch.js";
@@ -21,6 +20,7 @@ import {
   resolveDatasetPath,
 } from "../../protocol/datasets/index.js";
 import { sitemapsFromRobots } from "../../protocol/sitemap/index.js";
+import { forEachStartTag } from "../html-tags.js";
 import { type Permission, readSiteAccess, type SiteAccess } from "./site-access.js";
 import { SitePacer } from "./site-pacer.js";
 
@@ -427,10 +427,7 @@ class Run {
         if (!permission.allowed) return { ok: false, message: permission.why, status: null };
         await this.pacer.before();
         try {
-          return await openSitemap(location, {
-            ...fetchOptions,
-            userAgent: this.options.client.userAgent,
-          });
+          return await openSitemap(location, { ...fetchOptions, client: this.options.client });
         } finally {
           this.pacer.after();
         }
@@ -498,37 +495,38 @@ function isHtmlPage(contentType: string | null, body: Uint8Array): boolean {
 }
 
 /** `<a href>` and `<link href>` of a page that look like data, by their `type` or their name. */
+const DATA_LINK_TAGS: ReadonlySet<string> = new Set(["a", "base", "link"]);
+
 function dataLinks(html: string, pageUrl: string): { url: string; why: string }[] {
   const found: { url: string; why: string }[] = [];
   let base = pageUrl;
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (name === "base" && attributes.href !== undefined) {
-          try {
-            base = new URL(attributes.href, pageUrl).href;
-          } catch {
-            // a broken <base> changes nothing
-          }
-          return;
-        }
-        if (name !== "a" && name !== "link") return;
-        const href = attributes.href;
-        if (href === undefined) return;
-        let url: string;
+  // Start tags only (html-tags.ts): time linear in the size whatever the nesting.
+  forEachStartTag(
+    html,
+    (name, attributes) => {
+      if (name === "base" && attributes.href !== undefined) {
         try {
-          const parsed = new URL(href.trim(), base);
-          parsed.hash = "";
-          url = parsed.href;
+          base = new URL(attributes.href, pageUrl).href;
         } catch {
-          return;
+          // a broken <base> changes nothing
         }
-        const hint = looksLikeData(url, attributes.type ?? null);
-        if (hint.data) found.push({ url, why: hint.why });
-      },
+        return;
+      }
+      if (name !== "a" && name !== "link") return;
+      const href = attributes.href;
+      if (href === undefined) return;
+      let url: string;
+      try {
+        const parsed = new URL(href.trim(), base);
+        parsed.hash = "";
+        url = parsed.href;
+      } catch {
+        return;
+      }
+      const hint = looksLikeData(url, attributes.type ?? null);
+      if (hint.data) found.push({ url, why: hint.why });
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    DATA_LINK_TAGS,
   );
-  parser.end(html);
   return found;
 }

@@ -12,7 +12,7 @@
  * since, is never overwritten; no link is followed; every file stops at `maxBytes` and every
  * write leaves `minFreeBytes` free on the disk.
  */
-import { type Dispatcher, request } from "undici";
+import { type GuardedResponse, guardedRequest } from "../../net/guarded-request.js";
 import type { HttpClient } from "../../net/http-client.js";
 import { DownloadFolder, type DownloadRecord } from "./download-folder.js";
 import { localPath } from "./download-name.js";
@@ -166,11 +166,8 @@ async function fetchInto(job: Job): Promise<DownloadResult> {
     const answer = await get(url, offset, meta?.validator ?? null, options);
     if (!answer.ok) return { ok: false, url, file, message: answer.message };
     const { response } = answer;
-    const status = response.statusCode;
-    const header = (name: string): string | null => {
-      const value = response.headers[name];
-      return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-    };
+    const status = response.status;
+    const header = (name: string): string | null => response.headers[name] ?? null;
     const skip = async (): Promise<void> => {
       await response.body.dump().catch(() => undefined);
       options.pacer.after();
@@ -248,7 +245,7 @@ type Streamed =
 
 async function stream(
   job: Job,
-  response: Dispatcher.ResponseData,
+  response: GuardedResponse,
   appending: boolean,
   start: number,
   total: number | null,
@@ -314,7 +311,7 @@ async function finish(job: Job, how: "downloaded" | "resumed"): Promise<Download
 }
 
 type Got =
-  | { readonly ok: true; readonly response: Dispatcher.ResponseData }
+  | { readonly ok: true; readonly response: GuardedResponse }
   | { readonly ok: false; readonly message: string };
 
 /** One GET (redirects followed, each asked of robots.txt and paced); the caller calls `pacer.after()`. */
@@ -332,31 +329,28 @@ async function get(
         return { ok: false, message: `redirected to ${current}, ${permission.why}` };
     }
     await options.pacer.before();
-    let response: Dispatcher.ResponseData;
+    let response: GuardedResponse;
     try {
-      response = await request(current, {
-        dispatcher: options.client.dispatcher,
-        method: "GET",
+      // One hop at a time: each hop is asked of robots.txt and paced; the client guards each.
+      response = await guardedRequest(current, {
+        client: options.client,
         headers: {
-          "user-agent": options.client.userAgent,
           // Byte offsets of a Range are offsets in the encoded body: ask for none.
           "accept-encoding": "identity",
           ...(offset > 0 ? { range: `bytes=${offset}-` } : {}),
           ...(offset > 0 && validator !== null ? { "if-range": validator } : {}),
         },
-        headersTimeout: DOWNLOAD_TIMEOUT_MS,
-        bodyTimeout: DOWNLOAD_TIMEOUT_MS,
+        headersTimeoutMs: DOWNLOAD_TIMEOUT_MS,
+        bodyTimeoutMs: DOWNLOAD_TIMEOUT_MS,
       });
     } catch (error) {
       options.pacer.after();
       return { ok: false, message: describe(error) };
     }
-    const status = response.statusCode;
-    const location = response.headers.location;
-    if (status >= 300 && status < 400 && typeof location === "string") {
+    if (response.location !== null) {
       await response.body.dump().catch(() => undefined);
       options.pacer.after();
-      current = new URL(location, current).href;
+      current = response.location;
       continue;
     }
     return { ok: true, response };

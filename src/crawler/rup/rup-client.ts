@@ -3,7 +3,7 @@
  * sending action requests as form-encoded POSTs (seeds/001 §3.1.1: "preferrably the POST CGI
  * method"), through the crawler's HTTP client (its SSRF guard and pools).
  */
-import { request } from "undici";
+import { guardedRequest } from "../../net/guarded-request.js";
 import type { HttpClient } from "../../net/http-client.js";
 import {
   actionFields,
@@ -80,12 +80,11 @@ export async function sendAction(
 ): Promise<ActionAnswer> {
   const body = new URLSearchParams(actionFields(action)).toString();
   try {
-    const res = await request(cgiUrl, {
+    const res = await guardedRequest(cgiUrl, {
       method: "POST",
-      dispatcher: client.dispatcher,
+      client,
       headers: {
         "content-type": "application/x-www-form-urlencoded",
-        "user-agent": client.userAgent,
         accept: "text/html, text/plain;q=0.9",
       },
       body,
@@ -102,7 +101,7 @@ export async function sendAction(
       chunks.push(chunk);
     }
     const text = Buffer.concat(chunks).toString("utf8");
-    return { status: res.statusCode, body: text, text: answerText(text) };
+    return { status: res.status, body: text, text: answerText(text) };
   } catch (error) {
     throw new RupClientError("HEED_RUP_UNREACHABLE", `${cgiUrl}: ${(error as Error).message}`, {
       cause: error,

@@ -25,6 +25,7 @@ export const SITEMAP_CODES: Readonly<Record<SitemapCode, CodeInfo>> = {
   "compression-ratio": ERROR_STOP,
   "gzip-corrupt": ERROR_STOP,
   "gzip-unsupported": ERROR_STOP,
+  "xml-too-deep": ERROR_STOP,
   "xml-malformed": ERROR,
   "not-utf8": WARNING,
   namespace: WARNING,

@@ -28,6 +28,15 @@ export const MAX_LOC_LENGTH = 2047;
  */
 export const MAX_FIELD_CHARS = 16 * 1024;
 
+/**
+ * Elements open at once in an XML sitemap or feed. A sitemap needs four (`urlset`, `url`,
+ * `image:image`, `image:loc`), Google News five, an Atom entry with XHTML content a few more;
+ * past this, reading stops with `xml-too-deep`. The bound is what keeps reading linear: the
+ * tokenizer's parser keeps its open elements with `Array#unshift`, so each element opened costs
+ * as many moves as are open, and `<x>` 300,000 times then `</x>` 300,000 times took a minute.
+ */
+export const MAX_XML_DEPTH = 64;
+
 /** Diagnostics reported per file; past it one `too-many-diagnostics` says the rest were dropped. */
 export const MAX_DIAGNOSTICS = 1000;
 

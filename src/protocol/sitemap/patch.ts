@@ -16,6 +16,7 @@ import { decodeXmlText, escapeCdata } from "./entities.js";
 import { unwrapUrlText } from "./fields.js";
 import {
   LEGACY_SITEMAP_NAMESPACES,
+  MAX_XML_DEPTH,
   REGP_NAMESPACE,
   REGP_PREFIX,
   SITEMAP_NAMESPACE,
@@ -168,7 +169,17 @@ export class SitemapPatcher {
   }
 
   private open(name: string, attribs: Record<string, string>): void {
+    if (this.error !== null) return;
     const depth = ++this.depth;
+    if (depth > MAX_XML_DEPTH) {
+      // Past this the parser's own bookkeeping grows with the square of the depth (limits.ts).
+      this.error = new SitemapPatchError(
+        "malformed",
+        `more than ${MAX_XML_DEPTH} elements open at once; heed does not edit it`,
+      );
+      this.parser.pause();
+      return;
+    }
     if (this.skipDepth !== 0 || this.rootClosedAt >= 0) return;
     const local = name.slice(name.indexOf(":") + 1);
     if (depth === 1) {

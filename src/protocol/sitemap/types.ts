@@ -61,6 +61,7 @@ export type SitemapCode =
   | "compression-ratio"
   | "gzip-corrupt"
   | "gzip-unsupported"
+  | "xml-too-deep"
   | "xml-malformed"
   | "not-utf8"
   | "namespace"

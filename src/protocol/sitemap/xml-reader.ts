@@ -31,6 +31,7 @@ import {
   ATOM_NAMESPACE,
   LEGACY_SITEMAP_NAMESPACES,
   MAX_FIELD_CHARS,
+  MAX_XML_DEPTH,
   REGP_NAMESPACE,
   SITEMAP_NAMESPACE,
 } from "./limits.js";
@@ -159,9 +160,22 @@ export class XmlSitemapReader implements Partial<Handler> {
   }
 
   onopentag(name: string, attribs: Record<string, string>): void {
-    if (this.sink.stopped) return;
+    if (this.sink.stopped) {
+      // Stop the parser in the middle of the chunk it was given: what follows is not read.
+      this.parser.pause();
+      return;
+    }
     const depth = ++this.depth;
     this.lastOpenStart = this.parser.startIndex;
+    if (depth > MAX_XML_DEPTH) {
+      this.sink.report(
+        "xml-too-deep",
+        this.lineAt(this.parser.startIndex),
+        `more than ${MAX_XML_DEPTH} elements open at once; reading stopped (a sitemap needs four or five)`,
+      );
+      this.parser.pause();
+      return;
+    }
     if (this.skipDepth !== 0) return;
     if (this.rootDone) {
       this.skipDepth = depth;

@@ -6,6 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { isPrivateHost } from "../../net/address-guard.js";
 import { fetchRobots } from "../../net/robots-fetch.js";
 import {
   MobileAgentServers,
@@ -32,8 +33,10 @@ export async function loadSiteRules(options: {
   readonly now: number;
 }): Promise<SiteRules> {
   if (options.site !== null) {
+    // The operator named the site: a private one may be reached, and nothing else it redirects to.
     const result = await fetchRobots(`${options.site}/robots.txt`, {
       userAgent: options.userAgent,
+      allowPrivateAddresses: isPrivateHost(new URL(options.site).hostname),
     });
     const verdict = result.verdict;
     if (verdict.action === "parse")

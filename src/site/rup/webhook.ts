@@ -13,7 +13,7 @@
  * unless the site allows them.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { request } from "undici";
+import { guardedRequest } from "../../net/guarded-request.js";
 import type { HttpClient } from "../../net/http-client.js";
 import { formatDate, parseReport } from "../../protocol/rup/index.js";
 
@@ -57,12 +57,11 @@ export async function postWebhook(
   body: string,
   secret: string,
 ): Promise<void> {
-  const res = await request(url, {
+  const res = await guardedRequest(url, {
     method: "POST",
-    dispatcher: client.dispatcher,
+    client,
     headers: {
       "content-type": "application/json",
-      "user-agent": client.userAgent,
       [SIGNATURE_HEADER]: signWebhook(body, secret),
     },
     body,
@@ -73,6 +72,5 @@ export async function postWebhook(
     read += chunk.length;
     if (read > MAX_ANSWER_BYTES) break;
   }
-  if (res.statusCode < 200 || res.statusCode > 299)
-    throw new Error(`${url} answered HTTP ${res.statusCode}`);
+  if (res.status < 200 || res.status > 299) throw new Error(`${url} answered HTTP ${res.status}`);
 }
