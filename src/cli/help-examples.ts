@@ -74,6 +74,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "heed agents dispatch atp://127.0.0.1:4434 --site https://example.com/ --path /home/user1/",
   ],
   demo: ["heed demo", "heed demo --json --items 10"],
+  ui: [
+    "heed ui --open                 # the tester at http://127.0.0.1:8377/",
+    "heed ui --store heed-crawl.db  # and the crawl in that store, live",
+  ],
   completion: [
     "heed completion bash > ~/.local/share/bash-completion/completions/heed",
     "heed completion zsh > ~/.zfunc/_heed",

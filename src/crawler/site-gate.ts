@@ -49,9 +49,13 @@ export function ruleOf(plan: AccessPlan | null, scope: "agent" | "ip", perHost: 
     found === undefined
       ? null
       : { requests: whole, windowMs: Math.ceil((found.seconds * whole * 1000) / found.requests) };
+  // seeds/003 §3.2.7 counts the window from the first visit; the paper's crawler also spreads
+  // a rate evenly (Table 10: Request-rate 120/m kept as 0.5 s between requests), which keeps
+  // the window too and never sends its requests in one burst.
+  const spacingMs = rate === null ? 0 : Math.ceil(rate.windowMs / rate.requests);
   // A paced site gets one request at a time: the next gap then counts from the last end.
   return {
-    gapMs: Math.ceil((delay?.value ?? 0) * 1000),
+    gapMs: Math.max(Math.ceil((delay?.value ?? 0) * 1000), spacingMs),
     rate,
     inFlight: paced(plan, scope) ? 1 : perHost,
   };
