@@ -125,7 +125,7 @@ if ARGV[7] ~= '' then redis.call('HSET', key, 'own', ARGV[7]) end
 redis.call('ZADD', P .. 'leases', ARGV[4], url)
 redis.call('HINCRBY', COUNTS, 'queued', -1)
 redis.call('HINCRBY', COUNTS, 'leased', 1)
--- A site's next moment only moves later (DESIGN §2).
+-- A site's next moment only moves later: one reservation per site, across processes.
 if ARGV[5] ~= '' and (not nxt or tonumber(nxt) < tonumber(ARGV[5])) then
   redis.call('HSET', P .. 'next', origin, ARGV[5])
 end
