@@ -16,43 +16,10 @@ import { startServer, type TestServer } from "../helpers/http-server.js";
 import { spawnCli } from "../helpers/run-cli.js";
 import { serveDirectory } from "../helpers/static-site.js";
 import { until } from "../helpers/until.js";
+import { FICT_ORG as FICT, FICT_ORG_MATRIX as MATRIX } from "../fixtures/fict-org.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-// seeds/004 §4: the example file, as the draft prints it (indentation dropped).
-const FICT = `# /robots.txt for http://www.fict.org/
-# comments to webmaster@fict.org
-
-User-agent: unhipbot
-Disallow: /
-
-User-agent: webcrawler
-User-agent: excite
-Disallow:
-
-User-agent: *
-Disallow: /org/plans.html
-Allow: /org/
-Allow: /serv
-Allow: /~mak
-Disallow: /
-`;
-
-// seeds/004 §4 matrix: URL → unhipbot, webcrawler & excite, other.
-const MATRIX: readonly [string, boolean, boolean, boolean][] = [
-  ["http://www.fict.org/", false, true, false],
-  ["http://www.fict.org/index.html", false, true, false],
-  ["http://www.fict.org/robots.txt", true, true, true],
-  ["http://www.fict.org/server.html", false, true, true],
-  ["http://www.fict.org/services/fast.html", false, true, true],
-  ["http://www.fict.org/services/slow.html", false, true, true],
-  ["http://www.fict.org/orgo.gif", false, true, false],
-  ["http://www.fict.org/org/about.html", false, true, true],
-  ["http://www.fict.org/org/plans.html", false, true, false],
-  ["http://www.fict.org/%7Ejim/jim.html", false, true, false],
-  ["http://www.fict.org/%7Emak/mak.html", false, true, true],
-];
 
 /** The line of FICT that decides for the `*` group: first match in order (seeds/004 §3.2.2). */
 function otherLine(url: string): number | null {

@@ -2,39 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { canonicalize, type Dialect, PathPattern, parseRobots } from "../../../src/index.js";
-
-const FICT_ORG = `# /robots.txt for http://www.fict.org/
-# comments to webmaster@fict.org
-
-User-agent: unhipbot
-Disallow: /
-
-User-agent: webcrawler
-User-agent: excite
-Disallow:
-
-User-agent: *
-Disallow: /org/plans.html
-Allow: /org/
-Allow: /serv
-Allow: /~mak
-Disallow: /
-`;
-
-// seeds/004 §4: url, unhipbot, webcrawler & excite, other.
-const MATRIX: readonly [string, boolean, boolean, boolean][] = [
-  ["http://www.fict.org/", false, true, false],
-  ["http://www.fict.org/index.html", false, true, false],
-  ["http://www.fict.org/robots.txt", true, true, true],
-  ["http://www.fict.org/server.html", false, true, true],
-  ["http://www.fict.org/services/fast.html", false, true, true],
-  ["http://www.fict.org/services/slow.html", false, true, true],
-  ["http://www.fict.org/orgo.gif", false, true, false],
-  ["http://www.fict.org/org/about.html", false, true, true],
-  ["http://www.fict.org/org/plans.html", false, true, false],
-  ["http://www.fict.org/%7Ejim/jim.html", false, true, false],
-  ["http://www.fict.org/%7Emak/mak.html", false, true, true],
-];
+import { FICT_ORG, FICT_ORG_MATRIX as MATRIX } from "../../fixtures/fict-org.js";
 
 // The robots of the example send these User-Agent headers (seeds/004 §4).
 const ROBOTS: readonly [string, number][] = [
