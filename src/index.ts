@@ -132,3 +132,15 @@ export {
   DEFAULT_HOST_LIMITS,
 } from "./site/agent-host/host.js";
 export { startUiServer, type UiServer, type UiServerOptions } from "./web/server.js";
+// The polite crawler as a library (docs/crawler.md), and the stores a crawl keeps its state in.
+export * from "./crawler/api/index.js";
+export {
+  type CrawlStore,
+  DEFAULT_REDIS_PREFIX,
+  type ItemLog,
+  MAX_ITEM_CHARS,
+  openStore,
+  type RedisStoreOptions,
+  StoreError,
+  type StoreErrorCode,
+} from "./store/index.js";

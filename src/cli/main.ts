@@ -385,6 +385,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         .default("jsonl"),
     )
     .option("--out <file>", "write to this file instead of standard output")
+    .option(
+      "--items",
+      "write the records the crawl's page handlers pushed (a crawler written with heed's library, docs/crawler.md) instead of the crawl log; JSON lines only",
+      false,
+    )
     .action(async (options) => {
       const { runExport } = await import("./commands/export.js");
       setExit(await runExport(options, io));

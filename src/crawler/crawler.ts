@@ -19,11 +19,19 @@ import {
 } from "../protocol/robots/index.js";
 import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
 import { StoreError } from "../store/errors.js";
-import type { CachedRobots, CrawlRecord, CrawlStore, Discovery, Lease } from "../store/types.js";
+import type {
+  CachedRobots,
+  CrawlRecord,
+  CrawlStore,
+  Discovery,
+  Lease,
+  NewUrl,
+} from "../store/types.js";
+import { describeError } from "./describe-error.js";
 import type { AgentPaths, IndexedPage } from "./agent-paths.js";
 import { LINK_PRIORITY, readMeta, SEED_PRIORITY } from "./discovery.js";
 import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
-import { extractLinks, robotsTag } from "./links.js";
+import { extractLinks, MAX_PAGE_LINKS, robotsTag } from "./links.js";
 import { mirrored, onHost } from "./other-host.js";
 import { ProcessWatch } from "./process-watch.js";
 import { INDEX_PAGE_PRIORITY, revisitOf } from "./revisit.js";
@@ -68,6 +76,8 @@ export interface CrawlerOptions {
   readonly concurrency: number;
   /** Requests in flight at once to one site, when its robots.txt sets no delay. */
   readonly perHost: number;
+  /** Requests in flight at once from this process to one site, at most `perHost`; default `perHost`. */
+  readonly perHostOf?: (origin: string) => number;
   readonly scope: ScopeKind;
   /** The IP address the crawler sends from: what REGP Ip-* rules see. */
   readonly ip?: string;
@@ -111,8 +121,22 @@ export interface CrawlerOptions {
   readonly now?: () => number;
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: CrawlEvent) => void;
-  /** Receives each fetched page (content output); optional. */
-  readonly onPage?: (page: FetchedPage) => Promise<void>;
+  /**
+   * Receives each fetched page that is kept (not `noindex`), with what it may do from there
+   * (queue more URLs, ask the site's rules); optional. A page whose `onPage` throws is tried
+   * again like a 5xx, up to `maxAttempts`, then recorded as failed: the crawl goes on.
+   */
+  readonly onPage?: (page: FetchedPage, hooks: PageHooks) => Promise<void>;
+  /**
+   * The links of a fetched page (any content type), in place of heed's reading of HTML links.
+   * Each still goes through scope, depth, robots.txt and pacing; the page's own robots meta
+   * (`nofollow`, `noindex`) is still heed's to read.
+   */
+  readonly links?: (page: FetchedPage) => readonly string[] | Promise<readonly string[]>;
+  /** Headers sent with every page request to the site (never robots.txt's); heed's own win. */
+  readonly extraHeaders?: (origin: string) => Readonly<Record<string, string>> | null;
+  /** A Cookie value sent with every page request to the site, after a REGP `Cookie:` line's. */
+  readonly cookie?: (origin: string) => string | null;
   /** Index subtrees through the agent hosts sites name (`heed crawl --agents`). */
   readonly agents?: AgentPaths;
   /** How long a process's heartbeat holds without renewal, in ms (default 10000). */
@@ -139,8 +163,44 @@ export interface FetchedPage {
   readonly srcloc?: string;
   /** Present when the body was cut at the client's size or ratio limit. */
   readonly truncated?: CutReason;
+  /** How it came into the crawl: steps from a seed, how, from which page, and its label. */
+  readonly depth?: number;
+  readonly via?: Discovery;
+  readonly referrer?: string | null;
+  readonly label?: string;
 }
 
+/** A URL a page handler asks to queue. */
+export interface EnqueueRequest {
+  readonly url: string;
+  /** Higher is fetched first within its site; default 0 (links). */
+  readonly priority?: number;
+  /** Steps from a seed; default the page's + 1, never less. */
+  readonly depth?: number;
+  /** Carried with the URL to its page (and through redirects). */
+  readonly label?: string;
+}
+
+/** What became of the URLs a page handler asked to queue. */
+export interface EnqueueResult {
+  /** New to the crawl and queued. */
+  readonly queued: number;
+  /** Already known to the crawl (in any state). */
+  readonly known: number;
+  readonly refused: readonly { readonly url: string; readonly reason: string }[];
+}
+
+/** What a page's handler may do from there, through the crawl's own checks. */
+export interface PageHooks {
+  /**
+   * Queues URLs as links of the page: each is normalised, checked against the crawl's scope,
+   * depth and traps, and against the site's robots.txt when known (else when leased); pacing
+   * applies when it is fetched.
+   */
+  enqueue(requests: readonly EnqueueRequest[]): Promise<EnqueueResult>;
+  /** What the site's robots.txt says of `url` for this robot now (fetched first if need be). */
+  check(url: string): Promise<Verdict>;
+}
 export type CrawlEvent =
   | { readonly type: "fetched"; readonly url: string; readonly status: number }
   | { readonly type: "skipped"; readonly url: string; readonly reason: string }
@@ -154,6 +214,9 @@ export type CrawlEvent =
       readonly until: number;
       readonly why: string;
     };
+
+/** Frontier depth a URL is queued at by a handler at most: well past any real site's. */
+const MAX_ENQUEUE_DEPTH = 10_000;
 
 export interface CrawlSummary {
   readonly fetched: number;
@@ -602,8 +665,14 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     };
 
     const validators = await store.pages.get(url);
+    // A REGP Cookie line (seeds/003 §3.2.10) first; the crawler author's cookie joins it.
+    const cookie = [plan.cookie?.value ?? null, options.cookie?.(origin) ?? null]
+      .filter((c): c is string => c !== null && c !== "")
+      .join("; ");
+    const extra = options.extraHeaders?.(origin) ?? null;
     const headers = {
-      ...(plan.cookie === null ? {} : { cookie: plan.cookie.value }),
+      ...(extra === null ? {} : { extra }),
+      ...(cookie === "" ? {} : { cookie }),
       ...(validators?.etag ? { ifNoneMatch: validators.etag } : {}),
       ...(validators?.lastModified ? { ifModifiedSince: validators.lastModified } : {}),
     };
@@ -612,6 +681,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     lastEnd.set(origin, end);
     await hold.giveBack(true);
     const sent = {
+      ...extra,
       "user-agent": options.userAgent,
       "accept-encoding": ACCEPT_ENCODING,
       ...(headers.cookie === undefined ? {} : { cookie: headers.cookie }),
@@ -652,6 +722,69 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       return { url: moved, priority: LINK_PRIORITY };
     return { url: link, priority: d.plan?.indexPage ? INDEX_PAGE_PRIORITY : LINK_PRIORITY };
   };
+
+  /**
+   * What a page handler may do: queue URLs as the page's links (scope, depth, traps and the
+   * site's rules when known; robots.txt again when leased) and ask a site's rules. `refuseAll`:
+   * the page said nofollow, so nothing it links to is queued.
+   */
+  const pageHooks = (lease: Lease, refuseAll: string | null): PageHooks => ({
+    enqueue: async (requests) => {
+      const { url: from, depth } = lease.entry;
+      const refused: { url: string; reason: string }[] = [];
+      const found: NewUrl[] = [];
+      for (const request of requests) {
+        const given = request.url;
+        const link =
+          typeof given === "string"
+            ? normalizeUrl(given, from, { sortQuery: options.sortQuery === true })
+            : null;
+        const at = Math.max(
+          depth + 1,
+          Number.isSafeInteger(request.depth) ? Number(request.depth) : 0,
+        );
+        // A page outside the scope came by a Mirror-site line: its links to itself are followed.
+        const inReach = (u: string) =>
+          inScope(u) || (!inScope(from) && originOf(u) === originOf(from));
+        const reason =
+          refuseAll ??
+          (link === null
+            ? "not an http(s) URL"
+            : at > options.maxDepth
+              ? `depth ${at} is past the crawl's maximum depth ${options.maxDepth}`
+              : !inReach(link)
+                ? "out of the crawl's scope"
+                : request.priority !== undefined && !Number.isFinite(request.priority)
+                  ? "priority is not a finite number"
+                  : null);
+        if (reason !== null || link === null) {
+          refused.push({ url: String(given), reason: reason ?? "not an http(s) URL" });
+          continue;
+        }
+        const placed = placeLink(link);
+        if (placed === null) {
+          refused.push({
+            url: link,
+            reason: "refused by robots.txt, a trap, or a sitemap snapshot stands for it",
+          });
+          continue;
+        }
+        const priority = request.priority ?? placed.priority;
+        found.push(
+          newUrl(placed.url, Math.min(at, MAX_ENQUEUE_DEPTH), priority, from, {
+            via: "link",
+            ...(request.label === undefined ? {} : { label: request.label }),
+          }),
+        );
+      }
+      const queued = found.length === 0 ? 0 : await store.frontier.add(found);
+      return { queued, known: found.length - queued, refused };
+    },
+    check: async (url) => {
+      const origin = originOf(url);
+      return decide(await sites.view(origin), url, robot(now()));
+    },
+  });
 
   const settleFetch = async (
     origin: string,
@@ -727,12 +860,54 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       decision.plan.host === null ? null : onHost(url, decision.plan.host.value);
     const header = robotsTag(result.headers["x-robots-tag"] ?? null, token);
     let noindex = header.noindex;
-    if (status === 200 && result.body !== null && isHtml(result.contentType)) {
+    let pageNofollow = false;
+    const fetchedPage = (): FetchedPage => ({
+      url,
+      status,
+      headers: result.headers,
+      body: result.body,
+      at,
+      rule: decision.rule,
+      delaySeconds: decision.plan.delaySeconds,
+      requestHeaders: sent,
+      ...(meta.srcloc === undefined ? {} : { srcloc: meta.srcloc }),
+      ...(result.cutReason === undefined ? {} : { truncated: result.cutReason }),
+      depth,
+      via: meta.via,
+      referrer: lease.entry.referrer,
+      ...(meta.label === undefined ? {} : { label: meta.label }),
+    });
+    const custom = options.links;
+    if (custom !== undefined && status === 200 && result.body !== null) {
+      const html = isHtml(result.contentType);
+      const robotsMeta = html
+        ? extractLinks(new TextDecoder().decode(result.body), url, token, {
+            sortQuery: options.sortQuery === true,
+          })
+        : null;
+      canonical = robotsMeta?.canonical ?? canonical;
+      noindex ||= robotsMeta?.noindex === true;
+      pageNofollow = robotsMeta?.nofollowAll === true;
+      const deepEnough = following && (meta.type === "list" || depth < options.maxDepth);
+      if (meta.type !== "data" && deepEnough && !header.nofollow && !pageNofollow) {
+        const given = await custom(fetchedPage());
+        const found = given.slice(0, MAX_PAGE_LINKS).flatMap((href) => {
+          const link =
+            typeof href === "string"
+              ? normalizeUrl(href, url, { sortQuery: options.sortQuery === true })
+              : null;
+          const placed = link !== null && follow(link) ? placeLink(link) : null;
+          return placed === null ? [] : [newUrl(placed.url, depth + 1, placed.priority, url)];
+        });
+        if (found.length > 0) await store.frontier.add(found);
+      }
+    } else if (status === 200 && result.body !== null && isHtml(result.contentType)) {
       const page = extractLinks(new TextDecoder().decode(result.body), url, token, {
         sortQuery: options.sortQuery === true,
       });
       canonical = page.canonical ?? canonical;
       noindex ||= page.noindex;
+      pageNofollow = page.nofollowAll;
       // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
       // page has every link followed, however deep it stands.
       const deepEnough = following && (meta.type === "list" || depth < options.maxDepth);
@@ -745,19 +920,38 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       }
     }
     // `noindex` (meta robots or X-Robots-Tag): fetched, links followed as allowed, not kept.
-    if (!noindex)
-      await options.onPage?.({
-        url,
-        status,
-        headers: result.headers,
-        body: result.body,
-        at,
-        rule: decision.rule,
-        delaySeconds: decision.plan.delaySeconds,
-        requestHeaders: sent,
-        ...(meta.srcloc === undefined ? {} : { srcloc: meta.srcloc }),
-        ...(result.cutReason === undefined ? {} : { truncated: result.cutReason }),
-      });
+    if (!noindex && options.onPage !== undefined) {
+      const nofollow = header.nofollow || pageNofollow || meta.type === "data";
+      try {
+        await options.onPage(
+          fetchedPage(),
+          pageHooks(
+            lease,
+            nofollow ? "the page says nofollow (or is a sitemap `data` page)" : null,
+          ),
+        );
+      } catch (error) {
+        // Tried again as a 5xx would be, without validators: a 304 would bring no body back.
+        const why = `page handler: ${describeError(error)}`;
+        await store.pages.put({ url, etag: null, lastModified: null, fetchedAt: at, status });
+        await retryOrFail(origin, lease, why, null);
+        await logOutcome(
+          url,
+          origin,
+          at,
+          result.ms,
+          status,
+          result.wireBytes,
+          "handler-error",
+          why,
+          {
+            ...timing,
+            canonical,
+          },
+        );
+        return;
+      }
+    }
     await store.frontier.settle(lease, { kind: "done", status, at: now() });
     await logOutcome(
       url,
@@ -817,16 +1011,32 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       if (found.length > 0) await store.frontier.add(found);
     }
     // `noindex` (meta robots): filed and its links followed as allowed, not kept.
-    if (!page.noindex)
-      await options.onPage?.({
-        url,
-        status: 200,
-        headers: { "content-type": "application/json", "x-heed-indexed-by": page.host },
-        body: new TextEncoder().encode(JSON.stringify(page)),
-        at,
-        rule: decision.rule,
-        delaySeconds: 0,
-      });
+    if (!page.noindex && options.onPage !== undefined) {
+      const meta = readMeta(lease.entry.meta, depth);
+      try {
+        await options.onPage(
+          {
+            url,
+            status: 200,
+            headers: { "content-type": "application/json", "x-heed-indexed-by": page.host },
+            body: new TextEncoder().encode(JSON.stringify(page)),
+            at,
+            rule: decision.rule,
+            delaySeconds: 0,
+            depth,
+            via: meta.via,
+            referrer: lease.entry.referrer,
+            ...(meta.label === undefined ? {} : { label: meta.label }),
+          },
+          pageHooks(lease, null),
+        );
+      } catch (error) {
+        const why = `page handler: ${describeError(error)}`;
+        await retryOrFail(origin, lease, why, null);
+        await logOutcome(url, origin, at, 0, 200, 0, "handler-error", why);
+        return;
+      }
+    }
     await store.frontier.settle(lease, { kind: "done", status: 200, at: now() });
     // No byte of the page crossed the network to the site: the agent read it there.
     const outcome = page.noindex ? "indexed-by-agent-noindex" : "indexed-by-agent";
@@ -920,7 +1130,12 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     const room = Math.min(options.concurrency - tasks.size, options.maxPages - done - tasks.size);
     if (room > 0) {
       const busy = new Set(
-        [...active].filter(([, n]) => n >= options.perHost).map(([origin]) => origin),
+        [...active]
+          .filter(
+            ([origin, n]) =>
+              n >= Math.min(options.perHostOf?.(origin) ?? options.perHost, options.perHost),
+          )
+          .map(([origin]) => origin),
       );
       for (const origin of spent) busy.add(origin);
       for (const origin of setAside) busy.add(origin);

@@ -14,6 +14,8 @@ export interface UrlMeta {
   readonly changefreq?: ChangeFreq;
   /** Redirect hops from the URL first queued (a redirect target's). */
   readonly hops?: number;
+  /** The label a page handler gave the URL when it queued it (the library's `ctx.enqueue`). */
+  readonly label?: string;
 }
 
 export function writeMeta(meta: UrlMeta): string {

@@ -94,6 +94,11 @@ export interface FetchPageOptions {
     readonly ifModifiedSince?: string | Date;
     /** Default: HTML first, anything else accepted. */
     readonly accept?: string;
+    /**
+     * More headers a crawler author asked for (names lower-cased). Sent before the ones above,
+     * which win: User-Agent, Accept-Encoding and the conditional headers are heed's to set.
+     */
+    readonly extra?: Readonly<Record<string, string>>;
   };
   /** Aborting gives `{ kind: "error", code: "other" }`. */
   readonly signal?: AbortSignal;
@@ -363,8 +368,9 @@ function requestHeaders(
   extra: FetchPageOptions["headers"] = {},
 ): Record<string, string> {
   const headers: Record<string, string> = {
+    ...extra.extra,
     "user-agent": userAgent,
-    accept: extra.accept ?? DEFAULT_ACCEPT,
+    accept: extra.accept ?? extra.extra?.["accept"] ?? DEFAULT_ACCEPT,
     "accept-encoding": ACCEPT_ENCODING,
   };
   if (extra.cookie !== undefined) headers["cookie"] = extra.cookie;

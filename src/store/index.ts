@@ -9,6 +9,7 @@ import type { CrawlStore } from "./types.js";
 
 export type * from "./types.js";
 export { StoreError, type StoreErrorCode } from "./errors.js";
+export { MAX_ITEM_CHARS } from "./items.js";
 export { openRedisStore, type RedisStoreOptions } from "./redis/index.js";
 export { openSqliteStore, type SqliteStoreOptions } from "./sqlite/index.js";
 

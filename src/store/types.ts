@@ -244,12 +244,27 @@ export interface CrawlStore {
   readonly pages: PageStore;
   /** Each host's /data.txt catalog, kept by `heed crawl --datasets`. */
   readonly datasets: DatasetCatalogs;
+  /** What page handlers pushed: the crawl's own records (`heed export --items`). */
+  readonly items: ItemLog;
   /**
    * Why the store was given up, when it was: a server unreachable for longer than its bounded
    * wait. Calls made since then fail; this says why, for a person. Null while it works.
    */
   failure(): Error | null;
   close(): Promise<void>;
+}
+
+/**
+ * The records a crawl's page handlers pushed (`ctx.push` in the library, `heed export --items`),
+ * each one JSON text, kept in the order they were appended. The store checks only that each is
+ * text no longer than `MAX_ITEM_CHARS` (./items.ts); what the JSON holds is the crawler author's.
+ */
+export interface ItemLog {
+  /** Adds the records at the end, in order, all or none. */
+  append(items: readonly string[]): Promise<void>;
+  /** Every record, in the order appended, `batch` at a time (the last batch may be shorter). */
+  scan(batch: number): AsyncIterable<readonly string[]>;
+  count(): Promise<number>;
 }
 
 /** A host's dataset catalog as one robot read it (seeds/002; `heed crawl --datasets`). */

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { VERSION } from "../cli/version.js";
+import { VERSION } from "../net/version.js";
 import { CrawlFeed } from "./crawl-feed.js";
 import type { CrawlSnapshot } from "./crawl-snapshot.js";
 import { askDataTxt, AskError, askRobots, askSitemap } from "./fetches.js";

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { StoreError } from "../../src/store/errors.js";
+import { MAX_ITEM_CHARS } from "../../src/store/items.js";
 import type {
   CachedRobots,
   CrawlRecord,
@@ -1064,6 +1065,42 @@ export function storeContract(name: string, harness: StoreHarness): void {
         const none: string[] = [];
         for await (const batch of store.pages.due(T0, 10)) none.push(...batch);
         assert.deepEqual(none, []);
+      }),
+    );
+  });
+
+  describe(`${name}: ItemLog — "in the order they were appended"`, () => {
+    it(
+      "keeps the records of two connections (two processes) in order, in batches, and counts them",
+      withStore(async (store, place) => {
+        const other = await place.open();
+        await store.items.append(['{"n":1}', '{"n":2}']);
+        await other.items.append(['{"n":3}']);
+        await store.items.append([]);
+        await store.items.append(['{"n":4}', '{"n":5}']);
+        const batches: (readonly string[])[] = [];
+        for await (const batch of other.items.scan(2)) batches.push(batch);
+        assert.deepEqual(
+          batches.map((b) => b.length),
+          [2, 2, 1],
+        );
+        assert.deepEqual(
+          batches.flat().map((t) => (JSON.parse(t) as { n: number }).n),
+          [1, 2, 3, 4, 5],
+        );
+        assert.equal(await store.items.count(), 5);
+      }),
+    );
+
+    it(
+      "refuses, before writing any, a record that is not text or is over MAX_ITEM_CHARS",
+      withStore(async (store) => {
+        const refused = (error: unknown) =>
+          error instanceof StoreError && error.code === "HEED_STORE_BAD_ARGUMENT";
+        await assert.rejects(store.items.append(['{"ok":1}', 5 as unknown as string]), refused);
+        await assert.rejects(store.items.append([`"${"x".repeat(MAX_ITEM_CHARS)}"`]), refused);
+        await assert.rejects(store.items.scan(0)[Symbol.asyncIterator]().next(), refused);
+        assert.equal(await store.items.count(), 0);
       }),
     );
   });

@@ -1,5 +1,6 @@
 /**
  * `heed export [--store PATH] --format jsonl|csv [--out FILE]`: every record of a crawl's log,
+ * or with `--items` every record the crawl's page handlers pushed (JSON lines only),
  * one a line, in the order of the log: JSON lines, or CSV (RFC 4180: a header, CRLF line ends,
  * fields quoted when they hold a comma, a quote, a line break or edge spaces; a null is an
  * empty field, an empty text is `""`). Streams: a log of millions of records is written in
@@ -38,6 +39,8 @@ export interface ExportCommandOptions {
   readonly store: string;
   readonly format?: string;
   readonly out?: string;
+  /** The records page handlers pushed (the library's `ctx.push`) instead of the crawl log. */
+  readonly items?: boolean;
 }
 
 export async function runExport(options: ExportCommandOptions, io: Io): Promise<number> {
@@ -47,6 +50,10 @@ export async function runExport(options: ExportCommandOptions, io: Io): Promise<
       `--format: expected one of ${EXPORT_FORMATS.join(", ")}, got ${format === undefined ? "nothing" : `"${format}"`}`,
     );
   }
+  if (options.items === true && format !== "jsonl")
+    throw new CliError(
+      `--items: records are JSON of any shape, written as JSON lines: --format jsonl, not "${format}"`,
+    );
   const store = await openExistingStore(options.store, io);
   let file: WriteStream | null = null;
   try {
@@ -55,21 +62,25 @@ export async function runExport(options: ExportCommandOptions, io: Io): Promise<
     // The sink ends each line with LF; a CR before it makes CSV's CRLF (RFC 4180 §2.1).
     const [line, end] = format === "csv" ? [csvLine, "\r"] : [jsonLine, ""];
     let open = format === "csv" ? await out.line(`${csvRow(EXPORT_FIELDS)}${end}`) : true;
-    const batches = store.log.scan(SCAN_BATCH)[Symbol.asyncIterator]();
+    // Items are stored as the JSON text written: each is its own line as it is.
+    const batches: AsyncIterator<readonly string[]> =
+      options.items === true
+        ? store.items.scan(SCAN_BATCH)[Symbol.asyncIterator]()
+        : lines(store.log.scan(SCAN_BATCH), (record) => `${line(record)}${end}`);
     while (open) {
-      let next: IteratorResult<readonly CrawlRecord[]>;
+      let next: IteratorResult<readonly string[]>;
       try {
         next = await batches.next();
       } catch (error) {
         throw new CliError(
-          `cannot read the crawl log of ${shown(options.store)}: ${(error as Error).message}`,
+          `cannot read the ${options.items === true ? "items" : "crawl log"} of ${shown(options.store)}: ${(error as Error).message}`,
           2,
           { cause: error },
         );
       }
       if (next.done === true) break;
-      for (const record of next.value) {
-        open = await out.line(`${line(record)}${end}`);
+      for (const text of next.value) {
+        open = await out.line(text);
         if (!open) break;
       }
     }
@@ -83,6 +94,14 @@ export async function runExport(options: ExportCommandOptions, io: Io): Promise<
     await store.close();
   }
   return EXIT_OK;
+}
+
+/** Each batch of records as lines. */
+async function* lines(
+  batches: AsyncIterable<readonly CrawlRecord[]>,
+  line: (record: CrawlRecord) => string,
+): AsyncGenerator<readonly string[]> {
+  for await (const batch of batches) yield batch.map(line);
 }
 
 function jsonLine(record: CrawlRecord): string {

@@ -10,7 +10,7 @@ import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { stateFilesOf } from "../hidden-paths.js";
 import { formatRupInfo, type Latency, latencyMs, type RupInfo } from "../../protocol/rup/index.js";
-import { VERSION } from "../../cli/version.js";
+import { VERSION } from "../../net/version.js";
 import { createHttpClient, type HttpClient } from "../../net/http-client.js";
 import { ActionEndpoint } from "./action-endpoint.js";
 import { CONFIRM_PATH, handleConfirm } from "./confirm-page.js";

@@ -9,6 +9,7 @@ import type { CrawlStore } from "../types.js";
 import { redisFrontier, type FrontierClient } from "./frontier.js";
 import { redisKeys } from "./keys.js";
 import { redisDatasetCatalogs } from "./datasets.js";
+import { redisItemLog } from "./items.js";
 import { redisCrawlLog, redisHostStore, redisPageStore, redisRobotsCache } from "./records.js";
 import { ADD, LEASE, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
 import {
@@ -132,6 +133,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     log: redisCrawlLog(client, keys),
     pages: redisPageStore(client, keys),
     datasets: redisDatasetCatalogs(client, keys),
+    items: redisItemLog(client, keys),
     failure: () => failure,
     async close() {
       connected = false;

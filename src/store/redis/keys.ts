@@ -24,6 +24,7 @@
  * | P pages         | hash   | url → page validators as JSON (revisitAt absent when null)            |
  * | P revisits      | zset   | pages with a revisit moment: score = revisitAt, member url            |
  * | P datasets      | hash   | `<agent> <origin>` → that host's dataset catalog as JSON              |
+ * | P items         | list   | records page handlers pushed, JSON texts, in order of appending      |
  */
 export function redisKeys(prefix: string) {
   return {
@@ -37,6 +38,7 @@ export function redisKeys(prefix: string) {
     pages: `${prefix}pages`,
     revisits: `${prefix}revisits`,
     datasets: `${prefix}datasets`,
+    items: `${prefix}items`,
   } as const;
 }
 

@@ -13,6 +13,7 @@ import { StoreError } from "../errors.js";
 import type { CrawlStore } from "../types.js";
 import { sqliteDatasetCatalogs } from "./datasets.js";
 import { sqliteFrontier } from "./frontier.js";
+import { sqliteItemLog } from "./items.js";
 import { sqliteReservations } from "./reservations.js";
 import { sqliteCrawlLog, sqliteHostStore, sqlitePageStore, sqliteRobotsCache } from "./records.js";
 import { migrate } from "./schema.js";
@@ -81,6 +82,7 @@ export async function openSqliteStore(
     log: sqliteCrawlLog(db),
     pages: sqlitePageStore(db),
     datasets: sqliteDatasetCatalogs(db),
+    items: sqliteItemLog(db),
     failure: () => null,
     async close() {
       if (db.open) db.close();

@@ -239,6 +239,14 @@ export const MIGRATIONS: readonly Migration[] = [
         seeds TEXT NOT NULL);
     `,
   },
+  {
+    version: 8,
+    name: "items: the records page handlers pushed",
+    sql: `
+      -- One JSON text a row, in the order pushed (the library's ctx.push, heed export --items).
+      CREATE TABLE items (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
+    `,
+  },
 ];
 
 /** Brings the file to the newest schema; returns the version it is at. */
