@@ -3,15 +3,16 @@
  * through Redis), with a live progress line and a JSON summary.
  */
 import { isIP } from "node:net";
-import { AgentPaths } from "../../crawler/agent-paths.js";
-import { crawl, type CrawlSummary, type FetchedPage } from "../../crawler/crawler.js";
+import { Crawler, type CrawlerSummary } from "../../crawler/api/crawler.js";
+import type { Page } from "../../crawler/api/page.js";
+import type { CrawlEvent, CrawlSummary, FetchedPage } from "../../crawler/crawler.js";
 import { type CatalogRun, storeCatalogs } from "../../crawler/datasets/crawl-catalogs.js";
 import { catalogLine, catalogSummary } from "../crawl-datasets.js";
 import type { ScopeKind } from "../../crawler/scope.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
 import { WarcWriter } from "../../crawler/warc-writer.js";
-import { createHttpClient } from "../../net/http-client.js";
 import { productToken } from "../../protocol/robots/index.js";
+import { createHttpClient } from "../../net/http-client.js";
 import { openStore } from "../../store/index.js";
 import { StoreError } from "../../store/errors.js";
 import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE } from "../errors.js";
@@ -154,12 +155,6 @@ export async function runCrawl(
             { cause: error },
           );
         });
-  const client = createHttpClient({
-    userAgent,
-    allowPrivateAddresses: allowPrivate,
-    connectionsPerOrigin: perHost,
-    ...(options.ip === undefined ? {} : { localAddress: options.ip }),
-  });
   const controller = new AbortController();
   let interrupted = false;
   const stop = () => controller.abort();
@@ -190,13 +185,14 @@ export async function runCrawl(
   poll?.unref();
   // A page that cannot be archived stops the crawl: going on would fetch pages and lose them.
   let warcError: unknown = null;
-  const onPage =
+  // The pages kept go to the WARC files: the command's one page handler.
+  const handler =
     warc === null
       ? {}
       : {
-          onPage: (page: FetchedPage) =>
+          handler: (page: Page) =>
             warc
-              .write(page, page.srcloc === undefined ? {} : { srcloc: page.srcloc })
+              .write(archived(page), page.srcloc === null ? {} : { srcloc: page.srcloc })
               .catch((error: unknown) => {
                 warcError ??= error;
                 controller.abort();
@@ -208,12 +204,12 @@ export async function runCrawl(
   const hosts = new Set(normal.map((url) => new URL(url).origin));
   let catalogs: CatalogRun | null = null;
   try {
-    summary = await runUntilFailed(failedStore, {
+    const crawler = new Crawler({
       seeds: normal,
       agent,
-      userAgent,
+      infoUrl: options.infoUrl,
+      allowPrivateAddresses: allowPrivate,
       store,
-      client,
       maxPages,
       maxDepth,
       concurrency,
@@ -229,39 +225,48 @@ export async function runCrawl(
       total: options.total === true,
       siteWaitMs: siteWaitS * 1000,
       follow: options.follow === true,
-      onEvent: (event) => {
-        progress?.event(event);
-        if (event.type === "notice") say(event.message);
-        // Why a URL was not fetched, for the first few (heed report lists every one).
-        if (event.type === "skipped" && options.quiet !== true && skipsTold < SKIPS_TOLD) {
-          skipsTold++;
-          say(`skipped ${event.url}: ${event.reason}`);
-          if (skipsTold === SKIPS_TOLD) say("more skipped URLs: heed report lists them");
-        }
-        if (event.type === "waiting" && !tty && options.quiet !== true) {
-          if (told.get(event.origin) !== event.why) {
-            told.set(event.origin, event.why);
-            say(`waiting for ${event.origin} until ${clock(event.until)} UTC: ${event.why}`);
-          }
-        }
-        if (options.datasets === true && event.type === "fetched")
-          hosts.add(new URL(event.url).origin);
-      },
-      ...onPage,
-      ...(options.agents === true
-        ? {
-            agents: new AgentPaths({ robot: agent, userAgent, store, allowPrivate, now: Date.now }),
-          }
-        : {}),
+      ...handler,
+      ...(options.agents === true ? { agents: true } : {}),
       ...(options.ip === undefined ? {} : { ip: options.ip }),
       ...list(options.languages, "languages"),
       ...list(options.encodings, "encodings"),
       ...list(options.charsets, "charsets"),
     });
+    const onEvent = (event: CrawlEvent) => {
+      progress?.event(event);
+      if (event.type === "notice") say(event.message);
+      // Why a URL was not fetched, for the first few (heed report lists every one).
+      if (event.type === "skipped" && options.quiet !== true && skipsTold < SKIPS_TOLD) {
+        skipsTold++;
+        say(`skipped ${event.url}: ${event.reason}`);
+        if (skipsTold === SKIPS_TOLD) say("more skipped URLs: heed report lists them");
+      }
+      if (event.type === "waiting" && !tty && options.quiet !== true) {
+        if (told.get(event.origin) !== event.why) {
+          told.set(event.origin, event.why);
+          say(`waiting for ${event.origin} until ${clock(event.until)} UTC: ${event.why}`);
+        }
+      }
+      if (options.datasets === true && event.type === "fetched")
+        hosts.add(new URL(event.url).origin);
+    };
+    for (const type of ["fetched", "skipped", "failed", "retry", "notice", "waiting"] as const)
+      crawler.on(type, onEvent);
+    summary = withoutLibraryFields(await runUntilFailed(failedStore, crawler));
     // The progress line's last draw shows the summary's count, not a poll's older one.
     queued = summary.queued;
     if (options.datasets === true && !controller.signal.aborted) {
-      catalogs = await storeCatalogs({ store, client, agent, origins: hosts });
+      const client = createHttpClient({
+        userAgent,
+        allowPrivateAddresses: allowPrivate,
+        connectionsPerOrigin: perHost,
+        ...(options.ip === undefined ? {} : { localAddress: options.ip }),
+      });
+      try {
+        catalogs = await storeCatalogs({ store, client, agent, origins: hosts });
+      } finally {
+        await client.close();
+      }
     }
   } catch (error) {
     // A store that failed says why, once, without a stack: the crawl resumes when run again.
@@ -278,7 +283,6 @@ export async function runCrawl(
     progress?.stop();
     process.off("SIGINT", interrupt);
     process.off("SIGTERM", stop);
-    await client.close();
     await store.close().catch(() => {});
     await warc?.close();
   }
@@ -331,9 +335,27 @@ function redactStore(spec: string): string {
 }
 
 /** The crawl, or the store's failure if that comes first. */
-function runUntilFailed(
-  failed: Promise<never>,
-  options: Parameters<typeof crawl>[0],
-): Promise<CrawlSummary> {
-  return Promise.race([crawl(options), failed]);
+function runUntilFailed(failed: Promise<never>, crawler: Crawler): Promise<CrawlerSummary> {
+  return Promise.race([crawler.run(), failed]);
+}
+
+/** The command's summary: the crawl's, without what only a page handler adds. */
+function withoutLibraryFields(summary: CrawlerSummary): CrawlSummary {
+  const { items: _items, handlerErrors: _errors, ...crawl } = summary;
+  return crawl;
+}
+
+/** A kept page as the WARC writer files it. */
+function archived(page: Page): FetchedPage {
+  return {
+    url: page.url,
+    status: page.status,
+    headers: page.headers,
+    body: page.body,
+    at: page.fetchedAt,
+    rule: page.rule,
+    delaySeconds: page.delaySeconds,
+    requestHeaders: page.requestHeaders,
+    ...(page.truncated === null ? {} : { truncated: page.truncated }),
+  };
 }
