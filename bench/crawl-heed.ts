@@ -2,8 +2,9 @@
  * heed's side of bench/crawl.bench.ts, in a process of its own so that its peak RSS is its own.
  *
  *   node dist/bench/crawl-heed.js --seeds URL,URL,… [--concurrency 50] [--per-host 3]
- *        [--max-pages 10000] [--expect N] [--seconds 60] [--dir DIR]
- *     crawls from the seeds with the SQLite store (persisted, crash-safe) in DIR (default a
+ *        [--max-pages 10000] [--expect N] [--seconds 60] [--dir DIR] [--core]
+ *     crawls from the seeds with the library's Crawler (what `import { Crawler } from "heed"`
+ *     gives) and a page handler, the SQLite store (persisted, crash-safe) in DIR (default a
  *     temporary directory, removed after), robots.txt respected;
  *   node dist/bench/crawl-heed.js --frontier 1000000 [--seconds 5] [--dir DIR]
  *     queues that many URLs over 1,000 origins in an SQLite store,
@@ -18,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { crawl } from "../src/crawler/crawler.js";
+import { Crawler } from "../src/index.js";
 import { createHttpClient } from "../src/net/http-client.js";
 import { openSqliteStore } from "../src/store/sqlite/index.js";
 import type { NewUrl } from "../src/store/types.js";
@@ -48,32 +50,53 @@ async function crawlWeb(): Promise<void> {
   const rss = rssSampler();
 
   const store = await openSqliteStore(join(dir, "crawl.db"));
-  const client = createHttpClient({
-    userAgent: `${AGENT}/0.1 (+https://example.com/bot)`,
-    allowPrivateAddresses: true,
-    connectionsPerOrigin: perHost,
-  });
   const controller = new AbortController();
   const deadline = setTimeout(() => controller.abort(), seconds * 1000);
   try {
     const started = performance.now();
     const counter = pageCounter("heed", expect, rss);
-    const summary = await crawl({
+    // A handler that reads what a crawler author's first one would: the status and the size.
+    let bytes = 0;
+    const crawler = new Crawler({
       seeds,
       agent: AGENT,
-      userAgent: client.userAgent,
+      infoUrl: "https://example.com/bot",
+      allowPrivateAddresses: true,
       store,
-      client,
       maxPages,
       maxDepth: 1_000,
       concurrency,
       perHost,
       scope: "host",
       signal: controller.signal,
-      onEvent: (event) => {
-        if (event.type === "fetched") counter.page();
+      handler: (page) => {
+        if (page.status === 200) bytes += page.body?.length ?? 0;
       },
     });
+    crawler.on("fetched", () => counter.page());
+    // --core: the crawl() function under the library, without it, to weigh what it costs.
+    const summary = process.argv.includes("--core")
+      ? await crawl({
+          seeds,
+          agent: AGENT,
+          userAgent: `${AGENT}/0.1 (+https://example.com/bot)`,
+          store,
+          client: createHttpClient({
+            userAgent: `${AGENT}/0.1 (+https://example.com/bot)`,
+            allowPrivateAddresses: true,
+            connectionsPerOrigin: perHost,
+          }),
+          maxPages,
+          maxDepth: 1_000,
+          concurrency,
+          perHost,
+          scope: "host",
+          signal: controller.signal,
+          onEvent: (event) => {
+            if (event.type === "fetched") counter.page();
+          },
+        })
+      : await crawler.run();
     const crawlMs = performance.now() - started;
     counter.stop();
     clearTimeout(deadline);
@@ -91,12 +114,12 @@ async function crawlWeb(): Promise<void> {
         retried: summary.retried,
         queued: counts.queued,
         storeMB: Math.round(fileBytes(join(dir, "crawl.db")) / 1e6),
+        handledMB: Math.round(bytes / 1e6),
       },
     });
   } finally {
     clearTimeout(deadline);
     rss.stop();
-    await client.close();
     await store.close();
     if (given === "") rmSync(dir, { recursive: true, force: true });
   }

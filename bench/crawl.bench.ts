@@ -6,7 +6,8 @@
  * `/`, robots.txt respected, 50 requests in flight, until the whole web (10,000 pages) is
  * fetched:
  *
- *   heed            SQLite store in a temporary directory (the frontier persisted, crash-safe),
+ *   heed            the library's Crawler (`import { Crawler } from "heed"`) with a page handler,
+ *                   SQLite store in a temporary directory (the frontier persisted, crash-safe),
  *                   3 requests in flight per host (20 × 3 ≥ 50);
  *   Crawlee memory  `persistStorage: false`; 50 tasks from the start (min, desired and max
  *                   concurrency; Crawlee has no per-host limit);
@@ -28,6 +29,8 @@
  *   node dist/bench/crawl.bench.js --progress      # the children print progress on stderr
  *   node dist/bench/crawl.bench.js --runs 3        # heed and Crawlee in memory 3 times each
  *                                                  #   (1 to 5, default 2)
+ *   node dist/bench/crawl.bench.js --core-too      # heed also through crawl() alone, without
+ *                                                  #   the library's Crawler around it
  *
  * Bounded: each crawl has a time limit (the child stops itself, the bench kills it 20 s
  * later), the web process stops itself after 10 minutes, and every child is killed when the
@@ -47,6 +50,8 @@ import { fmt as fmtDigits, median, option, printTable } from "./report.js";
 const fmt = (value: number, digits = 0): string => fmtDigits(value, digits);
 
 const QUICK = process.argv.includes("--quick");
+/** Also crawl with the bare crawl() function under the library, alternating: the library's cost. */
+const CORE_TOO = process.argv.includes("--core-too");
 const PROGRESS = process.argv.includes("--progress");
 const RUNS = Math.min(Math.max(Math.trunc(Number(option("--runs", "2"))) || 1, 1), 5);
 const HOSTS = 20;
@@ -312,6 +317,7 @@ async function main(): Promise<void> {
   const heedRuns: Crawl[] = [];
   const memoryRuns: Crawl[] = [];
   const diskRuns: Crawl[] = [];
+  const coreRuns: Crawl[] = [];
   let crawleeMissing: string | null = null;
   try {
     // Alternating, so that load on the machine falls on both.
@@ -325,6 +331,16 @@ async function main(): Promise<void> {
           LIMIT_S.heed,
         ),
       );
+      if (CORE_TOO)
+        coreRuns.push(
+          await crawlWith(
+            web,
+            "heed crawl() alone",
+            "crawl-heed.js",
+            ["--per-host", String(PER_HOST), "--core"],
+            LIMIT_S.heed,
+          ),
+        );
       if (crawleeMissing !== null) continue;
       const memory = await crawlWith(
         web,
@@ -371,6 +387,7 @@ async function main(): Promise<void> {
     ["heed (SQLite)", heedRuns],
     ["Crawlee (memory)", memoryRuns],
     ["Crawlee (disk)", diskRuns],
+    ...(CORE_TOO ? [["heed crawl() alone", coreRuns] as [string, Crawl[]]] : []),
   ];
   const measured = groups.map(([label, runs]) => measure(label, runs));
   const rows: string[][] = [];

@@ -18,6 +18,7 @@ import {
   type Robot,
 } from "../protocol/robots/index.js";
 import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
+import { EMPTY_PLAN } from "../protocol/robots/plan.js";
 import { StoreError } from "../store/errors.js";
 import type {
   CachedRobots,
@@ -782,7 +783,17 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     },
     check: async (url) => {
       const origin = originOf(url);
-      return decide(await sites.view(origin), url, robot(now()));
+      // A site outside the crawl is not asked for its robots.txt on a handler's word: that
+      // would be a request to any host a page names.
+      const known = sites.peek(origin);
+      if (known === null && !inScope(url))
+        return {
+          allowed: false,
+          why: "out of the crawl's scope: its robots.txt is not read",
+          retryAt: null,
+          plan: EMPTY_PLAN,
+        };
+      return decide(known ?? (await sites.view(origin)), url, robot(now()));
     },
   });
 

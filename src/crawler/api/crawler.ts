@@ -99,12 +99,16 @@ export class Crawler {
               onPage: async (fetched: FetchedPage, hooks: PageHooks) => {
                 const page = pageOf(fetched);
                 if (!acceptsType(o.contentTypes, page.contentType)) return;
+                // The crawl's stop reaches the page's signal through one listener, removed after:
+                // AbortSignal.any per page would keep every page's signal alive on Node 20.
                 const stop = new AbortController();
+                const abort = () => stop.abort();
+                signal?.addEventListener("abort", abort, { once: true });
+                if (signal?.aborted === true) stop.abort();
                 const parts = pageContext({
                   page,
                   hooks,
-                  signal:
-                    signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal]),
+                  signal: stop.signal,
                   keep: (texts) => kept.items.append(texts),
                 });
                 try {
@@ -124,6 +128,7 @@ export class Crawler {
                   handlerErrors++;
                   throw error;
                 } finally {
+                  signal?.removeEventListener("abort", abort);
                   stop.abort();
                   parts.close();
                   items += parts.pushed();
