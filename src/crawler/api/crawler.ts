@@ -118,18 +118,21 @@ export class Crawler {
                       await parts.settled();
                     })(),
                     timeoutMs,
-                    () =>
-                      new CrawlerError(
+                    () => {
+                      // The handler's signal says its time is up (an abort per page would cost
+                      // an exception object each; a handler that ended needs none).
+                      stop.abort();
+                      return new CrawlerError(
                         "HEED_HANDLER_TIMEOUT",
                         `the handler of ${page.url} ran past ${timeoutMs} ms`,
-                      ),
+                      );
+                    },
                   );
                 } catch (error) {
                   handlerErrors++;
                   throw error;
                 } finally {
                   signal?.removeEventListener("abort", abort);
-                  stop.abort();
                   parts.close();
                   items += parts.pushed();
                 }

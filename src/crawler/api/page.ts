@@ -74,7 +74,7 @@ export interface EnqueueOptions {
 }
 
 export interface PageContext extends PageReader {
-  /** Aborted when the handler's time is up or the crawl stops. */
+  /** Aborted when the handler's time is up or the crawl stops (not when the handler ends). */
   readonly signal: AbortSignal;
   /**
    * Queues URLs (absolute, or relative to the page) as links of this page. Each goes through
