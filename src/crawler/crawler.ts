@@ -577,7 +577,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
 
     const indexed =
       options.agents !== undefined && view.kind === "rules"
-        ? await options.agents.indexed(url, view.policy, (pages) => queueIndexed(pages, lease))
+        ? await options.agents.indexed(
+            url,
+            view.policy,
+            (pages) => queueIndexed(pages, lease),
+            // The exchange with the agent host went out under the site's reservation.
+            () => hold.giveBack(true),
+          )
         : null;
     if (indexed !== null) return settleIndexed(origin, lease, indexed, decision);
 

@@ -261,7 +261,13 @@ export async function runCrawl(
     // The progress line's last draw shows the summary's count, not a poll's older one.
     queued = summary.queued;
     if (options.datasets === true && !controller.signal.aborted) {
-      catalogs = await storeCatalogs({ store, client, agent, origins: hosts });
+      catalogs = await storeCatalogs({
+        store,
+        client,
+        agent,
+        origins: hosts,
+        ...(options.ip === undefined ? {} : { ip: options.ip }),
+      });
     }
   } catch (error) {
     // A store that failed says why, once, without a stack: the crawl resumes when run again.
