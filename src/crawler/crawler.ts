@@ -300,7 +300,16 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       return null;
     }
   };
-  const active = new Map<string, number>();
+  // Sites with a visit of this process not yet past its reservation: one at a time, so that a
+  // ready site does not get a visit for every free slot. Not a cap: requests in flight are
+  // capped in the store alone (`--per-host` per crawl, over every process sharing it).
+  const starting = new Map<string, object>();
+  // Wakes the scheduling loop before its nap ends; a wake while the loop is busy is kept.
+  const loop: { poked: boolean; poke: (() => void) | null } = { poked: false, poke: null };
+  const wake = () => {
+    loop.poked = true;
+    loop.poke?.();
+  };
   // When this process's last exchange with each site ended: the gap the crawl log shows.
   const lastEnd = new Map<string, number>();
   const tasks = new Set<Promise<void>>();
@@ -397,6 +406,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     // The site's reservation first (DESIGN §2): its gap, rate window and requests in flight,
     // over every process sharing the store. A refusal moves the site's next moment in the store.
     const got = await gate.tryTake(origin, base.plan);
+    starting.delete(origin);
+    // The loop may send the site's next visit now (the store caps requests in flight).
+    wake();
     if (!("held" in got)) {
       if (!waitingSince.has(origin)) waitingSince.set(origin, now());
       if (got.why === "in-flight") coolUntil.set(origin, now() + IN_FLIGHT_COOL_MS);
@@ -895,7 +907,8 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   if (options.revisit === true) await feedSeedSites();
 
   const launch = (origin: string) => {
-    active.set(origin, (active.get(origin) ?? 0) + 1);
+    const token = {};
+    starting.set(origin, token);
     const task: Promise<void> = visit(origin)
       .catch((error: unknown) => {
         emit({
@@ -905,9 +918,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         });
       })
       .finally(() => {
-        const n = (active.get(origin) ?? 1) - 1;
-        if (n === 0) active.delete(origin);
-        else active.set(origin, n);
+        if (starting.get(origin) === token) starting.delete(origin);
         tasks.delete(task);
       });
     tasks.add(task);
@@ -923,11 +934,10 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       stoppedBy = "max-pages";
       break;
     }
+    loop.poked = false;
     const room = Math.min(options.concurrency - tasks.size, options.maxPages - done - tasks.size);
     if (room > 0) {
-      const busy = new Set(
-        [...active].filter(([, n]) => n >= options.perHost).map(([origin]) => origin),
-      );
+      const busy = new Set(starting.keys());
       for (const origin of spent) busy.add(origin);
       for (const origin of setAside) busy.add(origin);
       for (const [origin, until] of coolUntil) {
@@ -973,7 +983,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     }
     const nap = cancellableSleep(napMs);
     napMs = MAX_SLEEP_MS;
-    await Promise.race([...tasks, nap.done]);
+    if (!loop.poked) {
+      const woken = new Promise<void>((resolve) => {
+        loop.poke = resolve;
+      });
+      await Promise.race([...tasks, nap.done, woken]);
+      loop.poke = null;
+    }
     nap.cancel();
   }
   await Promise.allSettled([...tasks]);
