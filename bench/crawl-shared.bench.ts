@@ -140,6 +140,9 @@ interface Side {
   readonly pages: number;
   readonly seconds: number;
   readonly minGaps: readonly number[];
+  /** The web's first and last request, in s from the start: start-up and end, apart. */
+  readonly firstAt: number;
+  readonly lastAt: number;
 }
 
 async function run(name: string, processes: number, redisUrl: string): Promise<Side> {
@@ -157,8 +160,11 @@ async function run(name: string, processes: number, redisUrl: string): Promise<S
       least = Math.min(least, (s.arrivals[i] ?? 0) - (s.arrivals[i - 1] ?? 0));
     return least;
   });
+  const all = sites.flatMap((s) => s.arrivals);
+  const firstAt = (Math.min(...all) - started) / 1000;
+  const lastAt = (Math.max(...all) - started) / 1000;
   for (const s of sites) s.server.close();
-  return { name, pages: fetched.reduce((a, b) => a + b, 0), seconds, minGaps };
+  return { name, pages: fetched.reduce((a, b) => a + b, 0), seconds, minGaps, firstAt, lastAt };
 }
 
 const redis = await startRedis();
@@ -167,11 +173,22 @@ try {
   const many = await run(`${PROCESSES} processes`, PROCESSES, redis.url);
   printTable(
     `heed crawl on one Redis store: ${SITES} sites × ${PAGES} pages, Crawl-delay ${DELAY_MS} ms`,
-    ["", "pages", "seconds", "pages/s", "smallest gap (ms), least over sites", "sites below delay"],
+    [
+      "",
+      "pages",
+      "seconds",
+      "first request (s)",
+      "last request (s)",
+      "pages/s",
+      "smallest gap (ms), least over sites",
+      "sites below delay",
+    ],
     [one, many].map((s) => [
       s.name,
       fmt(s.pages, 0),
       fmt(s.seconds, 1),
+      fmt(s.firstAt, 2),
+      fmt(s.lastAt, 2),
       fmt(s.pages / s.seconds, 1),
       fmt(Math.min(...s.minGaps), 1),
       String(s.minGaps.filter((g) => g < DELAY_MS).length),

@@ -261,7 +261,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       false,
     )
     .option("--concurrency <n>", "requests in flight at once, over all sites", "16")
-    .option("--per-host <n>", "requests in flight at once to one site", "1")
+    .option(
+      "--per-host <n>",
+      "requests in flight at once to one site, over every process sharing the store",
+      "1",
+    )
     .addOption(
       new Option("--scope <scope>", "which links to follow")
         .choices(["host", "domain", "prefix"])

@@ -57,12 +57,15 @@ export class AgentPaths {
 
   /**
    * The page as the site's agent host indexed it, or null: fetch it over HTTP. `onIndex` gets
-   * every page of a subtree once, when its agent comes back.
+   * every page of a subtree once, when its agent comes back. The caller holds the site's
+   * reservation (DESIGN §2); `onExchange` is told when an exchange with the agent host made by
+   * this call ends, so that the next gap counts from there.
    */
   async indexed(
     url: string,
     policy: RobotsPolicy,
     onIndex: (pages: readonly IndexedPage[]) => Promise<void>,
+    onExchange?: () => Promise<void>,
   ): Promise<IndexedPage | null> {
     const answer = this.serversOf(policy).resolve(url);
     if (!answer.available) return null;
@@ -70,7 +73,7 @@ export class AgentPaths {
     const key = `${origin} ${answer.record.line}`;
     let subtree = this.subtrees.get(key);
     if (subtree === undefined) {
-      subtree = this.run(origin, answer.host.text, answer.record, onIndex);
+      subtree = this.run(origin, answer.host.text, answer.record, onIndex, onExchange);
       this.subtrees.set(key, subtree);
     }
     return (await subtree)?.pages.get(url) ?? null;
@@ -90,6 +93,7 @@ export class AgentPaths {
     host: string,
     record: MobileAgentRecord,
     onIndex: (pages: readonly IndexedPage[]) => Promise<void>,
+    onExchange: (() => Promise<void>) | undefined,
   ): Promise<Subtree | null> {
     const at = this.options.now();
     try {
@@ -102,7 +106,7 @@ export class AgentPaths {
         ...(this.options.maxPages === undefined
           ? {}
           : { state: { maxPages: this.options.maxPages } }),
-      });
+      }).finally(() => onExchange?.());
       if (index.status !== "finished") {
         const why = index.error === null ? "failed" : `${index.error.code}: ${index.error.message}`;
         await this.note(

@@ -251,6 +251,8 @@ const SITE_WAIT_MS = 600_000;
 const MAX_REFUSALS_LOGGED = 100_000;
 /** A site refused only because other requests to it are in flight is asked again after this. */
 const IN_FLIGHT_COOL_MS = 50;
+/** How often a process with nothing to do looks again while others hold the last URLs. */
+const LEASED_POLL_MS = 100;
 
 export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const now = options.now ?? Date.now;
@@ -364,7 +366,20 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       return null;
     }
   };
-  const active = new Map<string, number>();
+  // Sites with a visit of this process not yet past its reservation: one at a time, so that a
+  // ready site does not get a visit for every free slot. Not a cap: requests in flight are
+  // capped in the store alone (`--per-host` per crawl, over every process sharing it).
+  const starting = new Map<string, object>();
+  // Page reservations this process holds on each site. A site holding as many as its rule lets
+  // in flight would be refused by the store too (which counts these and others'): not visited
+  // again until one ends. Never stricter than the store's cap, only spares it the asking.
+  const holding = new Map<string, number>();
+  // Wakes the scheduling loop before its nap ends; a wake while the loop is busy is kept.
+  const loop: { poked: boolean; poke: (() => void) | null } = { poked: false, poke: null };
+  const wake = () => {
+    loop.poked = true;
+    loop.poke?.();
+  };
   // When this process's last exchange with each site ended: the gap the crawl log shows.
   const lastEnd = new Map<string, number>();
   const tasks = new Set<Promise<void>>();
@@ -461,19 +476,29 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     // The site's reservation first (DESIGN §2): its gap, rate window and requests in flight,
     // over every process sharing the store. A refusal moves the site's next moment in the store.
     const got = await gate.tryTake(origin, base.plan);
+    starting.delete(origin);
+    // The loop may send the site's next visit now (the store caps requests in flight).
+    wake();
     if (!("held" in got)) {
       if (!waitingSince.has(origin)) waitingSince.set(origin, now());
       if (got.why === "in-flight") coolUntil.set(origin, now() + IN_FLIGHT_COOL_MS);
       return;
     }
-    const lease = await store.frontier.lease(origin, now(), LEASE_MS, null, owner);
-    if (lease === null) {
-      await gate.release(got, false);
-      return;
+    holding.set(origin, (holding.get(origin) ?? 0) + 1);
+    try {
+      const lease = await store.frontier.lease(origin, now(), LEASE_MS, null, owner);
+      if (lease === null) {
+        await gate.release(got, false);
+        return;
+      }
+      const since = waitingSince.get(origin) ?? got.at;
+      waitingSince.delete(origin);
+      await fetchOne(origin, view, lease, got, since);
+    } finally {
+      const n = (holding.get(origin) ?? 1) - 1;
+      if (n === 0) holding.delete(origin);
+      else holding.set(origin, n);
     }
-    const since = waitingSince.get(origin) ?? got.at;
-    waitingSince.delete(origin);
-    await fetchOne(origin, view, lease, got, since);
   };
 
   /**
@@ -641,7 +666,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
 
     const indexed =
       options.agents !== undefined && view.kind === "rules"
-        ? await options.agents.indexed(url, view.policy, (pages) => queueIndexed(pages, lease))
+        ? await options.agents.indexed(
+            url,
+            view.policy,
+            (pages) => queueIndexed(pages, lease),
+            // The exchange with the agent host went out under the site's reservation.
+            () => hold.giveBack(true),
+          )
         : null;
     if (indexed !== null) return settleIndexed(origin, lease, indexed, decision);
 
@@ -658,11 +689,18 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     if (ticket === null || signal?.aborted) return;
     const at = ticket.at;
     const last = lastEnd.get(origin);
+    // Time waited: the part of the gap since this process's last page of the site that the
+    // site's delay or rate asked for (the loop slept it out before visiting), or the time the
+    // store refused the site, whichever is longer.
+    const kept =
+      last === undefined
+        ? 0
+        : Math.min(at - last, ruleOf(decision.plan, "agent", options.perHost).gapMs);
     const timing: Timing = {
       via: meta.via,
       gapMs: last === undefined ? null : at - last,
       requiredGapMs: plan.delaySeconds * 1000,
-      waitedMs: Math.max(0, at - waitingFrom),
+      waitedMs: Math.max(0, at - waitingFrom, kept),
     };
 
     const validators = await store.pages.get(url);
@@ -1110,7 +1148,8 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   if (options.revisit === true) await feedSeedSites();
 
   const launch = (origin: string) => {
-    active.set(origin, (active.get(origin) ?? 0) + 1);
+    const token = {};
+    starting.set(origin, token);
     const task: Promise<void> = visit(origin)
       .catch((error: unknown) => {
         emit({
@@ -1120,9 +1159,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         });
       })
       .finally(() => {
-        const n = (active.get(origin) ?? 1) - 1;
-        if (n === 0) active.delete(origin);
-        else active.set(origin, n);
+        if (starting.get(origin) === token) starting.delete(origin);
         tasks.delete(task);
       });
     tasks.add(task);
@@ -1138,16 +1175,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       stoppedBy = "max-pages";
       break;
     }
+    loop.poked = false;
     const room = Math.min(options.concurrency - tasks.size, options.maxPages - done - tasks.size);
     if (room > 0) {
-      const busy = new Set(
-        [...active]
-          .filter(
-            ([origin, n]) =>
-              n >= Math.min(options.perHostOf?.(origin) ?? options.perHost, options.perHost),
-          )
-          .map(([origin]) => origin),
-      );
+      const busy = new Set(starting.keys());
+      for (const [origin, n] of holding)
+        if (n >= ruleOf(lastPlan.get(origin) ?? null, "agent", options.perHost).inFlight)
+          busy.add(origin);
       for (const origin of spent) busy.add(origin);
       for (const origin of setAside) busy.add(origin);
       for (const [origin, until] of coolUntil) {
@@ -1180,7 +1214,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
             }
             break;
           }
-          await sleep(MAX_SLEEP_MS);
+          // Others hold the last URLs: their pages may bring links, and their end is this
+          // run's end, so look again soon rather than a whole nap later.
+          await sleep(LEASED_POLL_MS);
           await store.frontier.recover(now());
           continue;
         }
@@ -1193,7 +1229,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     }
     const nap = cancellableSleep(napMs);
     napMs = MAX_SLEEP_MS;
-    await Promise.race([...tasks, nap.done]);
+    if (!loop.poked) {
+      const woken = new Promise<void>((resolve) => {
+        loop.poke = resolve;
+      });
+      await Promise.race([...tasks, nap.done, woken]);
+      loop.poke = null;
+    }
     nap.cancel();
   }
   await Promise.allSettled([...tasks]);

@@ -1,6 +1,7 @@
 /**
  * The one door to a site (DESIGN §2, one reservation per site): every request the crawl makes to
- * a site — robots.txt, sitemaps, pages, /data.txt — takes the site's reservation in the store
+ * a site — robots.txt, sitemaps, pages, /data.txt and downloads, RUP actions, agent exchanges —
+ * takes the site's reservation in the store
  * first, and gives it back when the exchange ends. The store keeps the gap since the last
  * exchange ended (Crawl-delay), the rate window (Request-rate) and the requests in flight
  * (`--per-host`) for every process sharing it, so processes and restarts keep them together.
@@ -8,9 +9,10 @@
  * Two bindings (seeds/003 §3.2.6-3.2.7): Crawl-delay and Request-rate bind the name token (key:
  * the origin); Ip-delay and Ip-rate bind one IP address (key: origin and IP).
  */
+import { parseRobots } from "../protocol/robots/index.js";
 import type { AccessPlan } from "../protocol/robots/plan.js";
 import type { CrawlStore, PaceRule, Reservation } from "../store/types.js";
-import { ipKey, paced } from "./site-pace.js";
+import { ProcessWatch } from "./process-watch.js";
 import { cancellableSleep } from "./sleep.js";
 
 /** A reservation held: give it back with {@link SiteGate.release}. */
@@ -32,11 +34,24 @@ export interface SiteGateOptions {
   readonly signal?: AbortSignal;
   /** Told each time a wait starts, with its reason, for people watching. */
   readonly onWait?: (origin: string, until: number, why: string) => void;
+  /** Default: a timer (tests give a clock of their own). */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** How long a request refused only because others are in flight waits before asking again. */
 const IN_FLIGHT_POLL_MS = 50;
 const MAX_SLEEP_MS = 1000;
+
+/** Does the plan set a gap or a rate for this binding (seeds/003 §3.2.6-3.2.7)? */
+export function paced(plan: AccessPlan, scope: "agent" | "ip"): boolean {
+  const delay = scope === "agent" ? plan.crawlDelay : plan.ipDelay;
+  return (delay !== null && delay.value > 0) || plan.rates.some((r) => r.scope === scope);
+}
+
+/** The store key of an origin's IP-bound pace (Ip-delay, Ip-rate bind one IP address). */
+export function ipKey(origin: string, ip: string | undefined): string {
+  return `${origin} ip=${ip ?? "default"}`;
+}
 
 /** The rule of one binding in a plan, or the default when the plan is not known yet. */
 export function ruleOf(plan: AccessPlan | null, scope: "agent" | "ip", perHost: number): PaceRule {
@@ -106,7 +121,12 @@ export class SiteGate {
         told = until;
         this.options.onWait?.(origin, until, `${why}: ${reasonOf(got.why)}`);
       }
-      const nap = cancellableSleep(Math.max(1, Math.min(until - now(), MAX_SLEEP_MS)));
+      const ms = Math.max(1, Math.min(until - now(), MAX_SLEEP_MS));
+      if (this.options.sleep !== undefined) {
+        await this.options.sleep(ms);
+        continue;
+      }
+      const nap = cancellableSleep(ms);
       const stop = () => nap.cancel();
       signal?.addEventListener("abort", stop, { once: true });
       await nap.done;
@@ -122,6 +142,73 @@ export class SiteGate {
     for (const h of ticket.held)
       await this.options.store.reservations.release(h.key, h.id, end, used ? h.gapMs : 0, used);
   }
+}
+
+/**
+ * One exchange with a site under its reservation: waits for it, runs `exchange`, gives it back
+ * as used (the next gap counts from the exchange's end). Null when the crawl was stopped first.
+ */
+export async function inTurn<T>(
+  gate: SiteGate,
+  origin: string,
+  plan: AccessPlan | null,
+  why: string,
+  exchange: () => Promise<T>,
+): Promise<T | null> {
+  const ticket = await gate.take(origin, plan, why);
+  if (ticket === null) return null;
+  try {
+    return await exchange();
+  } finally {
+    await gate.release(ticket, true);
+  }
+}
+
+/**
+ * Exchanges outside the frontier (RUP actions) through the gate: each under its site's
+ * reservation and the rules of the store's copy of its robots.txt.
+ */
+export function siteTurn(
+  gate: SiteGate,
+  store: CrawlStore,
+  agent: string,
+  now: () => number,
+): <T>(url: string, exchange: () => Promise<T>) => Promise<T> {
+  return async <T>(url: string, exchange: () => Promise<T>): Promise<T> => {
+    const origin = new URL(url).origin;
+    const plan = await keptPlan(store, origin, agent, now());
+    const done = await inTurn(gate, origin, plan, "site", async () => ({
+      value: await exchange(),
+    }));
+    if (done === null) throw new Error(`stopped while waiting for ${origin}`);
+    return done.value;
+  };
+}
+
+/** A site's rules as the store's copy of its robots.txt gives them, or null (none kept). */
+export async function keptPlan(
+  store: CrawlStore,
+  origin: string,
+  agent: string,
+  at: number,
+): Promise<AccessPlan | null> {
+  const cached = await store.robots.get(origin);
+  if (cached?.action !== "parse" || cached.body === null) return null;
+  return parseRobots(cached.body, { origin }).check(`${origin}/`, { agent, at }).plan ?? null;
+}
+
+/**
+ * A gate for requests made outside a crawl run (`heed crawl --datasets` after the pages, RUP
+ * actions): this process beats in the store while it is open, so that a reservation it holds
+ * when it dies comes back (./process-watch.ts). `close` gives back what it still holds.
+ */
+export async function openSiteGate(
+  options: Omit<SiteGateOptions, "owner" | "perHost"> & { readonly perHost?: number },
+): Promise<{ readonly gate: SiteGate; close(): Promise<void> }> {
+  const watch = new ProcessWatch({ store: options.store, now: options.now });
+  await watch.start();
+  const gate = new SiteGate({ ...options, owner: watch.id, perHost: options.perHost ?? 1 });
+  return { gate, close: () => watch.stop() };
 }
 
 function reasonOf(why: "gap" | "rate" | "in-flight"): string {

@@ -10,7 +10,10 @@ import { pageRequests, tempDir } from "../helpers/crawl-harness.js";
 import { runCli } from "../helpers/run-cli.js";
 import { pagePath, type Site, startSite } from "../helpers/synthetic-site.js";
 
-const SUITE = { concurrency: true, timeout: 90_000 };
+// At most three crawls at once, and time limits that only guard against a hang: on a busy
+// 2-core machine fourteen CLI processes started together each took longer than their limits.
+const SUITE = { concurrency: 3, timeout: 300_000 };
+const HANG_GUARD_MS = 90_000;
 
 describe("heed crawl", SUITE, () => {
   let temp: Awaited<ReturnType<typeof tempDir>>;
@@ -32,7 +35,7 @@ describe("heed crawl", SUITE, () => {
     const site = await startSite({ pages: options.pages ?? 12, robots: options.robots ?? "" });
     try {
       const result = await runCli(["crawl", `${site.origin}/`, "--store", store(), ...args], {
-        timeoutMs: 30_000,
+        timeoutMs: HANG_GUARD_MS,
       });
       return { result, log: site.log };
     } finally {
@@ -57,7 +60,7 @@ describe("heed crawl", SUITE, () => {
             ...args,
           ],
           {
-            timeoutMs: 30_000,
+            timeoutMs: HANG_GUARD_MS,
           },
         );
         assert.equal(result.code, 0, result.stderr);
@@ -139,7 +142,7 @@ describe("heed crawl", SUITE, () => {
       for (const seed of ["ftp://127.0.0.1/", "not a url"]) {
         const result = await runCli(
           ["crawl", `${site.origin}/`, seed, "--agent", "HeedTest", "--store", store()],
-          { timeoutMs: 20_000 },
+          { timeoutMs: HANG_GUARD_MS },
         );
         assert.equal(result.code, 2, result.stderr);
         assert.match(result.stderr, /not an http\(s\) URL/);
@@ -199,7 +202,7 @@ describe("heed crawl", SUITE, () => {
       it("host (the default): no request to the other site", async () => {
         const result = await runCli(
           ["crawl", `${first.origin}/`, "--agent", "HeedTest", "--store", store()],
-          { timeoutMs: 20_000 },
+          { timeoutMs: HANG_GUARD_MS },
         );
         assert.equal(result.code, 0, result.stderr);
         assert.equal(pageRequests(first.log).length, 4);
@@ -219,7 +222,7 @@ describe("heed crawl", SUITE, () => {
             "--store",
             store(),
           ],
-          { timeoutMs: 20_000 },
+          { timeoutMs: HANG_GUARD_MS },
         );
         assert.equal(result.code, 0, result.stderr);
         assert.equal(other.log[0]?.path, "/robots.txt");

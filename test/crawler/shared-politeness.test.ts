@@ -221,6 +221,57 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
   );
 
   it(
+    "--per-host is the store's cap alone: one process reaches it, two processes together never pass it",
+    { timeout: 120_000 },
+    async () => {
+      let inFlight = 0;
+      let most = 0;
+      const slowSite = () =>
+        startSite({
+          pages: 16,
+          links: 4,
+          robots: "User-agent: *\n",
+          route: (req, res) => {
+            if (!/^\/(?:page\/\d+\.html)?$/.test(req.url ?? "")) return false;
+            inFlight++;
+            most = Math.max(most, inFlight);
+            setTimeout(() => {
+              inFlight--;
+              res.writeHead(200, { "content-type": "text/html" });
+              const k = Number(/(\d+)/.exec(req.url ?? "")?.[1] ?? 0);
+              const links = [1, 2, 3, 4].map(
+                (i) => `<a href="/page/${(k * 4 + i) % 16}.html">x</a>`,
+              );
+              res.end(`<!doctype html><title>${k}</title>${links.join(" ")}`);
+            }, 150);
+            return true;
+          },
+        });
+      // One process, --per-host 3: nothing of its own holds it below the store's cap.
+      let site = await slowSite();
+      try {
+        await runMany(1, crawlArgs(`${site.origin}/`, await freshStore(), ["--per-host", "3"]));
+        assert.equal(most, 3, times(site.log));
+      } finally {
+        await site.close();
+      }
+      // Two processes, --per-host 2 each: 2 in flight at the site at most, over both.
+      inFlight = 0;
+      most = 0;
+      site = await slowSite();
+      try {
+        const store = await freshStore();
+        await runMany(2, crawlArgs(`${site.origin}/`, store, ["--per-host", "2"]));
+        assert.equal(most, 2, times(site.log));
+        const pages = site.log.filter((r) => r.path.startsWith("/page/")).map((r) => r.path);
+        assert.equal(new Set(pages).size, pages.length, "a page fetched twice");
+      } finally {
+        await site.close();
+      }
+    },
+  );
+
+  it(
     "one of two processes killed with SIGKILL: the other takes its leases back (its process id is gone from this machine), every page fetched",
     { timeout: 120_000 },
     async () => {

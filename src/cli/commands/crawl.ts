@@ -263,7 +263,13 @@ export async function runCrawl(
         ...(options.ip === undefined ? {} : { localAddress: options.ip }),
       });
       try {
-        catalogs = await storeCatalogs({ store, client, agent, origins: hosts });
+        catalogs = await storeCatalogs({
+          store,
+          client,
+          agent,
+          origins: hosts,
+          ...(options.ip === undefined ? {} : { ip: options.ip }),
+        });
       } finally {
         await client.close();
       }

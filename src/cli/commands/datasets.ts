@@ -21,6 +21,7 @@ import {
   downloadFile,
   MAX_DOWNLOAD_BYTES,
 } from "../../crawler/datasets/download.js";
+import type { SitePacer } from "../../crawler/datasets/site-pacer.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { formName } from "../../protocol/datasets/index.js";
 import { productToken } from "../../protocol/robots/index.js";
@@ -86,8 +87,10 @@ export async function runDatasets(
   });
   const out = new LineWriter(io.stdout);
   const err = new LineWriter(io.stderr);
+  let opened: SitePacer | null = null;
   try {
     const { catalog, access, pacer } = await discoverDatasets(origin.href, { client, agent });
+    opened = pacer;
     await describeAnswers(catalog, err);
     await err.flush();
     let failed = 0;
@@ -139,6 +142,7 @@ export async function runDatasets(
     await err.flush();
     return catalog.datasets.length === 0 || failed > 0 ? EXIT_NOT_ALLOWED : EXIT_OK;
   } finally {
+    await opened?.close();
     await client.close();
   }
 }

@@ -7,10 +7,12 @@
  * unreachable site, or a store that cannot be opened.
  */
 import { startInbox, type InboxEvent } from "../../crawler/rup/inbox.js";
+import { openSiteGate, siteTurn } from "../../crawler/site-gate.js";
 import {
   index,
   modify,
   type Preferences,
+  type RobotContext,
   register,
   sequence,
   unregister,
@@ -111,16 +113,31 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 async function withRobot<T>(
   options: RupCommonOptions,
   site: string,
-  work: (ctx: { client: HttpClient; state: RobotState; now: () => number }) => Promise<T>,
+  work: (ctx: RobotContext) => Promise<T>,
 ): Promise<T> {
-  const state = await openState(options.store);
   const http = client(options, site);
+  const state = await openState(options.store);
+  const store = await openCrawlStore(options.store, state);
+  // Each action takes the site's reservation in the crawl store, as the crawl's pages do.
+  const { gate, close } = await openSiteGate({ store, now: Date.now });
+  const turn = siteTurn(gate, store, productToken(options.agent), Date.now);
   try {
-    return await guarded(() => work({ client: http, state, now: Date.now }));
+    return await guarded(() => work({ client: http, state, now: Date.now, turn }));
   } finally {
+    await close();
     await http.close();
+    await store.close();
     await state.close();
   }
+}
+
+async function openCrawlStore(spec: string, state: RobotState) {
+  return openStore(spec).catch(async (error: unknown) => {
+    await state.close();
+    throw new CliError(`cannot open the store ${spec}: ${(error as Error).message}`, 2, {
+      cause: error,
+    });
+  });
 }
 
 export async function runRupInfo(site: string, options: RupCommonOptions, io: Io): Promise<number> {
@@ -293,13 +310,10 @@ export async function runRupInbox(
     throw new CliError(`--listen: expected HOST:PORT, got "${options.listen}"`);
   const host = (m[1] ?? "").replace(/^\[|\]$/g, "");
   const state = await openState(options.store);
-  const store = await openStore(options.store).catch(async (error: unknown) => {
-    await state.close();
-    throw new CliError(`cannot open the store ${options.store}: ${(error as Error).message}`, 2, {
-      cause: error,
-    });
-  });
+  const store = await openCrawlStore(options.store, state);
   const http = client(options, null);
+  const { gate, close } = await openSiteGate({ store, now: Date.now });
+  const turn = siteTurn(gate, store, productToken(options.agent), Date.now);
   const print = (event: InboxEvent): void => {
     if (options.json === true) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.kind === "taken")
@@ -317,6 +331,7 @@ export async function runRupInbox(
       store,
       client: http,
       now: Date.now,
+      turn,
       checkEveryMs: minutes * 60_000,
       onReport: print,
     }).catch((error: unknown) => {
@@ -329,6 +344,7 @@ export async function runRupInbox(
     await inbox.close();
     return EXIT_OK;
   } finally {
+    await close();
     await http.close();
     await store.close();
     await state.close();

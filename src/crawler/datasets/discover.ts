@@ -93,7 +93,10 @@ export interface DiscoverOptions {
   readonly client: HttpClient;
   /** The robot's name token, matched in robots.txt and in data.txt's draft form. */
   readonly agent: string;
-  /** Default: a new pacer on the real clock. */
+  /**
+   * The site's pace: give one opened on the crawl's store so that its reservation is shared.
+   * Default: a new pacer of this process alone, returned in {@link Discovery}; close it when done.
+   */
   readonly pacer?: SitePacer;
   readonly now?: () => number;
   /** Default {@link MAX_MANIFESTS}. */
@@ -114,7 +117,8 @@ export interface Discovery {
 export async function discoverDatasets(site: string, options: DiscoverOptions): Promise<Discovery> {
   const origin = new URL(site).origin;
   const pacer =
-    options.pacer ?? new SitePacer(options.now === undefined ? {} : { now: options.now });
+    options.pacer ??
+    (await SitePacer.open(origin, options.now === undefined ? {} : { now: options.now }));
   const access = await readSiteAccess(origin, {
     client: options.client,
     agent: options.agent,

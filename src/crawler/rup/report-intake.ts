@@ -25,7 +25,7 @@ import { SEED_PRIORITY, writeMeta } from "../discovery.js";
 import { FETCHED_OUTCOMES } from "../frontier-entry.js";
 import { normalizeUrl, originOf } from "../url-normal.js";
 import type { RobotState, SiteRegistration } from "./robot-state.js";
-import { refusalMessage, sendAction } from "./rup-client.js";
+import { refusalMessage, sendAction, type SiteTurn } from "./rup-client.js";
 
 /** URLs queued per frontier call: one transaction each, small enough not to hold the store long. */
 const QUEUE_BATCH = 1000;
@@ -35,6 +35,8 @@ export interface IntakeOptions {
   readonly store: CrawlStore;
   readonly client: HttpClient;
   readonly now: () => number;
+  /** Each exchange under the site's shared reservation; default: at once. */
+  readonly turn?: SiteTurn;
 }
 
 export type IntakeOutcome = "applied" | "duplicate" | "recovered" | "recrawl";
@@ -167,11 +169,12 @@ export async function checkOverdue(options: IntakeOptions): Promise<IntakeResult
       continue;
     let answer;
     try {
-      answer = await sendAction(options.client, site.cgiUrl, {
-        action: "GetSequenceNumber",
-        key: site.key,
-        registeredEmail: site.email,
-      });
+      answer = await sendAction(
+        options.client,
+        site.cgiUrl,
+        { action: "GetSequenceNumber", key: site.key, registeredEmail: site.email },
+        options.turn,
+      );
     } catch {
       continue;
     }
@@ -228,7 +231,12 @@ async function recover(
   }
   let answer;
   try {
-    answer = await sendAction(options.client, site.cgiUrl, { action: "GetIndex", span });
+    answer = await sendAction(
+      options.client,
+      site.cgiUrl,
+      { action: "GetIndex", span },
+      options.turn,
+    );
   } catch (error) {
     // The site is unreachable now: refuse for the moment, so that the report comes again later.
     throw new IntakeRefusal(`cannot recover a lost report: ${(error as Error).message}`, false);

@@ -23,12 +23,15 @@ import {
   refusalMessage,
   RupClientError,
   sendAction,
+  type SiteTurn,
 } from "./rup-client.js";
 
 export interface RobotContext {
   readonly client: HttpClient;
   readonly state: RobotState;
   readonly now: () => number;
+  /** Each exchange under the site's shared reservation; default: at once (no store). */
+  readonly turn?: SiteTurn;
 }
 
 export interface Preferences {
@@ -80,14 +83,19 @@ export async function register(
       `registered with ${origin} already in this store: unregister first, or modify`,
     );
   }
-  const info = await fetchRupInfo(ctx.client, site);
+  const info = await fetchRupInfo(ctx.client, site, ctx.turn);
   if (info.info === null || info.cgiUrl === null)
     throw new RupClientError("HEED_RUP_NO_INFO", `${info.url} names no RUP-CGI`);
-  const answer = await sendAction(ctx.client, info.cgiUrl, {
-    action: "Register",
-    robotEmail: email,
-    ...prefs,
-  });
+  const answer = await sendAction(
+    ctx.client,
+    info.cgiUrl,
+    {
+      action: "Register",
+      robotEmail: email,
+      ...prefs,
+    },
+    ctx.turn,
+  );
   expectOk(answer, "Register");
   const key = readRegistrationKey(answer.body);
   if (key === null)
@@ -129,7 +137,7 @@ export async function modify(
     ...(change.latency === undefined ? {} : { latency: change.latency }),
     ...(change.filter === undefined ? {} : { filter: change.filter }),
   };
-  expectOk(await sendAction(ctx.client, r.cgiUrl, request), "ModifyPreferences");
+  expectOk(await sendAction(ctx.client, r.cgiUrl, request, ctx.turn), "ModifyPreferences");
   const next: SiteRegistration = {
     ...r,
     email: change.email ?? r.email,
@@ -143,11 +151,16 @@ export async function modify(
 export async function unregister(ctx: RobotContext, site: string): Promise<void> {
   const r = await registered(ctx.state, site);
   expectOk(
-    await sendAction(ctx.client, r.cgiUrl, {
-      action: "Unregister",
-      key: r.key,
-      registeredEmail: r.email,
-    }),
+    await sendAction(
+      ctx.client,
+      r.cgiUrl,
+      {
+        action: "Unregister",
+        key: r.key,
+        registeredEmail: r.email,
+      },
+      ctx.turn,
+    ),
     "Unregister",
   );
   await ctx.state.remove(r.origin);
@@ -159,11 +172,16 @@ export async function sequence(
   site: string,
 ): Promise<{ site: number; received: number }> {
   const r = await registered(ctx.state, site);
-  const answer = await sendAction(ctx.client, r.cgiUrl, {
-    action: "GetSequenceNumber",
-    key: r.key,
-    registeredEmail: r.email,
-  });
+  const answer = await sendAction(
+    ctx.client,
+    r.cgiUrl,
+    {
+      action: "GetSequenceNumber",
+      key: r.key,
+      registeredEmail: r.email,
+    },
+    ctx.turn,
+  );
   expectOk(answer, "GetSequenceNumber");
   const n = readSequenceNumber(answer.body);
   if (n === null)
@@ -179,11 +197,12 @@ export async function index(
   client: HttpClient,
   site: string,
   span: Latency,
+  turn?: SiteTurn,
 ): Promise<ReportResult> {
-  const info = await fetchRupInfo(client, site);
+  const info = await fetchRupInfo(client, site, turn);
   if (info.info === null || info.cgiUrl === null)
     throw new RupClientError("HEED_RUP_NO_INFO", `${info.url} names no RUP-CGI`);
-  const answer = await sendAction(client, info.cgiUrl, { action: "GetIndex", span });
+  const answer = await sendAction(client, info.cgiUrl, { action: "GetIndex", span }, turn);
   expectOk(answer, "GetIndex");
   return parseReport(answer.text);
 }

@@ -48,10 +48,25 @@ export interface FetchedInfo extends RupInfoResult {
   readonly cgiUrl: string | null;
 }
 
-export async function fetchRupInfo(client: HttpClient, site: string): Promise<FetchedInfo> {
+/**
+ * Runs one exchange with the site at `url` under the site's reservation in the crawl store
+ * (DESIGN §2, one reservation per site; ../site-gate.ts `siteTurn`).
+ */
+export type SiteTurn = <T>(url: string, exchange: () => Promise<T>) => Promise<T>;
+
+/** No store: the exchange goes out at once. */
+export const AT_ONCE: SiteTurn = (_url, exchange) => exchange();
+
+export async function fetchRupInfo(
+  client: HttpClient,
+  site: string,
+  turn: SiteTurn = AT_ONCE,
+): Promise<FetchedInfo> {
   for (const name of ["/rupinfo.txt", "/rupinfo.tex"]) {
     const url = new URL(name, site).href;
-    const page = await client.fetchPage(url, { headers: { accept: "text/plain, */*;q=0.5" } });
+    const page = await turn(url, () =>
+      client.fetchPage(url, { headers: { accept: "text/plain, */*;q=0.5" } }),
+    );
     if (page.kind === "error")
       throw new RupClientError("HEED_RUP_UNREACHABLE", `${url}: ${page.message}`);
     if (page.status === 404 || page.status === 410) continue;
@@ -74,6 +89,15 @@ export async function fetchRupInfo(client: HttpClient, site: string): Promise<Fe
 
 /** Sends one action; any HTTP answer resolves (the caller reads the status), no answer rejects. */
 export async function sendAction(
+  client: HttpClient,
+  cgiUrl: string,
+  action: ActionRequest,
+  turn: SiteTurn = AT_ONCE,
+): Promise<ActionAnswer> {
+  return turn(cgiUrl, () => exchangeAction(client, cgiUrl, action));
+}
+
+async function exchangeAction(
   client: HttpClient,
   cgiUrl: string,
   action: ActionRequest,
