@@ -28,6 +28,8 @@ export interface SiteGateOptions {
   readonly owner: string;
   /** Requests in flight at once to a site whose rules set no delay or rate. */
   readonly perHost: number;
+  /** A site's own cap in place of `perHost` (the library's per-site concurrency), at most it. */
+  readonly perHostOf?: (origin: string) => number;
   /** The IP address the crawler sends from (Ip-* rules). */
   readonly ip?: string;
   readonly now: () => number;
@@ -87,7 +89,8 @@ export class SiteGate {
     origin: string,
     plan: AccessPlan | null,
   ): Promise<Ticket | Extract<Reservation, { granted: false }>> {
-    const { store, owner, now, perHost } = this.options;
+    const { store, owner, now } = this.options;
+    const perHost = this.options.perHostOf?.(origin) ?? this.options.perHost;
     const held: { key: string; id: string; gapMs: number }[] = [];
     const keys: [string, PaceRule][] = [[origin, ruleOf(plan, "agent", perHost)]];
     if (plan !== null && paced(plan, "ip"))

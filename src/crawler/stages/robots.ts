@@ -1,0 +1,110 @@
+/**
+ * The robots stage: each site's robots.txt, read before any other URL of the site under the
+ * site's reservation (its request keeps the gap the rules last read ask, or an older copy's),
+ * logged, and kept in the store (SiteRules). Owns each site's plan as this process last read it.
+ */
+import { fetchRobots, type RobotsFetchResult } from "../../net/robots-fetch.js";
+import { type AccessPlan, parseRobots } from "../../protocol/robots/index.js";
+import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
+import type { CachedRobots } from "../../store/types.js";
+import type { SiteGate } from "../site-gate.js";
+import { type RobotsTurn, SiteRules } from "../site-rules.js";
+import type { CrawlRun } from "./run.js";
+
+/** Longest a robots.txt request may take in all, by default. */
+export const ROBOTS_DEADLINE_MS = 30_000;
+
+export class RobotsStage {
+  /**
+   * Each site's rules as last read by this process: what a robots.txt request, made before the
+   * new rules are known, keeps; and the reservation's rule the pages of a site compare with.
+   */
+  readonly plans = new Map<string, AccessPlan>();
+  readonly sites: SiteRules;
+
+  constructor(
+    private readonly run: CrawlRun,
+    private readonly gate: SiteGate,
+  ) {
+    const { options, client, signal, now } = run;
+    this.sites = new SiteRules({
+      cache: run.store.robots,
+      now,
+      fetch: (url) =>
+        fetchRobots(url, {
+          userAgent: options.userAgent,
+          client,
+          // A total deadline: a robots.txt sent a byte a second would hold a slot for minutes.
+          signal: AbortSignal.any([
+            signal,
+            AbortSignal.timeout(options.robotsDeadlineMs ?? ROBOTS_DEADLINE_MS),
+          ]),
+        }),
+      reserve: (origin, previous) => this.reserve(origin, previous),
+      ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+    });
+  }
+
+  private async reserve(origin: string, previous: CachedRobots | null): Promise<RobotsTurn | null> {
+    const { gate, run } = this;
+    const ticket = await gate.take(
+      origin,
+      this.plans.get(origin) ?? this.planOf(origin, previous),
+      "robots.txt",
+    );
+    if (ticket === null) return null;
+    let released = false;
+    return {
+      release: async (asked: boolean, got: RobotsFetchResult | null) => {
+        if (released) return;
+        released = true;
+        // The gap counts from the end of the exchange, after every redirect hop.
+        const end = run.now();
+        await gate.release(ticket, asked, end);
+        if (!asked) return;
+        await run.log(
+          `${origin}/robots.txt`,
+          origin,
+          ticket.at,
+          end - ticket.at,
+          got?.status ?? null,
+          got?.body?.length ?? 0,
+          "robots",
+          robotsDetail(got),
+        );
+      },
+    };
+  }
+
+  /** The rules a robots.txt copy held (even an expired one) gives this robot, for its pace. */
+  planOf(origin: string, cached: CachedRobots | null): AccessPlan | null {
+    const body = cached?.body ?? cached?.lastGoodBody ?? null;
+    if (body === null) return null;
+    const { dialect } = this.run.options;
+    try {
+      return (
+        parseRobots(body, { origin, ...(dialect === undefined ? {} : { dialect }) }).check(
+          `${origin}/`,
+          this.run.robot(this.run.now()),
+        ).plan ?? null
+      );
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** What the crawl log says of a robots.txt answer: none, or one cut at the size limit. */
+export function robotsDetail(
+  got: { readonly body: Uint8Array | null; readonly bodyCut?: boolean } | null,
+): string | null {
+  if (got === null) return "no answer";
+  const size = got.body?.length ?? 0;
+  // RFC 9309 §2.5: rules past the first 500 KiB are not read; the log says so.
+  if (got.bodyCut === true || size > MAX_ROBOTS_BYTES)
+    return (
+      `robots.txt is ${got.bodyCut === true ? "over " : ""}${size} bytes; only the first ` +
+      `${MAX_ROBOTS_BYTES} were read: rules after them are not seen`
+    );
+  return null;
+}

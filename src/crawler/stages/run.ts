@@ -1,0 +1,109 @@
+/**
+ * What every stage of one crawl run shares: the options, the store and client, the clock, the
+ * events, the stop signal, who this process is, and the run's counts and budgets. Each stage
+ * owns its own state besides (see the stage files); this holds only what they all read.
+ */
+import type { HttpClient } from "../../net/http-client.js";
+import type { Robot } from "../../protocol/robots/index.js";
+import type { CrawlRecord, CrawlStore } from "../../store/types.js";
+import type { CrawlerOptions, CrawlEvent } from "../crawler.js";
+import { makeScope, type Scope } from "../scope.js";
+import { normalizeUrl } from "../url-normal.js";
+
+/** A record's optional fields the stages fill. */
+export type LogExtras = Partial<
+  Pick<CrawlRecord, "canonical" | "via" | "gapMs" | "requiredGapMs" | "waitedMs">
+>;
+
+export class CrawlRun {
+  readonly store: CrawlStore;
+  readonly client: HttpClient;
+  readonly now: () => number;
+  readonly started: number;
+  readonly emit: (event: CrawlEvent) => void;
+  readonly inScope: Scope;
+  /** The robot's name token, lower-cased, as page robots meta and X-Robots-Tag name it. */
+  readonly token: string;
+  /** --queued fetches what is queued: links and sitemaps only with --follow. */
+  readonly following: boolean;
+  /** What this run did, for the summary. */
+  readonly tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
+  /** Pages settled, counted against `maxPages` (this run's, or the crawl's with --total). */
+  done = 0;
+  /** Pages fetched of each site, counted against `maxPerHost`. */
+  readonly perSite = new Map<string, number>();
+  /** Sites whose page budget is spent: their URLs stay queued for a later run. */
+  readonly spent = new Set<string>();
+
+  constructor(
+    readonly options: CrawlerOptions,
+    /** Stopped by the caller, or from within (the store lost the crawl). */
+    readonly signal: AbortSignal,
+    /** This process, as the store knows it (leases, reservations). */
+    readonly owner: string,
+  ) {
+    this.store = options.store;
+    this.client = options.client;
+    this.now = options.now ?? Date.now;
+    this.started = this.now();
+    this.emit = options.onEvent ?? (() => {});
+    this.inScope = makeScope(options.scope, options.seeds);
+    this.token = options.agent.toLowerCase();
+    this.following = options.queued !== true || options.follow === true;
+  }
+
+  normal(url: string): string | null {
+    return normalizeUrl(url, undefined, { sortQuery: this.options.sortQuery === true });
+  }
+
+  /** The robot as robots.txt rules see it at `at`. */
+  robot(at: number): Robot {
+    const o = this.options;
+    return {
+      agent: o.agent,
+      at,
+      ...(o.ip === undefined ? {} : { ip: o.ip }),
+      ...(o.languages === undefined ? {} : { languages: o.languages }),
+      ...(o.encodings === undefined ? {} : { encodings: o.encodings }),
+      ...(o.charsets === undefined ? {} : { charsets: o.charsets }),
+    };
+  }
+
+  /** One record in the crawl log. */
+  log(
+    url: string,
+    origin: string,
+    at: number,
+    ms: number,
+    status: number | null,
+    bytes: number,
+    outcome: string,
+    detail: string | null,
+    extras: LogExtras = {},
+  ): Promise<void> {
+    return this.store.log.append({
+      url,
+      origin,
+      at,
+      ms,
+      status,
+      bytes,
+      outcome,
+      detail,
+      ...extras,
+    });
+  }
+
+  /** Requests in flight at once to `origin` over the crawl: its own setting, else `perHost`. */
+  perHostOf(origin: string): number {
+    const { perHostOf, perHost } = this.options;
+    return Math.min(perHostOf?.(origin) ?? perHost, perHost);
+  }
+
+  /** A page of `origin` kept (fetched, or indexed by an agent): counted against the budgets. */
+  counted(origin: string): void {
+    this.tally.fetched++;
+    this.done++;
+    this.perSite.set(origin, (this.perSite.get(origin) ?? 0) + 1);
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * The settle stage: what an answer means for its URL. A network error, 5xx or 429 is tried
+ * again with back-off (Retry-After holds the whole site), then failed; a redirect queues its
+ * target like a link (robots.txt is checked for it before it is fetched); a page is filed
+ * (validators, revisit moment), its links handed to discover, kept or not (keep.ts), given to
+ * the page handler, and logged. Owns no state: the run's counts are the run's.
+ */
+import type { PageResult } from "../../net/http-client.js";
+import type { Discovery, Lease } from "../../store/types.js";
+import type { IndexedPage } from "../agent-paths.js";
+import type { FetchedPage } from "../crawler.js";
+import { describeError } from "../describe-error.js";
+import { readMeta } from "../discovery.js";
+import { newUrl } from "../frontier-entry.js";
+import { extractLinks, MAX_PAGE_LINKS, robotsTag } from "../links.js";
+import { onHost } from "../other-host.js";
+import { revisitOf } from "../revisit.js";
+import { normalizeUrl } from "../url-normal.js";
+import type { Allowed } from "../verdict.js";
+import type { DiscoverStage } from "./discover.js";
+import { keepPage } from "./keep.js";
+import type { CrawlRun } from "./run.js";
+
+/** A redirect chain is followed this many hops from the URL first queued, then given up. */
+export const MAX_REDIRECT_HOPS = 5;
+/** The first retry waits this long; each next one twice as long. */
+export const RETRY_BASE_MS = 2_000;
+
+/** How a request came about and the gap it kept, for the crawl log. */
+export interface Timing {
+  readonly via: Discovery;
+  readonly gapMs: number | null;
+  readonly requiredGapMs: number;
+  readonly waitedMs: number;
+}
+
+/** What an HTTP status asks of the crawl. */
+export type StatusAction = "retry" | "redirect" | "page";
+
+/**
+ * RFC 9110: 5xx and 429 are the site's trouble, tried again; 3xx but 304 lead elsewhere;
+ * anything else (2xx, 304, 4xx) is the page's answer, filed as it is.
+ */
+export function statusAction(status: number): StatusAction {
+  if (status >= 500 || status === 429) return "retry";
+  if (status >= 300 && status < 400 && status !== 304) return "redirect";
+  return "page";
+}
+
+/** How long before try `attempts + 1`: doubling back-off, or longer when Retry-After asks. */
+export function retryDelay(attempts: number, retryAfterMs: number | null): number {
+  return Math.max(retryAfterMs ?? 0, RETRY_BASE_MS * 2 ** attempts);
+}
+
+function isHtml(contentType: string | null): boolean {
+  return contentType !== null && /^(?:text\/html|application\/xhtml\+xml)\b/i.test(contentType);
+}
+
+export class SettleStage {
+  constructor(
+    private readonly run: CrawlRun,
+    private readonly discover: DiscoverStage,
+  ) {}
+
+  /** An answer (or none) to the request for a leased URL. */
+  async fetched(
+    origin: string,
+    lease: Lease,
+    result: PageResult,
+    at: number,
+    decision: Allowed,
+    sent: Readonly<Record<string, string>>,
+    timing: Timing,
+  ): Promise<void> {
+    const { run } = this;
+    const { store, options } = run;
+    const { url, depth } = lease.entry;
+    const meta = readMeta(lease.entry.meta, depth);
+    if (result.kind === "error") {
+      await this.retryOrFail(origin, lease, `${result.code}: ${result.message}`, null);
+      await run.log(url, origin, at, result.ms, null, 0, "error", result.message);
+      return;
+    }
+    const { status } = result;
+    const action = statusAction(status);
+    if (action === "retry") {
+      await this.retryOrFail(origin, lease, `HTTP ${status}`, result.retryAfterMs);
+      await run.log(
+        url,
+        origin,
+        at,
+        result.ms,
+        status,
+        result.wireBytes,
+        "error",
+        `HTTP ${status}`,
+      );
+      return;
+    }
+    if (action === "redirect") {
+      const target = result.location === null ? null : run.normal(result.location);
+      const hops = (meta.hops ?? 0) + 1;
+      if (hops > MAX_REDIRECT_HOPS) {
+        const reason = `more than ${MAX_REDIRECT_HOPS} redirects from the URL first queued`;
+        await store.frontier.settle(lease, { kind: "failed", reason, at: run.now() });
+        await run.log(url, origin, at, result.ms, status, result.wireBytes, "error", reason);
+        run.tally.failed++;
+        run.emit({ type: "failed", url, reason });
+        return;
+      }
+      if (target !== null && this.discover.follows(url, target))
+        await store.frontier.add([
+          newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect", hops }),
+        ]);
+      await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
+      await run.log(url, origin, at, result.ms, status, result.wireBytes, "redirect", target);
+      run.done++;
+      return;
+    }
+    if (status === 200 || status === 304) {
+      const revisit = revisitOf({ changefreq: meta.changefreq ?? null, plan: decision.plan });
+      // A 304 keeps the validators the site answered before (RFC 9110 §15.4.5 may omit them).
+      const known = status === 304 ? await store.pages.get(url) : null;
+      await store.pages.put({
+        url,
+        etag: result.etag ?? known?.etag ?? null,
+        lastModified: result.lastModified ?? known?.lastModified ?? null,
+        fetchedAt: at,
+        status,
+        revisitAt: revisit === null ? null : at + revisit.afterMs,
+      });
+    }
+    const page: FetchedPage = {
+      url,
+      status,
+      headers: result.headers,
+      body: result.body,
+      at,
+      rule: decision.rule,
+      delaySeconds: decision.plan.delaySeconds,
+      requestHeaders: sent,
+      ...(meta.srcloc === undefined ? {} : { srcloc: meta.srcloc }),
+      ...(result.cutReason === undefined ? {} : { truncated: result.cutReason }),
+      depth,
+      via: meta.via,
+      referrer: lease.entry.referrer,
+      ...(meta.label === undefined ? {} : { label: meta.label }),
+    };
+    // REGP Host (seeds/003 §3.2.13) names the canonical host; a page's own canonical link wins.
+    let canonical: string | null =
+      decision.plan.host === null ? null : onHost(url, decision.plan.host.value);
+    const header = robotsTag(result.headers["x-robots-tag"] ?? null, run.token);
+    const html =
+      status === 200 && result.body !== null && isHtml(result.contentType)
+        ? extractLinks(new TextDecoder().decode(result.body), url, run.token, {
+            sortQuery: options.sortQuery === true,
+          })
+        : null;
+    canonical = html?.canonical ?? canonical;
+    const nofollow = header.nofollow || html?.nofollowAll === true;
+    // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
+    // page has every link followed, however deep it stands.
+    const deepEnough = run.following && (meta.type === "list" || depth < options.maxDepth);
+    if (meta.type !== "data" && deepEnough && !nofollow) {
+      const links =
+        options.links !== undefined && status === 200 && result.body !== null
+          ? readLinks(await options.links(page), url, options.sortQuery === true)
+          : (html?.links ?? []);
+      await this.discover.queueLinks(url, depth, links);
+    }
+    const keep = keepPage({ headerNoindex: header.noindex, metaNoindex: html?.noindex === true });
+    // Not kept (noindex): fetched, links followed as allowed, not handed on.
+    if (keep.keep && options.onPage !== undefined) {
+      const refuse = nofollow || meta.type === "data";
+      try {
+        await options.onPage(
+          page,
+          this.discover.hooks(
+            lease,
+            refuse ? "the page says nofollow (or is a sitemap `data` page)" : null,
+          ),
+        );
+      } catch (error) {
+        // Tried again as a 5xx would be, without validators: a 304 would bring no body back.
+        const why = `page handler: ${describeError(error)}`;
+        await store.pages.put({ url, etag: null, lastModified: null, fetchedAt: at, status });
+        await this.retryOrFail(origin, lease, why, null);
+        await run.log(url, origin, at, result.ms, status, result.wireBytes, "handler-error", why, {
+          ...timing,
+          canonical,
+        });
+        return;
+      }
+    }
+    await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
+    await run.log(
+      url,
+      origin,
+      at,
+      result.ms,
+      status,
+      result.wireBytes,
+      status === 304 ? "not-modified" : keep.keep ? "fetched" : "fetched-noindex",
+      decision.rule,
+      { ...timing, canonical },
+    );
+    run.counted(origin);
+    run.emit({ type: "fetched", url, status });
+  }
+
+  /** A page an agent indexed where it lives: filed as if fetched, marked as the agent's. */
+  async indexed(origin: string, lease: Lease, page: IndexedPage, decision: Allowed): Promise<void> {
+    const { run } = this;
+    const { store, options } = run;
+    const { url, depth } = lease.entry;
+    const meta = readMeta(lease.entry.meta, depth);
+    const at = run.now();
+    const lastModified = page.lastmod === null ? null : new Date(page.lastmod).toUTCString();
+    await store.pages.put({ url, etag: null, lastModified, fetchedAt: at, status: 200 });
+    if (depth < options.maxDepth) {
+      const links = page.links.flatMap((href) => {
+        const link = run.normal(href);
+        return link !== null && run.inScope(link) ? [link] : [];
+      });
+      await this.discover.queueLinks(url, depth, links);
+    }
+    // `noindex` (meta robots): filed and its links followed as allowed, not kept.
+    const keep = keepPage({ headerNoindex: false, metaNoindex: page.noindex });
+    if (keep.keep && options.onPage !== undefined) {
+      try {
+        await options.onPage(
+          {
+            url,
+            status: 200,
+            headers: { "content-type": "application/json", "x-heed-indexed-by": page.host },
+            body: new TextEncoder().encode(JSON.stringify(page)),
+            at,
+            rule: decision.rule,
+            delaySeconds: 0,
+            depth,
+            via: meta.via,
+            referrer: lease.entry.referrer,
+            ...(meta.label === undefined ? {} : { label: meta.label }),
+          },
+          this.discover.hooks(lease, null),
+        );
+      } catch (error) {
+        const why = `page handler: ${describeError(error)}`;
+        await this.retryOrFail(origin, lease, why, null);
+        await run.log(url, origin, at, 0, 200, 0, "handler-error", why);
+        return;
+      }
+    }
+    await store.frontier.settle(lease, { kind: "done", status: 200, at: run.now() });
+    // No byte of the page crossed the network to the site: the agent read it there.
+    const outcome = keep.keep ? "indexed-by-agent" : "indexed-by-agent-noindex";
+    await run.log(url, origin, at, 0, 200, 0, outcome, page.host, { via: meta.via });
+    run.counted(origin);
+    run.emit({ type: "fetched", url, status: 200 });
+  }
+
+  async retryOrFail(
+    origin: string,
+    lease: Lease,
+    reason: string,
+    retryAfterMs: number | null,
+  ): Promise<void> {
+    const { run } = this;
+    const { url, attempts } = lease.entry;
+    if (attempts + 1 >= (run.options.maxAttempts ?? 3)) {
+      await run.store.frontier.settle(lease, { kind: "failed", reason, at: run.now() });
+      run.tally.failed++;
+      run.emit({ type: "failed", url, reason });
+      return;
+    }
+    const notBefore = run.now() + retryDelay(attempts, retryAfterMs);
+    await run.store.frontier.settle(lease, { kind: "retry", reason, notBefore });
+    // Retry-After speaks for the whole site (RFC 9110 §10.2.3): the site waits too.
+    if (retryAfterMs !== null) await run.store.frontier.setNextAt(origin, notBefore);
+    run.tally.retried++;
+    run.emit({ type: "retry", url, reason });
+  }
+}
+
+/** A link extractor's answer as links: strings only, resolved, at most a page's worth. */
+function readLinks(given: readonly unknown[], pageUrl: string, sortQuery: boolean): string[] {
+  return given.slice(0, MAX_PAGE_LINKS).flatMap((href) => {
+    const link = typeof href === "string" ? normalizeUrl(href, pageUrl, { sortQuery }) : null;
+    return link === null ? [] : [link];
+  });
+}
