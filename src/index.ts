@@ -100,8 +100,8 @@ export {
   unregister as rupUnregister,
   type RobotContext,
 } from "./crawler/rup/robot.js";
+export { openRobotState } from "./crawler/rup/open-robot-state.js";
 export {
-  openRobotState,
   type ReceivedReport,
   type RobotState,
   type SiteRegistration,
@@ -118,12 +118,12 @@ export {
   type DispatchOptions,
   dispatchAgent,
   MAX_AGENT_MOVES,
-} from "./agents/dispatch.js";
+} from "./crawler/agents/dispatch.js";
 export {
   DEFAULT_AGENT_MAX_PAGES,
   INDEXING_AGENT_PATH,
   INDEXING_AGENT_SOURCE,
-} from "./agents/indexing-agent.js";
+} from "./protocol/atp/indexing-agent.js";
 export { type AtpClientOptions, AtpClientError, atpRequest } from "./net/atp-client.js";
 export {
   AgentHost,

@@ -7,7 +7,7 @@
  * says `none`, or the host is unreachable, refuses, or the agent fails, the URLs of that path are
  * fetched over HTTP as usual, and the crawl log says why once.
  */
-import { dispatchAgent } from "../agents/dispatch.js";
+import { dispatchAgent } from "./agents/dispatch.js";
 import type { Json } from "../protocol/atp/agent-package.js";
 import {
   MobileAgentServers,

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { dispatchAgent } from "../../src/agents/dispatch.js";
+import { dispatchAgent } from "../../src/crawler/agents/dispatch.js";
 import { AgentHost } from "../../src/site/agent-host/host.js";
 import { type AgentSite, makeAgentSite, seedRobots } from "../helpers/agent-site.js";
 

@@ -5,7 +5,7 @@
  * A summary goes to standard error. Exit 0: the agent finished; 1: the host refused it or it
  * failed (what it indexed before is printed); 2: bad input or the host is unreachable.
  */
-import { AgentDispatchError, dispatchAgent } from "../../agents/dispatch.js";
+import { AgentDispatchError, dispatchAgent } from "../../crawler/agents/dispatch.js";
 import { parseAtpUrl } from "../../protocol/atp/url.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";

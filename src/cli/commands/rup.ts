@@ -17,7 +17,8 @@ import {
   sequence,
   unregister,
 } from "../../crawler/rup/robot.js";
-import { openRobotState, type RobotState } from "../../crawler/rup/robot-state.js";
+import { openRobotState } from "../../crawler/rup/open-robot-state.js";
+import type { RobotState } from "../../crawler/rup/robot-state.js";
 import { fetchRupInfo, RupClientError } from "../../crawler/rup/rup-client.js";
 import { createHttpClient, type HttpClient } from "../../net/http-client.js";
 import {

@@ -6,9 +6,7 @@
  * connection (SQLite's WAL lets both write), or Redis (./robot-state-redis.ts).
  */
 import Database from "better-sqlite3";
-import { DEFAULT_REDIS_PREFIX } from "../../store/index.js";
 import { migrate } from "../../store/sqlite/schema.js";
-import { openRedisRobotState } from "./robot-state-redis.js";
 
 export interface SiteRegistration {
   readonly origin: string;
@@ -77,21 +75,6 @@ export interface RobotState {
   reports(origin: string): Promise<ReceivedReport[]>;
   gone(origin: string): Promise<string[]>;
   close(): Promise<void>;
-}
-
-/**
- * Opens the robot's state in the crawl store named as `heed --store` names it: `redis://…`
- * (with `#prefix`, as the crawl store) or the path of an SQLite file.
- */
-export async function openRobotState(spec: string): Promise<RobotState> {
-  if (/^rediss?:\/\//i.test(spec)) {
-    const hash = spec.indexOf("#");
-    return openRedisRobotState({
-      url: hash === -1 ? spec : spec.slice(0, hash),
-      prefix: hash === -1 ? DEFAULT_REDIS_PREFIX : decodeURIComponent(spec.slice(hash + 1)),
-    });
-  }
-  return SqliteRobotState.open(spec);
 }
 
 export class SqliteRobotState implements RobotState {

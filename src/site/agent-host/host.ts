@@ -7,7 +7,7 @@
  */
 import { createServer, type Server, type Socket } from "node:net";
 import { realpath } from "node:fs/promises";
-import { INDEXING_AGENT_PATH, INDEXING_AGENT_SOURCE } from "../../agents/indexing-agent.js";
+import { INDEXING_AGENT_PATH, INDEXING_AGENT_SOURCE } from "../../protocol/atp/indexing-agent.js";
 import { atpRequest } from "../../net/atp-client.js";
 import {
   AGENT_FORMAT,

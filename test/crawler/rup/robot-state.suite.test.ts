@@ -5,11 +5,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import {
-  openRobotState,
-  type RobotState,
-  type SiteRegistration,
-} from "../../../src/crawler/rup/robot-state.js";
+import { openRobotState } from "../../../src/crawler/rup/open-robot-state.js";
+import type { RobotState, SiteRegistration } from "../../../src/crawler/rup/robot-state.js";
 import { type RedisServer, startRedisServer } from "../../store/redis-server.js";
 
 const SITE: SiteRegistration = {

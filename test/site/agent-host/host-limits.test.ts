@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { dispatchAgent } from "../../../src/agents/dispatch.js";
-import { AgentInbox } from "../../../src/agents/inbox.js";
+import { dispatchAgent } from "../../../src/crawler/agents/dispatch.js";
+import { AgentInbox } from "../../../src/crawler/agents/inbox.js";
 import { atpRequest } from "../../../src/net/atp-client.js";
 import {
   type AtpHeaders,

@@ -5,8 +5,11 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { dispatchAgent } from "../../../src/agents/dispatch.js";
-import { INDEXING_AGENT_PATH, INDEXING_AGENT_SOURCE } from "../../../src/agents/indexing-agent.js";
+import { dispatchAgent } from "../../../src/crawler/agents/dispatch.js";
+import {
+  INDEXING_AGENT_PATH,
+  INDEXING_AGENT_SOURCE,
+} from "../../../src/protocol/atp/indexing-agent.js";
 import { atpRequest } from "../../../src/net/atp-client.js";
 import {
   HEED_AGENT_CONTENT_TYPE,

@@ -3,7 +3,7 @@
  * to the host a site names for a path, RETRACT it when it is done (following 200 MOVED when it
  * moved on), and hand back its index.
  */
-import { type AtpClientOptions, atpRequest } from "../net/atp-client.js";
+import { type AtpClientOptions, atpRequest } from "../../net/atp-client.js";
 import {
   AGENT_FORMAT,
   type AgentPackage,
@@ -12,12 +12,12 @@ import {
   HEED_AGENT_LANGUAGE,
   HEED_AGENT_SYSTEM,
   type Json,
-} from "../protocol/atp/agent-package.js";
-import { type AtpHeaders, type AtpResponse, header } from "../protocol/atp/message.js";
-import { ATP_STATUS } from "../protocol/atp/status.js";
-import { AGENT_ID, parseAtpUrl } from "../protocol/atp/url.js";
+} from "../../protocol/atp/agent-package.js";
+import { type AtpHeaders, type AtpResponse, header } from "../../protocol/atp/message.js";
+import { ATP_STATUS } from "../../protocol/atp/status.js";
+import { AGENT_ID, parseAtpUrl } from "../../protocol/atp/url.js";
 import type { AgentInbox } from "./inbox.js";
-import { INDEXING_AGENT_SOURCE } from "./indexing-agent.js";
+import { INDEXING_AGENT_SOURCE } from "../../protocol/atp/indexing-agent.js";
 
 /** How many times an agent may move on before the robot stops following it. */
 export const MAX_AGENT_MOVES = 4;

@@ -9,14 +9,14 @@ import {
   type AgentReport,
   HEED_AGENT_SYSTEM,
   isHeedSystem,
-} from "../protocol/atp/agent-package.js";
-import { MAX_BODY_BYTES } from "../protocol/atp/limits.js";
-import { header } from "../protocol/atp/message.js";
-import { MessageBuffer } from "../protocol/atp/message-buffer.js";
-import { readRequest } from "../protocol/atp/reader.js";
-import { ATP_STATUS, type AtpStatus } from "../protocol/atp/status.js";
-import { readResourceUri } from "../protocol/atp/url.js";
-import { writeResponse } from "../protocol/atp/writer.js";
+} from "../../protocol/atp/agent-package.js";
+import { MAX_BODY_BYTES } from "../../protocol/atp/limits.js";
+import { header } from "../../protocol/atp/message.js";
+import { MessageBuffer } from "../../protocol/atp/message-buffer.js";
+import { readRequest } from "../../protocol/atp/reader.js";
+import { ATP_STATUS, type AtpStatus } from "../../protocol/atp/status.js";
+import { readResourceUri } from "../../protocol/atp/url.js";
+import { writeResponse } from "../../protocol/atp/writer.js";
 
 /** How long a connection may take to send its request. */
 const INBOX_REQUEST_TIMEOUT_MS = 30_000;

@@ -1,0 +1,19 @@
+/**
+ * Opens the robot's RUP state in the crawl store named as `heed --store` names it: `redis://…`
+ * (with `#prefix`, as the crawl store) or the path of an SQLite file. Apart from the interface
+ * (robot-state.ts), so that it does not open an implementation: each implementation imports it.
+ */
+import { DEFAULT_REDIS_PREFIX } from "../../store/index.js";
+import { type RobotState, SqliteRobotState } from "./robot-state.js";
+import { openRedisRobotState } from "./robot-state-redis.js";
+
+export async function openRobotState(spec: string): Promise<RobotState> {
+  if (/^rediss?:\/\//i.test(spec)) {
+    const hash = spec.indexOf("#");
+    return openRedisRobotState({
+      url: hash === -1 ? spec : spec.slice(0, hash),
+      prefix: hash === -1 ? DEFAULT_REDIS_PREFIX : decodeURIComponent(spec.slice(hash + 1)),
+    });
+  }
+  return SqliteRobotState.open(spec);
+}
