@@ -240,3 +240,51 @@ describe("a hostile handler", { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe("a hostile link extractor", { timeout: 60_000 }, () => {
+  it("that throws, answers no array, floods or never answers: a notice, the crawl goes on", async () => {
+    const temp = await tempDir();
+    const site = await startSite({ pages: 6, links: 2, robots: "User-agent: *\nAllow: /\n" });
+    try {
+      let calls = 0;
+      const notices: string[] = [];
+      const crawler = new Crawler({
+        agent: "HeedTest",
+        store: join(temp.dir, "crawl.db"),
+        seeds: [`${site.origin}/`],
+        maxPages: 8,
+        handlerTimeoutMs: 200,
+        links: () => {
+          const n = calls++;
+          // A flood after five real links: read up to a page's worth (50,000), each checked.
+          if (n === 0)
+            return [
+              ...[1, 2, 3, 4, 5].map((k) => `/page/${k}.html`),
+              ...Array.from({ length: 100_000 }, (_, i) => `/flood/${i}`),
+            ];
+          if (n === 1) throw new Error("extractor broke");
+          if (n === 2) return "not an array" as unknown as string[];
+          if (n === 3) return new Promise<string[]>(() => {});
+          return ["mailto:x@y.example", "//[bad", 42 as unknown as string];
+        },
+      });
+      crawler.on("notice", (event) => notices.push(event.message));
+      const summary = await crawler.run();
+      assert.equal(summary.fetched, 8, JSON.stringify(summary));
+      assert.equal(summary.stoppedBy, "max-pages");
+      assert.ok(
+        notices.some((m) => /extractor broke/.test(m)),
+        notices.join("\n"),
+      );
+      assert.ok(
+        notices.some((m) => /past 200 ms/.test(m)),
+        notices.join("\n"),
+      );
+      // The flood was cut at a page's worth of links: 50,000 with the five real ones.
+      assert.equal(summary.queued + summary.done, 50_000 + 1);
+    } finally {
+      await site.close();
+      await temp.cleanup();
+    }
+  });
+});
