@@ -1,10 +1,11 @@
 // Two and three `heed datasets --download` runs into one folder at once (issue 14 §5, "loses
 // nothing"): every run's records survive the others' (heed-downloads.json and SHA256SUMS are
 // changed under a lock, read again and merged), and a URL two runs want is fetched by one while
-// the other waits and then finds it present. Real CLI processes against real local servers.
+// the other waits and then finds it present. A folder of heed's older layout is refused with what
+// to do. Real CLI processes against real local servers.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { tempDir } from "../helpers/crawl-harness.js";
@@ -105,5 +106,58 @@ describe("hostile: several heed datasets --download runs into one folder at once
     const left = await readdir(join(dir, ".heed"));
     assert.deepEqual(left.sort(), ["SHA256SUMS", "heed-downloads.json", "parts"]);
     assert.deepEqual(await readdir(join(dir, ".heed", "parts")), []);
+  });
+});
+
+describe("a download folder of heed's older layout", () => {
+  let temp: Awaited<ReturnType<typeof tempDir>>;
+  let server: TestServer;
+  before(async () => {
+    temp = await tempDir("heed-dl-old-");
+    server = await site("old");
+  });
+  after(async () => {
+    await server.close();
+    await temp.cleanup();
+  });
+
+  it("is refused with what to do, and nothing in it is touched; moved away, the run downloads", async () => {
+    const dir = join(temp.dir, "old");
+    await mkdir(dir, { recursive: true });
+    const record = [
+      {
+        url: `${server.origin}/old-0.csv`,
+        file: "old-0.csv",
+        bytes: 6,
+        sha256: sha("old,0\n"),
+        at: "2025-01-01T00:00:00.000Z",
+      },
+    ];
+    const oldRecords = `${JSON.stringify(record, null, 2)}\n`;
+    await writeFile(join(dir, "heed-downloads.json"), oldRecords);
+    await writeFile(join(dir, "SHA256SUMS"), `${sha("old,0\n")}  old-0.csv\n`);
+    await writeFile(join(dir, "old-0.csv"), "old,0\n");
+    const before = (await readdir(dir)).sort();
+
+    const refused = await runCli(["datasets", server.origin, "--json", "--download", dir]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /older layout/);
+    assert.match(refused.stderr, /DIR\/HOST\/PATH/);
+    assert.match(refused.stderr, /mv .*heed-downloads\.json .*SHA256SUMS/);
+    assert.deepEqual((await readdir(dir)).sort(), before, "nothing was added or changed");
+    assert.equal(await readFile(join(dir, "heed-downloads.json"), "utf8"), oldRecords);
+    assert.equal(server.requests.filter((r) => r.endsWith(".csv")).length, 0);
+
+    // Doing what the message says.
+    await mkdir(join(dir, "old-records"));
+    await rename(join(dir, "heed-downloads.json"), join(dir, "old-records", "heed-downloads.json"));
+    await rename(join(dir, "SHA256SUMS"), join(dir, "old-records", "SHA256SUMS"));
+    const run = await runCli(["datasets", server.origin, "--json", "--download", dir], {
+      timeoutMs: 60_000,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const host = new URL(server.origin).host;
+    assert.equal(await readFile(join(dir, host, "old-0.csv"), "utf8"), "old,0\n");
+    assert.equal(await readFile(join(dir, "old-0.csv"), "utf8"), "old,0\n", "the old file stays");
   });
 });

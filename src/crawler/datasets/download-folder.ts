@@ -76,6 +76,7 @@ export class DownloadFolder {
   static async open(dir: string): Promise<DownloadFolder> {
     await mkdir(dir, { recursive: true });
     const root = await realpath(dir);
+    await refuseOldLayout(root, dir);
     const folder = new DownloadFolder(root, new Map());
     await folder.makeFolders([HEED_FOLDER, "parts"]);
     for (const r of await folder.readRecords()) folder.records.set(r.file, r);
@@ -317,6 +318,32 @@ export class DownloadFolder {
     if (real !== parent || !(real === this.root || real.startsWith(`${this.root}${sep}`)))
       throw new UnsafePathError(`${parent} leads outside the download folder; not written`);
   }
+}
+
+/** Raised for a folder written by heed before its files went under DIR/HOST/ and DIR/.heed/. */
+export class OldLayoutError extends Error {
+  readonly code = "HEED_OLD_DOWNLOAD_LAYOUT";
+}
+
+/**
+ * heed once kept each file at `DIR/<path of the URL>` and its records beside them, at
+ * `DIR/heed-downloads.json` and `DIR/SHA256SUMS`. Those records name files by the old names, which
+ * this layout neither reads nor keeps up to date, so such a folder is refused with what to do,
+ * rather than half-used. (No file of the new layout is ever at `DIR/heed-downloads.json`: every
+ * dataset is under its host's folder.)
+ */
+async function refuseOldLayout(root: string, dir: string): Promise<void> {
+  const old = await lstat(join(root, RECORD_FILE)).catch(() => null);
+  if (old === null) return;
+  throw new OldLayoutError(
+    `${dir} holds downloads in heed's older layout (files at DIR/NAME, records in ` +
+      `DIR/${RECORD_FILE} and DIR/${CHECKSUM_FILE}); heed now keeps each file at DIR/HOST/PATH ` +
+      `and its records in DIR/${HEED_FOLDER}/, and does not mix the two. Download into a new ` +
+      `folder, or, to reuse this one, move the old records away (mkdir ${join(dir, "old-records")} && ` +
+      `mv ${join(dir, RECORD_FILE)} ${join(dir, CHECKSUM_FILE)} ${join(dir, "old-records")}/) and ` +
+      `run again: the files are downloaded anew under DIR/HOST/, and the old ones stay where they ` +
+      `are until you remove them (docs/data-txt.md, "The download folder")`,
+  );
 }
 
 function isRecord(value: unknown): value is DownloadRecord {
