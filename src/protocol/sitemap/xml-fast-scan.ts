@@ -28,8 +28,8 @@ export type BlockScan =
   | { readonly kind: "more" }
   /** Something only the full reader reads right; it reads from here on. */
   | { readonly kind: "unusual" }
-  /** A comment between entries, ending at `end`: nothing to read. */
-  | { readonly kind: "comment"; readonly end: number }
+  /** A comment or processing instruction between entries, ending at `end`: nothing to read. */
+  | { readonly kind: "ignored"; readonly end: number }
   /** A whole block ending at `end`; `entry` is its fields when it is a plain entry, else null. */
   | { readonly kind: "block"; readonly end: number; readonly entry: readonly FastField[] | null };
 
@@ -68,7 +68,13 @@ export function scanBlock(text: string, start: number, ctx: ScanContext): BlockS
     if (text.length < start + 4) return MORE;
     if (!text.startsWith("<!--", start)) return UNUSUAL;
     const close = text.indexOf("-->", start + 4);
-    return close < 0 ? MORE : { kind: "comment", end: close + 3 };
+    return close < 0 ? MORE : { kind: "ignored", end: close + 3 };
+  }
+  if (second === QUESTION) {
+    // The tokenizer ends a processing instruction at the first `?>` after its `<?`; between
+    // entries the reader does nothing with one.
+    const end = text.indexOf("?>", start + 2);
+    return end < 0 ? MORE : { kind: "ignored", end: end + 2 };
   }
   const status = tag.read(text, start);
   if (status === TAG_MORE) return MORE;

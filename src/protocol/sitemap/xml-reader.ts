@@ -119,8 +119,14 @@ export class XmlSitemapReader implements Partial<Handler> {
   private ending = false;
   private rootName = "";
   private malformedReported = false;
-  /** `head`: before the root's start tag; `fast`: between entries; `full`: the tokenizer reads all. */
-  private mode: "head" | "fast" | "full";
+  /**
+   * `head`: before the root's start tag; `fast`: between entries; `catch-up`: the tokenizer
+   * reads until it is between entries again (after something unusual); `full`: it reads all.
+   */
+  private mode: "head" | "fast" | "catch-up" | "full";
+  /** Characters given to the tokenizer, and where the last end tag it read ended. */
+  private fed = 0;
+  private lastCloseEnd = -1;
   /** Text not yet read by the fast path, and the line its first character is on. */
   private pending = "";
   private pendingLine = 1;
@@ -162,7 +168,11 @@ export class XmlSitemapReader implements Partial<Handler> {
     }
     this.pending += text;
     if (this.mode === "head") this.readHead();
-    if (this.mode === "fast") this.readFast();
+    // Each turn reads on: the fast path up to something unusual, the tokenizer past it.
+    while (!this.sink.stopped) {
+      if (this.mode === "fast") this.readFast();
+      if (this.mode !== "catch-up" || !this.catchUp()) break;
+    }
   }
 
   end(): void {
@@ -197,6 +207,7 @@ export class XmlSitemapReader implements Partial<Handler> {
     this.flushNewlines();
     this.keepFieldLine();
     this.lines.push(text);
+    this.fed += text.length;
     this.parser.write(text);
   }
 
@@ -217,12 +228,60 @@ export class XmlSitemapReader implements Partial<Handler> {
       this.fieldLineKnown = this.lineAt(this.fieldStart);
   }
 
+  /**
+   * After something unusual: the tokenizer reads up to the next entry's end tag, and again, until
+   * it is known to stand between entries — its last event that very end tag, ending where its
+   * text ends (so it holds no half-read token: not in a comment, CDATA or attribute), at depth
+   * one with no entry, field or skipped element open. The fast path then reads on from there.
+   * The end tag `</url>` (or `</sitemap>`) is looked for as written; a file that never gives it
+   * is read by the tokenizer to its end. True when the fast path reads on.
+   */
+  private catchUp(): boolean {
+    const close = `</${this.scanContext.entryName}>`;
+    for (;;) {
+      const at = this.pending.indexOf(close);
+      if (at < 0) {
+        // The tail might be the start of the end tag: it waits for the next chunk.
+        const give = this.pending.length - Math.min(this.pending.length, close.length - 1);
+        if (give > 0) this.feedPending(give);
+        return false;
+      }
+      this.feedPending(at + close.length);
+      if (this.sink.stopped) return false;
+      if (
+        this.lastCloseEnd === this.fed - 1 &&
+        this.depth === 1 &&
+        this.skipDepth === 0 &&
+        !this.inEntry &&
+        this.field === null &&
+        !this.inCdata &&
+        !this.rootDone
+      ) {
+        this.mode = "fast";
+        this.needLength = 0;
+        this.pendingLine = this.lineAt(this.fed);
+        return true;
+      }
+    }
+  }
+
+  private feedPending(length: number): void {
+    const piece = this.pending.slice(0, length);
+    this.pending = this.pending.slice(length);
+    this.feed(piece);
+  }
+
   /** From here on the tokenizer reads everything. */
   private toFull(): void {
     this.mode = "full";
     const rest = this.pending;
     this.pending = "";
     if (rest !== "") this.feed(rest);
+  }
+
+  private toCatchUp(): void {
+    this.mode = "catch-up";
+    this.needLength = 0;
   }
 
   /** Gives the tokenizer all up to the end of the root's start tag; then the fast path, if it fits. */
@@ -280,7 +339,7 @@ export class XmlSitemapReader implements Partial<Handler> {
         if (text.length - lt > MAX_FAST_BLOCK) {
           this.pending = text.slice(lt);
           this.pendingLine = line;
-          this.toFull();
+          this.toCatchUp();
           return;
         }
         break;
@@ -289,11 +348,11 @@ export class XmlSitemapReader implements Partial<Handler> {
       if (scan.kind === "unusual") {
         this.pending = text.slice(lt);
         this.pendingLine = line;
-        this.toFull();
+        this.toCatchUp();
         return;
       }
       const blockLines = countNewlines(text, lt, scan.end);
-      if (scan.kind === "comment") {
+      if (scan.kind === "ignored") {
         // The tokenizer is not given it: it would keep each such piece until the next tag.
         this.skippedNewlines += blockLines;
       } else if (scan.entry === null) {
@@ -454,6 +513,7 @@ export class XmlSitemapReader implements Partial<Handler> {
 
   onclosetag(name: string, isImplied: boolean): void {
     if (this.sink.stopped || this.ending) return;
+    this.lastCloseEnd = this.parser.endIndex;
     const depth = this.depth;
     if (depth === 0) return;
     if (isImplied && this.parser.startIndex !== this.lastOpenStart) this.malformed(name);
@@ -740,10 +800,10 @@ function headEnd(text: string): number | null | false {
     if (text.charCodeAt(i) !== 60 /* < */) return false;
     if (i + 4 > text.length) return null;
     if (text.startsWith("<?", i)) {
-      // The tokenizer ends a processing instruction at the first `>`.
-      const gt = text.indexOf(">", i + 2);
-      if (gt < 0) return null;
-      i = gt + 1;
+      // The tokenizer ends a processing instruction at the first `?>` after its `<?`.
+      const end = text.indexOf("?>", i + 2);
+      if (end < 0) return null;
+      i = end + 2;
     } else if (text.startsWith("<!--", i)) {
       const close = text.indexOf("-->", i + 4);
       if (close < 0) return null;

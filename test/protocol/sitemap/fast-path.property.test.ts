@@ -147,6 +147,10 @@ const child: fc.Arbitrary<string> = fc.oneof(
       "<!---->",
       "<![CDATA[ </url> ]]>",
       "<?pi inside?>",
+      "<?pi </url> ?>",
+      "<!-- </url> -->",
+      "<![CDATA[</url>]]>",
+      '<x a="</url>"/>',
       "<!DOCTYPE x>",
       "<loc>http://s.example/unclosed",
       "</loc>",
@@ -286,12 +290,27 @@ describe("the XML reader's fast path reads as the tokenizer does", () => {
     assert.deepEqual(lines, [3, 4, 6]);
   });
 
-  it("after something unusual, the tokenizer reads the rest, alike", () => {
+  it("after something unusual, the tokenizer reads to the next entry's end, then the fast path again", () => {
     const body = (i: number) => `<url><loc>http://s.example/${i}</loc></url>\n`;
-    const text = `<urlset xmlns="${SITEMAP_NAMESPACE}">\n${body(1)}<?pi x?>\n${body(2)}${body(3)}</urlset>`;
+    const text = `<urlset xmlns="${SITEMAP_NAMESPACE}">\n${body(1)}</nope>\n${body(2)}${body(3)}</urlset>`;
     const reading = agree(text, []);
-    assert.equal(reading.fastEntries, 1);
+    assert.equal(reading.fastEntries, 2, "entries 1 and 3");
     assert.equal(reading.events.filter((e) => e.kind === "url").length, 3);
+  });
+
+  it("an end tag in a comment, CDATA, an attribute or an instruction does not fool the catch-up", () => {
+    const body = (i: number) => `<url><loc>http://s.example/${i}</loc></url>\n`;
+    const decoys = [
+      "<?pi </url> ?>",
+      "<!-- </url> -->",
+      "<url><loc>http://s.example/c</loc><![CDATA[</url>]]></url>",
+      '<url><x:y xmlns:x="http://x.example/" a="</url>"/><loc>http://s.example/a</loc></url>',
+      "<url><loc>http://s.example/open</loc><foo></url><loc>http://s.example/after</loc></url>",
+    ];
+    for (const decoy of decoys) {
+      const text = `<urlset xmlns="${SITEMAP_NAMESPACE}">\n${body(1)}</nope>${decoy}\n${body(2)}${body(3)}\n<url><loc>http://s.example/&bad;</loc></url></urlset>`;
+      for (const cuts of [[], [60], [70, 71, 72, 120]]) agree(text, cuts);
+    }
   });
 
   it("an entry longer than the fast path holds back is read by the tokenizer, alike", () => {
