@@ -123,7 +123,7 @@ export class XmlSitemapReader implements Partial<Handler> {
    * `head`: before the root's start tag; `fast`: between entries; `catch-up`: the tokenizer
    * reads until it is between entries again (after something unusual); `full`: it reads all.
    */
-  private mode: "head" | "fast" | "catch-up" | "full";
+  private mode: "head" | "head-tokenizer" | "fast" | "catch-up" | "full";
   /** Characters given to the tokenizer, and where the last end tag it read ended. */
   private fed = 0;
   private lastCloseEnd = -1;
@@ -164,6 +164,11 @@ export class XmlSitemapReader implements Partial<Handler> {
     if (this.sink.stopped) return;
     if (this.mode === "full") {
       this.feed(text);
+      return;
+    }
+    if (this.mode === "head-tokenizer") {
+      this.feed(text);
+      this.afterRootOpen();
       return;
     }
     this.pending += text;
@@ -232,7 +237,8 @@ export class XmlSitemapReader implements Partial<Handler> {
    * After something unusual: the tokenizer reads up to the next entry's end tag, and again, until
    * it is known to stand between entries — its last event that very end tag, ending where its
    * text ends (so it holds no half-read token: not in a comment, CDATA or attribute), at depth
-   * one with no entry, field or skipped element open. The fast path then reads on from there.
+   * one with no entry, field or skipped element open, unprefixed names in the root's vocabulary.
+   * The fast path then reads on from there.
    * The end tag `</url>` (or `</sitemap>`) is looked for as written; a file that never gives it
    * is read by the tokenizer to its end. True when the fast path reads on.
    */
@@ -255,7 +261,8 @@ export class XmlSitemapReader implements Partial<Handler> {
         !this.inEntry &&
         this.field === null &&
         !this.inCdata &&
-        !this.rootDone
+        !this.rootDone &&
+        this.defaultNs === this.vocabulary
       ) {
         this.mode = "fast";
         this.needLength = 0;
@@ -288,35 +295,55 @@ export class XmlSitemapReader implements Partial<Handler> {
   private readHead(): void {
     const end = headEnd(this.pending);
     if (end === null) {
-      if (this.pending.length > MAX_FAST_HEAD) this.toFull();
+      if (this.pending.length > MAX_FAST_HEAD) this.headToTokenizer();
       return;
     }
     if (end === false) {
-      this.toFull();
+      this.headToTokenizer();
       return;
     }
     const head = this.pending.slice(0, end);
     this.pending = this.pending.slice(end);
     this.pendingLine = 1 + countNewlines(head, 0, head.length);
     this.feed(head);
+    if (this.depth === 1 && this.skipDepth === 0 && this.fits()) this.mode = "fast";
+    else this.toFull();
+  }
+
+  /**
+   * A head the scan does not read (text before the root, a root start tag longer than
+   * MAX_FAST_HEAD): the tokenizer reads on, and once the root is open the catch-up takes over.
+   */
+  private headToTokenizer(): void {
+    this.mode = "head-tokenizer";
+    const rest = this.pending;
+    this.pending = "";
+    this.feed(rest);
+    this.afterRootOpen();
+  }
+
+  private afterRootOpen(): void {
+    if (this.sink.stopped || (this.depth === 0 && !this.rootDone)) return;
+    if (this.fits()) this.toCatchUp();
+    else this.mode = "full";
+  }
+
+  /** Whether the fast path can read this file's entries: sets what it looks for if so. */
+  private fits(): boolean {
     const format = this.sink.format;
     if (
-      !this.sink.stopped &&
-      this.depth === 1 &&
-      !this.rootDone &&
-      this.skipDepth === 0 &&
-      (format === "urlset" || format === "sitemapindex") &&
-      !this.rootName.includes(":") &&
-      this.defaultNs === this.vocabulary
-    ) {
-      this.mode = "fast";
-      this.scanContext = {
-        entryName: format === "urlset" ? "url" : "sitemap",
-        childKind: this.scanContext.childKind,
-      };
-    } else {
-      this.toFull();
-    }
+      this.sink.stopped ||
+      this.rootDone ||
+      (format !== "urlset" && format !== "sitemapindex") ||
+      this.rootName.includes(":") ||
+      this.defaultNs !== this.vocabulary
+    )
+      return false;
+    this.scanContext = {
+      entryName: format === "urlset" ? "url" : "sitemap",
+      childKind: this.scanContext.childKind,
+    };
+    return true;
   }
 
   private readFast(): void {

@@ -298,6 +298,31 @@ describe("the XML reader's fast path reads as the tokenizer does", () => {
     assert.equal(reading.events.filter((e) => e.kind === "url").length, 3);
   });
 
+  it("a head the scan does not read: the tokenizer reads it, then the fast path, alike", () => {
+    const body = (i: number) => `<url><loc>http://s.example/${i}</loc></url>\n`;
+    const entries = [1, 2, 3].map(body).join("");
+    const heads = [
+      `junk before the root <urlset xmlns="${SITEMAP_NAMESPACE}">\n`,
+      `<urlset xmlns="${SITEMAP_NAMESPACE}" note="${"n".repeat(70 * 1024)}">\n`,
+      `<urlset xmlns="http://other.example/" note="${"n".repeat(70 * 1024)}">\n`,
+      `<!DOCTYPE urlset><urlset xmlns="${SITEMAP_NAMESPACE}">`,
+    ];
+    for (const [k, head] of heads.entries()) {
+      const text = `${head}${entries}<url xmlns="http://other.example/"><loc>http://s.example/x</loc></url>${entries}</urlset>`;
+      // The head alone in the first pieces, as a network gives it; the entries after.
+      const pieces = [[], [head.length], [10, head.length], [10, 66_000, head.length]];
+      const fast = pieces.map((cuts) => agree(text, cuts).fastEntries);
+      // After a DOCTYPE reading stops. (A root in another namespace is read in its own: its
+      // unprefixed <url> is an entry, with a finding on the root.)
+      if (k === 3) assert.deepEqual(fast, [0, 0, 0, 0]);
+      else
+        assert.ok(
+          fast.slice(1).every((n) => n >= 5),
+          `${k}: ${fast.join(",")}`,
+        );
+    }
+  });
+
   it("an end tag in a comment, CDATA, an attribute or an instruction does not fool the catch-up", () => {
     const body = (i: number) => `<url><loc>http://s.example/${i}</loc></url>\n`;
     const decoys = [
