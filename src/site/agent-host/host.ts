@@ -418,6 +418,7 @@ export class AgentHost {
     this.log(
       `agent ${held.id} ${summary} (${outcome.records.length} records, ${outcome.files} files, ${outcome.cpuMs} ms)`,
     );
+    for (const note of outcome.notes ?? []) this.log(`agent ${held.id} sandbox: ${note}`);
     held.status = outcome.status;
     if (outcome.moveTo === null) {
       if (held.agent.replyTo !== undefined) await this.push(held, outcome, held.agent.replyTo);
