@@ -498,7 +498,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--base <url>",
       "--rup: the site's public URL, for URLBase and RUP-CGI (default: the address listened on)",
     )
-    .option("--latency <list>", "--rup: latency units offered, e.g. day,week,month (the default)")
+    .option(
+      "--latency <list>",
+      "--rup: latency units offered, comma-separated, of hour, day, week, month (default: day,week,month)",
+    )
     .option(
       "--max-query-span <N-unit>",
       "--rup: how long the modification log is kept and GetIndex reaches back",
@@ -549,7 +552,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     command
       .option(
         "--latency <value>",
-        "time between reports: day, week, month, or N-unit such as 3-day",
+        "time between reports: hour, day, week, month, or N-unit such as 3-day (one the site offers)",
       )
       .option(
         "--exclude <pattern>",

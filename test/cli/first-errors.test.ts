@@ -47,6 +47,22 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
       /some-dir/,
     ],
     ["lint a folder", ["lint", "some-dir"], /some-dir/],
+    // SQLite's own reason, not only "cannot open".
+    [
+      "report on a file that is no store",
+      ["report", "--store", "robots.txt"],
+      /robots\.txt: file is not a database/,
+    ],
+    [
+      "crawl --store in a missing folder",
+      ["crawl", "http://127.0.0.1:9/", "--store", "missing-dir/c.db"],
+      /missing-dir\/c\.db: cannot open database because the directory does not exist/,
+    ],
+    [
+      "rup register --email neither an address nor a URL",
+      ["rup", "register", "http://127.0.0.1:9/", "--email", "robot", "--store", "r.db"],
+      /an e-mail address, or an http\(s\) URL for a webhook\), got "robot"/,
+    ],
   ];
   for (const [name, args, named] of cases) {
     it(`${name}: exit 2, one line naming it`, async () => {

@@ -345,5 +345,9 @@ function reportTargetProblem(target: string): string | null {
       ? null
       : `expected an e-mail address or an http(s) URL, got "${target}"`;
   }
-  return emailProblem(target);
+  const problem = emailProblem(target);
+  // An address the robot means as mail, or a webhook URL: say both forms it may take.
+  return problem === null
+    ? null
+    : `${problem} (an e-mail address, or an http(s) URL for a webhook), got "${target.length > 100 ? `${target.slice(0, 100)}…` : target}"`;
 }
