@@ -268,9 +268,18 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         .default("host"),
     )
     .option("--ip <addr>", "send from this local address; REGP Ip-* rules see it")
-    .option("--languages <list>", "languages the crawler supports (REGP Language)")
-    .option("--encodings <list>", "content codings the crawler supports (REGP Encoding)")
-    .option("--charsets <list>", "charsets the crawler supports (REGP Charset)")
+    .option(
+      "--languages <list>",
+      "languages the crawler supports (REGP Language; without it, not checked)",
+    )
+    .option(
+      "--encodings <list>",
+      "content codings the crawler supports (REGP Encoding; without it, not checked)",
+    )
+    .option(
+      "--charsets <list>",
+      "charsets the crawler supports (REGP Charset; without it, not checked)",
+    )
     .option(
       "--allow-private",
       "crawl private and loopback addresses (on by itself when a seed is one)",
