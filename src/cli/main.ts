@@ -800,6 +800,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const program = buildProgram(io, (c) => {
     code = c;
   });
+  const unknown = unknownHelpTopic(program, argv);
+  if (unknown !== null) {
+    io.stderr.write(`heed help: no command "${unknown}" (heed --help lists them)\n`);
+    return EXIT_BAD_INPUT;
+  }
   try {
     await program.parseAsync(helpArgs(argv), { from: "user" });
     return code;
@@ -820,6 +825,21 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     throw error;
   }
+}
+
+/** The words after `heed help` that name no command ("rup nope"), or null when they all do. */
+function unknownHelpTopic(program: Command, argv: readonly string[]): string | null {
+  if (argv[0] !== "help") return null;
+  let command = program;
+  const path: string[] = [];
+  for (const word of argv.slice(1)) {
+    if (word.startsWith("-") || word === "help") break; // commander's own help command
+    path.push(word);
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (sub === undefined) return path.join(" ");
+    command = sub;
+  }
+  return null;
 }
 
 /** `heed help rup inbox` is `heed rup inbox --help`; commander's own help goes one level only. */

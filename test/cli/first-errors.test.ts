@@ -114,6 +114,16 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
     assert.match(r.stdout, /^Usage: heed rup inbox/);
     assert.match(r.stdout, /--listen/);
   });
+
+  it("heed help on a command that does not exist: exit 2, one line naming it", async () => {
+    for (const words of [["nope"], ["rup", "nope"]]) {
+      const r = await runCli(["help", ...words]);
+      assert.equal(r.code, 2, r.stdout);
+      oneCleanLine(r, words.join(" "));
+      assert.match(r.stderr, new RegExp(`no command "${words.join(" ")}"`));
+      assert.equal(r.stdout, "");
+    }
+  });
 });
 
 describe("webhook registrations", { timeout: 120_000 }, () => {
