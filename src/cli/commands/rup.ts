@@ -324,7 +324,8 @@ export async function runRupInbox(
         cause: error,
       });
     });
-    io.stdout.write(`listening on ${host}:${inbox.port}\n`);
+    // With --json, standard output holds only the reports' objects.
+    (options.json === true ? io.stderr : io.stdout).write(`listening on ${host}:${inbox.port}\n`);
     await untilStopped();
     await inbox.close();
     return EXIT_OK;

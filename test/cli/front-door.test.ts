@@ -1,0 +1,39 @@
+// What a first try of each command met, turned into tests: run as a person runs heed, as child
+// processes on real files and servers on 127.0.0.1.
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { until } from "../helpers/until.js";
+
+describe("a first try of each command", { timeout: 120_000 }, () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-front-door-"));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("lint --kind data-yaml names the option as it is spelt", async () => {
+    await writeFile(join(dir, "catalog.txt"), "- path: a.csv\n");
+    const r = await runCli(["lint", "catalog.txt", "--kind", "data-yaml"], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout + r.stderr, /--kind data-yaml was asked for/);
+  });
+
+  it("rup inbox --json: standard output holds only JSON; the address goes to standard error", async () => {
+    const inbox = spawnCli(
+      ["rup", "inbox", "--listen", "127.0.0.1:0", "--json", "--store", join(dir, "inbox.db")],
+      { timeoutMs: 30_000 },
+    );
+    let stderr = "";
+    inbox.child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    await until(() => /listening on 127\.0\.0\.1:\d+/.test(stderr), "the inbox to listen", 20_000);
+    inbox.child.kill("SIGINT");
+    const ended = await inbox.done;
+    assert.equal(ended.stdout, "");
+  });
+});
