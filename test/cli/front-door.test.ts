@@ -1,7 +1,8 @@
 // What a first try of each command met, turned into tests: run as a person runs heed, as child
 // processes on real files and servers on 127.0.0.1.
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -35,5 +36,41 @@ describe("a first try of each command", { timeout: 120_000 }, () => {
     inbox.child.kill("SIGINT");
     const ended = await inbox.done;
     assert.equal(ended.stdout, "");
+  });
+
+  it("agents host whose site does not answer says the site is closed, not that no record names it", async () => {
+    // A port nothing listens on: bound, then let go.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const address = probe.address();
+    const deadPort = typeof address === "object" && address !== null ? address.port : 0;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    await mkdir(join(dir, "root"), { recursive: true });
+    const host = spawnCli(
+      [
+        "agents",
+        "host",
+        "--root",
+        join(dir, "root"),
+        "--listen",
+        "127.0.0.1:0",
+        "--site",
+        `http://127.0.0.1:${deadPort}/`,
+        "--quiet",
+      ],
+      { timeoutMs: 30_000 },
+    );
+    let stdout = "";
+    host.child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    await until(() => stdout.includes("\n"), "the host to start", 20_000);
+    host.child.kill("SIGINT");
+    await host.done;
+    assert.match(
+      stdout,
+      /no agent accepted for now: the site is closed to robots \(robots\.txt of/,
+    );
+    assert.doesNotMatch(stdout, /no Mobile-agent-server record names this host/);
   });
 });
