@@ -6,7 +6,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { startServer, text } from "../helpers/http-server.js";
+import { jsonLines, runCli, spawnCli } from "../helpers/run-cli.js";
 import { until } from "../helpers/until.js";
 
 describe("a first try of each command", { timeout: 120_000 }, () => {
@@ -72,5 +73,26 @@ describe("a first try of each command", { timeout: 120_000 }, () => {
       /no agent accepted for now: the site is closed to robots \(robots\.txt of/,
     );
     assert.doesNotMatch(stdout, /no Mobile-agent-server record names this host/);
+  });
+
+  it("check: a --url on another origin than the site's is an error line, as docs/fetching.md says", async () => {
+    const server = await startServer({ "/robots.txt": text("User-agent: *\nDisallow: /p/\n") });
+    try {
+      const other = server.origin.replace("127.0.0.1", "localhost");
+      const r = await runCli(["check", `${server.origin}/`, "--url", `${other}/p/x`]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(
+        r.stdout,
+        /^error http:\/\/localhost:\d+\/p\/x: .* is not on http:\/\/127\.0\.0\.1:\d+\n$/,
+      );
+      const json = await runCli(["check", `${server.origin}/`, "--url", `${other}/p/x`, "--json"]);
+      const [line = {}] = jsonLines(json.stdout);
+      assert.deepEqual(
+        [line.allowed, line.reason, typeof line.error],
+        [false, "other-origin", "string"],
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
