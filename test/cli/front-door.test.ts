@@ -95,4 +95,18 @@ describe("a first try of each command", { timeout: 120_000 }, () => {
       await server.close();
     }
   });
+
+  it("check warns that a robots.txt over 500 KiB was read only in part (RFC 9309 §2.5)", async () => {
+    const lines = ["User-agent: *"];
+    for (let i = 0; i < 40_000; i++) lines.push(`Disallow: /p${i}`);
+    await writeFile(join(dir, "long.txt"), `${lines.join("\n")}\n`);
+    const r = await runCli(["check", "long.txt", "--url", "/p39999x"], { cwd: dir });
+    assert.match(r.stderr, /warning: long\.txt is \d+ bytes; only its first 512000 are read/);
+    const json = await runCli(["check", "long.txt", "--url", "/x", "--json"], { cwd: dir });
+    const [line = {}] = jsonLines(json.stdout);
+    assert.ok(Array.isArray(line.warnings) && line.warnings.length === 1, json.stdout);
+    await writeFile(join(dir, "short.txt"), "User-agent: *\nDisallow: /p\n");
+    const short = await runCli(["check", "short.txt", "--url", "/x"], { cwd: dir });
+    assert.equal(short.stderr, "");
+  });
 });
