@@ -638,7 +638,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument("<site>", "the site's URL")
     .addOption(rupStore())
     .addOption(rupAgent())
-    .option("--json", "one JSON object: sequenceNumber, received, lost", false)
+    .option("--json", "one JSON object: sequenceNumber, received, lost, behind", false)
     .action(async (site: string, options) => {
       const { runRupSeq } = await import("./commands/rup.js");
       setExit(await runRupSeq(site, options, io));
