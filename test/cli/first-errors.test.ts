@@ -24,6 +24,7 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
     await mkdir(join(dir, "site", "sub"), { recursive: true });
     await writeFile(join(dir, "site", "sub", "x.csv"), "a,b\n1,2\n");
     await writeFile(join(dir, "robots.txt"), "User-agent: *\nDisallow: /p\n");
+    await writeFile(join(dir, "urls.txt"), "http://a.example/x\n");
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -47,6 +48,16 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
       /some-dir/,
     ],
     ["lint a folder", ["lint", "some-dir"], /some-dir/],
+    [
+      "datasets build a folder with no data files",
+      ["datasets", "build", "some-dir"],
+      /some-dir: no data files to list .*; nothing written/,
+    ],
+    [
+      "sitemap build --out a file",
+      ["sitemap", "build", "urls.txt", "--out", "robots.txt"],
+      /--out robots\.txt: is a file; name the folder/,
+    ],
     // SQLite's own reason, not only "cannot open".
     [
       "report on a file that is no store",

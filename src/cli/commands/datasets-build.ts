@@ -43,6 +43,11 @@ export async function runDatasetsBuild(
     );
   }
   const built = await buildCatalog(dir, { manifests: options.manifests, sampleRows });
+  // An empty list is no catalog (heed's reader refuses it): say so, and write nothing.
+  if (built.top.length === 0)
+    throw new CliError(
+      `${dirArg}: no data files to list (by extension: csv, tsv, json, jsonl, parquet, xlsx …)${built.skipped.length === 0 ? "" : `; ${built.skipped.length} other file${built.skipped.length === 1 ? "" : "s"} left out`}; nothing written`,
+    );
   const out = new LineWriter(io.stdout);
   const err = new LineWriter(io.stderr);
   const topFile =

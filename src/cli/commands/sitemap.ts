@@ -241,6 +241,11 @@ export async function runSitemapBuild(
     ...number("--max-urls", options.maxUrls, "maxUrls", 1),
     ...number("--max-bytes", options.maxBytes, "maxBytes", 1024),
   };
+  const outInfo = await stat(resolvePath(io.cwd, options.out ?? ".")).catch(() => null);
+  if (outInfo !== null && !outInfo.isDirectory())
+    throw new CliError(
+      `--out ${options.out ?? "."}: is a file; name the folder to write the sitemaps in`,
+    );
   let lineNo = 0;
   let bad = 0;
   const problems: [code: string, line: string][] = [];
