@@ -54,6 +54,16 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
       /some-dir: no data files to list .*; nothing written/,
     ],
     [
+      "sitemap on a URL that does not parse",
+      ["sitemap", "http://[::1"],
+      /not a valid URL: "http:\/\/\[::1"/,
+    ],
+    [
+      "sitemap --discover on a URL that does not parse",
+      ["sitemap", "http://[::1", "--discover"],
+      /not a valid URL: "http:\/\/\[::1"/,
+    ],
+    [
       "sitemap build --out a file",
       ["sitemap", "build", "urls.txt", "--out", "robots.txt"],
       /--out robots\.txt: is a file; name the folder/,

@@ -55,6 +55,13 @@ export async function runSitemapList(
 ): Promise<number> {
   const out = new LineWriter(io.stdout);
   const err = new LineWriter(io.stderr);
+  for (const [name, value] of [
+    ["", source],
+    ["--url: ", options.url],
+  ] as const) {
+    if (value !== undefined && /^https?:\/\//i.test(value) && !URL.canParse(value))
+      throw new CliError(`${name}not a valid URL: "${value}"`);
+  }
   const fetchOptions: SitemapFetchOptions = {
     ...(options.agent === undefined ? {} : { userAgent: options.agent }),
     // The guard refuses private addresses on every hop unless the user named such a host.
