@@ -64,6 +64,11 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
       /not a valid URL: "http:\/\/\[::1"/,
     ],
     [
+      "crawl --per-host past any whole number",
+      ["crawl", "http://127.0.0.1:9/", "--per-host", "99999999999999999999", "--store", "c.db"],
+      /--per-host: expected a whole number/,
+    ],
+    [
       "sitemap build --out a file",
       ["sitemap", "build", "urls.txt", "--out", "robots.txt"],
       /--out robots\.txt: is a file; name the folder/,
