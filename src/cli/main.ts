@@ -534,10 +534,31 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--rup: let webhook registrations (a URL in place of RobotEmail) name loopback and private addresses",
       false,
     )
-    .action(async (dir: string | undefined, options) => {
+    .action(async (dir: string | undefined, options, command: Command) => {
+      // An option of the other kind of site would be ignored without a word: say so instead.
+      const given = (flags: readonly string[]): string | undefined =>
+        flags.find((f) => command.getOptionValueSource(f) === "cli");
+      const demoOnly = given(["robots", "items", "adminPassword", "url"]);
+      if (options.demo === undefined && demoOnly !== undefined)
+        throw new CliError(`--${kebabCase(demoOnly)} needs --demo`);
       if (options.demo !== undefined) {
         if (dir !== undefined) throw new CliError("give a directory or --demo, not both");
         if (options.rup === true) throw new CliError("--rup serves a directory, not --demo");
+        const rupOnly = given([
+          "smtp",
+          "confirm",
+          "from",
+          "state",
+          "base",
+          "latency",
+          "maxQuerySpan",
+          "exclude",
+          "includeOnly",
+          "scanInterval",
+          "allowPrivateWebhooks",
+        ]);
+        if (rupOnly !== undefined)
+          throw new CliError(`--${kebabCase(rupOnly)} needs --rup, which serves a directory`);
         const { runServeDemo } = await import("./commands/serve-demo.js");
         setExit(await runServeDemo({ ...options, port: options.port ?? "8089" }, io));
         return;
@@ -825,6 +846,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     throw error;
   }
+}
+
+function kebabCase(camel: string): string {
+  return camel.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 /** The words after `heed help` that name no command ("rup nope"), or null when they all do. */

@@ -64,6 +64,16 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
       /not a valid URL: "http:\/\/\[::1"/,
     ],
     [
+      "serve a folder with a --demo option",
+      ["serve", "site", "--items", "3"],
+      /--items needs --demo/,
+    ],
+    [
+      "serve --demo with a --rup option",
+      ["serve", "--demo", "news", "--max-query-span", "2-week"],
+      /--max-query-span needs --rup/,
+    ],
+    [
       "crawl --per-host past any whole number",
       ["crawl", "http://127.0.0.1:9/", "--per-host", "99999999999999999999", "--store", "c.db"],
       /--per-host: expected a whole number/,
