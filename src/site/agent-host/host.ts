@@ -141,6 +141,11 @@ export class AgentHost {
     return this.identity;
   }
 
+  /** Why the site is closed to robots as things stand (its robots.txt unreachable, 401/403), or null. */
+  closedBecause(): string | null {
+    return this.rules?.closed ?? null;
+  }
+
   /** The paths this host accepts agents for, as things stand. */
   assignments(): readonly string[] {
     if (this.options.assign !== undefined && this.options.assign.length > 0)
