@@ -2,7 +2,8 @@
  * heed's sitemap reader against the npm `sitemap` package's (`XMLToSitemapItemStream`, sax
  * inside) on one 50,000-URL sitemap, plain and gzip-compressed, in the same run; the two
  * tokenizers heed chose between (htmlparser2, saxes); and peak memory reading an index of
- * 20 x 50,000 URLs over HTTP from 127.0.0.1, against one file alone, in child processes.
+ * 20 x 50,000 URLs over HTTP from 127.0.0.1, against one file alone, in child processes; and the
+ * CPU one sitemap near the 50 MB limit costs, heed with and without its fast path, and the peer.
  *
  *   npm run bench                              # both benchmarks
  *   node dist/bench/sitemap.bench.js --quick   # fewer runs
@@ -30,6 +31,8 @@ import {
   sitemapIndexOpen,
   SITEMAPINDEX_CLOSE,
 } from "../src/protocol/sitemap/index.js";
+import { Sink } from "../src/protocol/sitemap/sink.js";
+import { XmlSitemapReader } from "../src/protocol/sitemap/xml-reader.js";
 import { fmt, median, printTable } from "./report.js";
 
 const QUICK = process.argv.includes("--quick");
@@ -58,6 +61,51 @@ function sitemapText(count: number, origin: string, file = 0): string {
   let out = HEADER;
   for (let i = 0; i < count; i++) out += urlText(i, origin, file);
   return out + FOOTER;
+}
+
+/**
+ * A sitemap near the 50 MB limit: 50,000 URLs, each with lastmod, changefreq, priority, three
+ * images (Google's image extension) and a news element, as news sites write them.
+ */
+const IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1";
+const NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9";
+function fullSitemapText(origin: string): string {
+  const parts = [
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${SITEMAP_NAMESPACE}" xmlns:image="${IMAGE_NS}" xmlns:news="${NEWS_NS}">\n`,
+  ];
+  for (let i = 0; i < URLS; i++) {
+    const image = `    <image:image>\n      <image:loc>${origin}/photos/${i}/a.jpg</image:loc>\n      <image:caption>A photo of item ${i} &amp; friends</image:caption>\n    </image:image>\n`;
+    const news = `    <news:news><news:publication><news:name>The Example Times</news:name><news:language>en</news:language></news:publication><news:publication_date>2024-05-01</news:publication_date><news:title>Story ${i}</news:title></news:news>\n`;
+    parts.push(urlText(i, origin, 0).replace("  </url>\n", image.repeat(3) + news + "  </url>\n"));
+  }
+  parts.push(FOOTER);
+  return parts.join("");
+}
+
+/** heed's XML reader with its fast path off: the tokenizer reads every element. */
+function heedTokenizerOnly(chunks: readonly Uint8Array[]): number {
+  const sink = new Sink({ maxUrls: URLS, scope: null });
+  const reader = new XmlSitemapReader(sink, false, { fastPath: false });
+  const decoder = new TextDecoder();
+  let n = 0;
+  const count = () => {
+    for (const e of sink.take()) if (e.kind === "url") n++;
+  };
+  for (const c of chunks) {
+    reader.write(decoder.decode(c, { stream: true }));
+    count();
+  }
+  reader.end();
+  count();
+  return n;
+}
+
+/** CPU milliseconds (user + system) one call takes. */
+async function cpuMs(run: () => Promise<number>): Promise<number> {
+  const before = process.cpuUsage();
+  await run();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
 }
 
 function chunksOf(bytes: Uint8Array): Uint8Array[] {
@@ -198,7 +246,7 @@ async function childMain(url: string): Promise<void> {
   const started = now();
   let entries = 0;
   const files = new Set<string>();
-  for await (const e of readSitemaps(url, { follow: true })) {
+  for await (const e of readSitemaps(url, { follow: true, allowPrivateAddresses: true })) {
     if (e.kind === "url") {
       entries++;
       if (entries % 5_000 === 0) sample();
@@ -359,6 +407,36 @@ async function main(): Promise<void> {
     ],
   );
   console.log(`heed on that example: ${amp.heed} entries (and an unescaped-ampersand warning)`);
+
+  // A sitemap near the 50 MB limit: the CPU one read costs, heed with and without its fast path.
+  const bigBytes = new TextEncoder().encode(fullSitemapText("https://www.example.com"));
+  const big = chunksOf(bigBytes);
+  const bigGz = chunksOf(gzipSync(bigBytes));
+  const bigRuns = QUICK
+    ? { warmup: 1, minRuns: 2, maxRuns: 2, budgetMs: 20_000 }
+    : { warmup: 1, minRuns: 3, maxRuns: 5, budgetMs: 60_000 };
+  const cpu: number[][] = [[], [], [], []];
+  const bigContenders: (() => Promise<number>)[] = [
+    () => heedEntries(big, false),
+    () => heedEntries(bigGz, true),
+    async () => heedTokenizerOnly(big),
+    () => peerEntries(big, false),
+  ];
+  for (let w = 0; w < bigRuns.warmup; w++) for (const run of bigContenders) await run();
+  for (let r = 0; r < bigRuns.maxRuns; r++)
+    for (const [i, run] of bigContenders.entries()) cpu[i]?.push(await cpuMs(run));
+  const bigMs = cpu.map((times) => median(times));
+  const heedBig = bigMs[0] ?? 0;
+  printTable(
+    `CPU to read one ${mib(bigBytes.byteLength)} sitemap (${fmtInt(URLS)} URLs with images and news; median of ${bigRuns.maxRuns} runs)`,
+    ["reader", "CPU ms", "x heed"],
+    [
+      ["heed (fast path)", fmt(heedBig), "1.00x"],
+      ["heed, gzip", fmt(bigMs[1] ?? 0), `${fmt((bigMs[1] ?? 0) / heedBig, 2)}x`],
+      ["heed, tokenizer only", fmt(bigMs[2] ?? 0), `${fmt((bigMs[2] ?? 0) / heedBig, 2)}x`],
+      ["sitemap@9.0.1", fmt(bigMs[3] ?? 0), `${fmt((bigMs[3] ?? 0) / heedBig, 2)}x`],
+    ],
+  );
 
   const files = QUICK ? 5 : 20;
   const { origin, server } = await startSitemapServer(files);

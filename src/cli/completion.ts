@@ -13,6 +13,8 @@ interface Entry {
   readonly path: string;
   readonly subcommands: readonly string[];
   readonly options: readonly string[];
+  /** Options that take a value: the value's choices, or null (a file name, or free text). */
+  readonly values: ReadonlyMap<string, readonly string[] | null>;
 }
 
 function entries(program: Command): Entry[] {
@@ -22,6 +24,11 @@ function entries(program: Command): Entry[] {
       path: command === program ? "" : commandPath(command),
       subcommands: command.commands.map((c) => c.name()),
       options: [...command.options.map((o) => o.long ?? ""), "--help"].filter((o) => o !== ""),
+      values: new Map(
+        command.options
+          .filter((o) => o.long !== undefined && (o.required || o.optional))
+          .map((o) => [o.long as string, o.argChoices ?? null]),
+      ),
     });
     for (const sub of command.commands) walk(sub);
   };
@@ -38,11 +45,19 @@ function bash(all: readonly Entry[], zsh: boolean): string {
   const cases = all
     .map((e) => `    "${e.path}") words="${[...e.subcommands, ...e.options].join(" ")}" ;;`)
     .join("\n");
+  // After an option that takes a value: its choices, else file names (never option names).
+  const valueCases = all.flatMap((e) =>
+    [...e.values].map(([option, choices]) =>
+      choices === null
+        ? `    "${e.path}:${option}") COMPREPLY=($(compgen -f -- "$cur")); return ;;`
+        : `    "${e.path}:${option}") COMPREPLY=($(compgen -W "${choices.join(" ")}" -- "$cur")); return ;;`,
+    ),
+  );
   const lines = [
     "# heed completion (bash). Made by: heed completion " + (zsh ? "zsh" : "bash"),
     ...(zsh ? ["autoload -U +X bashcompinit && bashcompinit"] : []),
     "_heed() {",
-    '  local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="" word i',
+    '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" cmdpath="" word i',
     "  # The command path: the words before the cursor that name commands, not options.",
     "  for ((i = 1; i < COMP_CWORD; i++)); do",
     '    word="${COMP_WORDS[i]}"',
@@ -51,6 +66,9 @@ function bash(all: readonly Entry[], zsh: boolean): string {
     '      *" $word "*) cmdpath="${cmdpath:+$cmdpath }$word" ;;',
     "    esac",
     "  done",
+    '  case "$cmdpath:$prev" in',
+    ...valueCases,
+    "  esac",
     "  local words",
     '  case "$cmdpath" in',
     cases,
@@ -81,8 +99,12 @@ function fish(all: readonly Entry[]): string {
         ? "__fish_use_subcommand"
         : words.map((w) => `__fish_seen_subcommand_from ${w}`).join("; and ");
     for (const sub of e.subcommands) lines.push(`complete -c heed -n '${seen}' -a ${sub}`);
-    for (const option of e.options)
-      lines.push(`complete -c heed -n '${seen}' -l ${option.replace(/^--/, "")}`);
+    for (const option of e.options) {
+      const choices = e.values.get(option);
+      const value =
+        choices === undefined ? "" : choices === null ? " -r -F" : ` -x -a '${choices.join(" ")}'`;
+      lines.push(`complete -c heed -n '${seen}' -l ${option.replace(/^--/, "")}${value}`);
+    }
     if (words.length > 0) lines.push(`complete -c heed -n '${seen}' -F`);
   }
   lines.push("");

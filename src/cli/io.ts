@@ -46,8 +46,10 @@ export class LineWriter {
     // The stream keeps the chunk until written: the next lines go to new memory.
     this.bytes = Buffer.allocUnsafe(this.flushAt + SLACK);
     this.used = 0;
-    if (!this.out.write(chunk))
-      await new Promise<void>((resolve) => this.out.once("drain", resolve));
+    // A reader gone away (`heed … | head`): the rest is dropped, and the command still ends
+    // with its own status instead of waiting for a "drain" that never comes.
+    if (this.out.destroyed) return;
+    if (!this.out.write(chunk)) await drained(this.out);
   }
 
   private grow(room: number): void {
@@ -55,6 +57,21 @@ export class LineWriter {
     this.bytes.copy(bigger, 0, 0, this.used);
     this.bytes = bigger;
   }
+}
+
+/** Resolves when the stream can take more, or when it broke or closed and never will. */
+function drained(out: Writable): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      out.off("drain", done);
+      out.off("close", done);
+      out.off("error", done);
+      resolve();
+    };
+    out.on("drain", done);
+    out.on("close", done);
+    out.on("error", done);
+  });
 }
 
 /** What a command needs from the process; tests give their own. */

@@ -272,9 +272,18 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         .default("host"),
     )
     .option("--ip <addr>", "send from this local address; REGP Ip-* rules see it")
-    .option("--languages <list>", "languages the crawler supports (REGP Language)")
-    .option("--encodings <list>", "content codings the crawler supports (REGP Encoding)")
-    .option("--charsets <list>", "charsets the crawler supports (REGP Charset)")
+    .option(
+      "--languages <list>",
+      "languages the crawler supports (REGP Language; without it, not checked)",
+    )
+    .option(
+      "--encodings <list>",
+      "content codings the crawler supports (REGP Encoding; without it, not checked)",
+    )
+    .option(
+      "--charsets <list>",
+      "charsets the crawler supports (REGP Charset; without it, not checked)",
+    )
     .option(
       "--allow-private",
       "crawl private and loopback addresses (on by itself when a seed is one)",
@@ -507,7 +516,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--base <url>",
       "--rup: the site's public URL, for URLBase and RUP-CGI (default: the address listened on)",
     )
-    .option("--latency <list>", "--rup: latency units offered, e.g. day,week,month (the default)")
+    .option(
+      "--latency <list>",
+      "--rup: latency units offered, comma-separated, of hour, day, week, month (default: day,week,month)",
+    )
     .option(
       "--max-query-span <N-unit>",
       "--rup: how long the modification log is kept and GetIndex reaches back",
@@ -531,10 +543,31 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--rup: let webhook registrations (a URL in place of RobotEmail) name loopback and private addresses",
       false,
     )
-    .action(async (dir: string | undefined, options) => {
+    .action(async (dir: string | undefined, options, command: Command) => {
+      // An option of the other kind of site would be ignored without a word: say so instead.
+      const given = (flags: readonly string[]): string | undefined =>
+        flags.find((f) => command.getOptionValueSource(f) === "cli");
+      const demoOnly = given(["robots", "items", "adminPassword", "url"]);
+      if (options.demo === undefined && demoOnly !== undefined)
+        throw new CliError(`--${kebabCase(demoOnly)} needs --demo`);
       if (options.demo !== undefined) {
         if (dir !== undefined) throw new CliError("give a directory or --demo, not both");
         if (options.rup === true) throw new CliError("--rup serves a directory, not --demo");
+        const rupOnly = given([
+          "smtp",
+          "confirm",
+          "from",
+          "state",
+          "base",
+          "latency",
+          "maxQuerySpan",
+          "exclude",
+          "includeOnly",
+          "scanInterval",
+          "allowPrivateWebhooks",
+        ]);
+        if (rupOnly !== undefined)
+          throw new CliError(`--${kebabCase(rupOnly)} needs --rup, which serves a directory`);
         const { runServeDemo } = await import("./commands/serve-demo.js");
         setExit(await runServeDemo({ ...options, port: options.port ?? "8089" }, io));
         return;
@@ -558,7 +591,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     command
       .option(
         "--latency <value>",
-        "time between reports: day, week, month, or N-unit such as 3-day",
+        "time between reports: hour, day, week, month, or N-unit such as 3-day (one the site offers)",
       )
       .option(
         "--exclude <pattern>",
@@ -635,7 +668,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument("<site>", "the site's URL")
     .addOption(rupStore())
     .addOption(rupAgent())
-    .option("--json", "one JSON object: sequenceNumber, received, lost", false)
+    .option("--json", "one JSON object: sequenceNumber, received, lost, behind", false)
     .action(async (site: string, options) => {
       const { runRupSeq } = await import("./commands/rup.js");
       setExit(await runRupSeq(site, options, io));
@@ -797,6 +830,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const program = buildProgram(io, (c) => {
     code = c;
   });
+  const unknown = unknownHelpTopic(program, argv);
+  if (unknown !== null) {
+    io.stderr.write(`heed help: no command "${unknown}" (heed --help lists them)\n`);
+    return EXIT_BAD_INPUT;
+  }
   try {
     await program.parseAsync(helpArgs(argv), { from: "user" });
     return code;
@@ -817,6 +855,25 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     throw error;
   }
+}
+
+function kebabCase(camel: string): string {
+  return camel.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** The words after `heed help` that name no command ("rup nope"), or null when they all do. */
+function unknownHelpTopic(program: Command, argv: readonly string[]): string | null {
+  if (argv[0] !== "help") return null;
+  let command = program;
+  const path: string[] = [];
+  for (const word of argv.slice(1)) {
+    if (word.startsWith("-") || word === "help") break; // commander's own help command
+    path.push(word);
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (sub === undefined) return path.join(" ");
+    command = sub;
+  }
+  return null;
 }
 
 /** `heed help rup inbox` is `heed rup inbox --help`; commander's own help goes one level only. */

@@ -17,7 +17,7 @@ import {
   MAX_INDEX_DEPTH,
   MAX_SITEMAPS_FOLLOWED,
   type ParseSitemapOptions,
-  parseSitemap,
+  parseSitemapBatches,
   type ScopeOptions,
   SITEMAP_CODES,
   type SitemapCode,
@@ -139,9 +139,17 @@ export async function* readSitemap(
   location: string,
   options: ReadSitemapOptions = {},
 ): AsyncGenerator<SitemapEvent, void, undefined> {
+  for await (const batch of readSitemapBatches(location, options)) yield* batch;
+}
+
+/** {@link readSitemap}'s events in batches (protocol/sitemap `parseSitemapBatches`). */
+async function* readSitemapBatches(
+  location: string,
+  options: ReadSitemapOptions,
+): AsyncGenerator<readonly SitemapEvent[], void, undefined> {
   const opened = await (options.open ?? openSitemap)(location, options);
   if (!opened.ok) {
-    yield* failed(opened.message);
+    yield [...failed(opened.message)];
     return;
   }
   const sitemapUrl = isHttpUrl(location) ? location : (options.servedAt ?? null);
@@ -151,10 +159,10 @@ export async function* readSitemap(
     gunzip: gunzipChunks,
   };
   try {
-    yield* parseSitemap(opened.chunks, parseOptions);
+    yield* parseSitemapBatches(opened.chunks, parseOptions);
   } catch (error) {
     // An I/O error in the middle of the body (a reset connection, a timeout).
-    yield* failed(`reading ${location} failed: ${describe(error)}`);
+    yield [...failed(`reading ${location} failed: ${describe(error)}`)];
   }
 }
 
@@ -268,54 +276,55 @@ export async function* readSitemaps(
     };
     const here = isHttpUrl(job.location) ? job.location : job.servedAt;
     const scope = here === null ? null : sitemapScope({ ...pick(options), sitemapUrl: here });
-    for await (const event of readSitemap(job.location, fileOptions)) {
-      yield { ...event, source: job.location, depth: job.depth };
-      if (event.kind === "format" && event.format === "sitemapindex" && job.depth > 0)
-        yield note(
-          job,
-          "nested-index",
-          null,
-          "an index listed by an index; sitemaps.org has no nested indexes (followed all the same)",
-        );
-      if (event.kind !== "sitemap" || !follow) continue;
-      const ref = event.sitemap;
-      if (job.depth + 1 > maxDepth) {
-        if (!depthReported) {
-          depthReported = true;
+    for await (const batch of readSitemapBatches(job.location, fileOptions))
+      for (const event of batch) {
+        yield { ...event, source: job.location, depth: job.depth };
+        if (event.kind === "format" && event.format === "sitemapindex" && job.depth > 0)
           yield note(
             job,
-            "index-depth",
-            ref.line,
-            `an index at depth ${job.depth}: its sitemaps are deeper than ${maxDepth} and were not read`,
+            "nested-index",
+            null,
+            "an index listed by an index; sitemaps.org has no nested indexes (followed all the same)",
           );
+        if (event.kind !== "sitemap" || !follow) continue;
+        const ref = event.sitemap;
+        if (job.depth + 1 > maxDepth) {
+          if (!depthReported) {
+            depthReported = true;
+            yield note(
+              job,
+              "index-depth",
+              ref.line,
+              `an index at depth ${job.depth}: its sitemaps are deeper than ${maxDepth} and were not read`,
+            );
+          }
+          continue;
         }
-        continue;
+        let url: URL;
+        try {
+          url = new URL(ref.loc);
+        } catch {
+          continue; // the reader gives out only absolute URLs
+        }
+        const why = scope?.sameSite(url) ?? null;
+        if (why !== null) {
+          yield note(job, "sitemap-other-site", ref.line, `${ref.loc} is ${why}; not read`);
+          continue;
+        }
+        const child = await childJob(job, ref.loc);
+        const key = keyOf(child.location);
+        if (seen.has(key)) {
+          yield note(
+            job,
+            "index-cycle",
+            ref.line,
+            `${ref.loc} was read or listed already (a cycle or a duplicate); not read again`,
+          );
+          continue;
+        }
+        seen.add(key);
+        children.push(child);
       }
-      let url: URL;
-      try {
-        url = new URL(ref.loc);
-      } catch {
-        continue; // the reader gives out only absolute URLs
-      }
-      const why = scope?.sameSite(url) ?? null;
-      if (why !== null) {
-        yield note(job, "sitemap-other-site", ref.line, `${ref.loc} is ${why}; not read`);
-        continue;
-      }
-      const child = await childJob(job, ref.loc);
-      const key = keyOf(child.location);
-      if (seen.has(key)) {
-        yield note(
-          job,
-          "index-cycle",
-          ref.line,
-          `${ref.loc} was read or listed already (a cycle or a duplicate); not read again`,
-        );
-        continue;
-      }
-      seen.add(key);
-      children.push(child);
-    }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Job);
   }
 }

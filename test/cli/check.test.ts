@@ -5,23 +5,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { FICT_ORG as FICT } from "../fixtures/fict-org.js";
 import { startServer, type TestServer, text } from "../helpers/http-server.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
-
-const FICT = `User-agent: unhipbot
-Disallow: /
-
-User-agent: webcrawler
-User-agent: excite
-Disallow:
-
-User-agent: *
-Disallow: /org/plans.html
-Allow: /org/
-Allow: /serv
-Allow: /~mak
-Disallow: /
-`;
 
 describe("heed check", () => {
   let dir: string;
@@ -55,7 +41,7 @@ describe("heed check", () => {
     assert.equal(r.code, 1);
     assert.match(
       r.stdout,
-      /^disallowed http:\/\/www\.fict\.org\/org\/plans\.html .*line 9: Disallow: \/org\/plans\.html/,
+      /^disallowed http:\/\/www\.fict\.org\/org\/plans\.html .*line 12: Disallow: \/org\/plans\.html/,
     );
   });
   it("all allowed: exit 0, input order kept", async () => {
@@ -94,7 +80,7 @@ describe("heed check", () => {
       agent: "unhipbot",
       url: "/x",
       dialect: "rfc9309",
-      line: 2,
+      line: 5,
       rule: "Disallow: /",
       reason: "rule",
       delay: 0,

@@ -24,6 +24,7 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
     await mkdir(join(dir, "site", "sub"), { recursive: true });
     await writeFile(join(dir, "site", "sub", "x.csv"), "a,b\n1,2\n");
     await writeFile(join(dir, "robots.txt"), "User-agent: *\nDisallow: /p\n");
+    await writeFile(join(dir, "urls.txt"), "http://a.example/x\n");
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -47,6 +48,57 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
       /some-dir/,
     ],
     ["lint a folder", ["lint", "some-dir"], /some-dir/],
+    [
+      "datasets build a folder with no data files",
+      ["datasets", "build", "some-dir"],
+      /some-dir: no data files to list .*; nothing written/,
+    ],
+    [
+      "sitemap on a URL that does not parse",
+      ["sitemap", "http://[::1"],
+      /not a valid URL: "http:\/\/\[::1"/,
+    ],
+    [
+      "sitemap --discover on a URL that does not parse",
+      ["sitemap", "http://[::1", "--discover"],
+      /not a valid URL: "http:\/\/\[::1"/,
+    ],
+    [
+      "serve a folder with a --demo option",
+      ["serve", "site", "--items", "3"],
+      /--items needs --demo/,
+    ],
+    [
+      "serve --demo with a --rup option",
+      ["serve", "--demo", "news", "--max-query-span", "2-week"],
+      /--max-query-span needs --rup/,
+    ],
+    [
+      "crawl --per-host past any whole number",
+      ["crawl", "http://127.0.0.1:9/", "--per-host", "99999999999999999999", "--store", "c.db"],
+      /--per-host: expected a whole number/,
+    ],
+    [
+      "sitemap build --out a file",
+      ["sitemap", "build", "urls.txt", "--out", "robots.txt"],
+      /--out robots\.txt: is a file; name the folder/,
+    ],
+    // SQLite's own reason, not only "cannot open".
+    [
+      "report on a file that is no store",
+      ["report", "--store", "robots.txt"],
+      /robots\.txt: file is not a database/,
+    ],
+    [
+      "crawl --store in a missing folder",
+      ["crawl", "http://127.0.0.1:9/", "--store", "missing-dir/c.db"],
+      /missing-dir\/c\.db: cannot open database because the directory does not exist/,
+    ],
+    [
+      "rup register --email neither an address nor a URL",
+      ["rup", "register", "http://127.0.0.1:9/", "--email", "robot", "--store", "r.db"],
+      /an e-mail address, or an http\(s\) URL for a webhook\), got "robot"/,
+    ],
   ];
   for (const [name, args, named] of cases) {
     it(`${name}: exit 2, one line naming it`, async () => {
@@ -97,6 +149,16 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
     assert.equal(r.code, 0);
     assert.match(r.stdout, /^Usage: heed rup inbox/);
     assert.match(r.stdout, /--listen/);
+  });
+
+  it("heed help on a command that does not exist: exit 2, one line naming it", async () => {
+    for (const words of [["nope"], ["rup", "nope"]]) {
+      const r = await runCli(["help", ...words]);
+      assert.equal(r.code, 2, r.stdout);
+      oneCleanLine(r, words.join(" "));
+      assert.match(r.stderr, new RegExp(`no command "${words.join(" ")}"`));
+      assert.equal(r.stdout, "");
+    }
   });
 });
 

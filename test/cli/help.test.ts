@@ -85,6 +85,10 @@ describe("the command line's help and environment", { timeout: 120_000 }, () => 
     assert.equal(ask("heed sitemap bu"), "build");
     assert.equal(ask("heed sitemap build --gz"), "--gzip");
     assert.equal(ask("heed rup in"), "info index inbox");
+    // After an option that takes a value: its choices, else file names, never option names.
+    assert.equal(ask('heed check --dialect ""'), "auto rfc9309 koster1996 regp");
+    assert.equal(ask("heed export --format c"), "csv");
+    assert.equal(ask(`heed check --queries ${join(dir, "heed.ba")}`), file);
   });
 
   it("HEED_AGENT names the robot; --agent wins; neither: heed", async () => {

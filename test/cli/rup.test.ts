@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import Database from "better-sqlite3";
 import { parseReport } from "../../src/protocol/rup/index.js";
 import { runCli, type RunningCli, spawnCli } from "../helpers/run-cli.js";
 import { until } from "../helpers/until.js";
@@ -97,7 +98,26 @@ describe("heed serve --rup and heed rup", SUITE, () => {
       assert.ok(!r.stdout.includes(key), "the key is not printed again");
     }
     const seq = await runCli(["rup", "seq", site, "--store", store(), "--json"]);
-    assert.deepEqual(JSON.parse(seq.stdout), { sequenceNumber: 0, received: 0, lost: 0 });
+    assert.deepEqual(JSON.parse(seq.stdout), {
+      sequenceNumber: 0,
+      received: 0,
+      lost: 0,
+      behind: false,
+    });
+    // A site whose state was reset numbers its reports behind what the robot received: not
+    // "-3 lost", but said, and exit 1 (its next reports would look old).
+    const db = new Database(store());
+    db.prepare("UPDATE rup_sites SET last_seq = 3").run();
+    db.close();
+    const behind = await runCli(["rup", "seq", site, "--store", store(), "--json"]);
+    assert.equal(behind.code, 1);
+    assert.deepEqual(JSON.parse(behind.stdout), {
+      sequenceNumber: 0,
+      received: 3,
+      lost: 0,
+      behind: true,
+    });
+    assert.match(behind.stderr, /behind the 3 received: its RUP state was reset/);
     await writeFile(join(dir, "fresh.html"), "fresh");
     await until(
       async () =>

@@ -3,9 +3,14 @@
 // QuickJS's memory limit) not offered, connections limited per address. Fairness: limits per
 // network (/24), ended agents dropped before a newcomer is refused. Reporting: an out of
 // memory inside a promise job is `memory-limit` with the records kept; state nested 5,000
-// deep gets a clear refusal. Real TCP on 127.0.0.0/8 (several source addresses), real QuickJS.
+// deep gets a clear refusal; QuickJS's abort when it cannot free such a runtime goes to the
+// host's log, not to stderr. Real TCP on 127.0.0.0/8 (several source addresses), real QuickJS.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { HEED_AGENT_CONTENT_TYPE } from "../../src/protocol/atp/index.js";
 import { AgentHost, DEFAULT_HOST_LIMITS } from "../../src/site/agent-host/host.js";
@@ -97,6 +102,78 @@ describe("hostile agents and senders", { timeout: 300_000 }, () => {
     ).done;
     assert.deepEqual([awaited.status, awaited.error?.code], ["failed", "memory-limit"]);
     assert.deepEqual(awaited.records, ['{"before":2}']);
+  });
+
+  it("QuickJS failing to free a runtime writes nothing to stderr: the abort is a note for the host's log", async () => {
+    // An out of memory inside an async function leaves QuickJS unable to free the runtime: its
+    // WebAssembly module aborts and, left to itself, prints `Aborted(…)` on the process's stderr.
+    // Run in a process of its own, so that its stderr is the sandbox's alone.
+    const spawnModule = new URL("../../src/site/agent-host/sandbox/spawn.js", import.meta.url).href;
+    const script =
+      `import { runSandboxed } from ${JSON.stringify(spawnModule)};\n` +
+      `const out = await runSandboxed(JSON.parse(process.argv[2])).done;\n` +
+      `process.stdout.write(JSON.stringify(out));\n`;
+    const hostile = job(
+      `heed.emit({ before: 3 });
+       (async () => { await null; const a = []; for (;;) a.push(new Array(1 << 14).fill(a.length)); })()`,
+      { memoryBytes: 8 * 1024 * 1024, timeMs: 120_000 },
+    );
+    // A file, not `--input-type=module -e`: the sandbox's worker thread inherits the flags.
+    const folder = await mkdtemp(join(tmpdir(), "heed-abort-"));
+    const file = join(folder, "run.mjs");
+    await writeFile(file, script);
+    const child = spawn(process.execPath, [file, JSON.stringify(hostile)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    const guard = setTimeout(() => child.kill("SIGKILL"), 150_000);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    clearTimeout(guard);
+    await rm(folder, { recursive: true, force: true });
+    assert.equal(code, 0, stderr);
+    assert.equal(stderr, "", "nothing on stderr");
+    const out = JSON.parse(stdout) as {
+      error: { code: string } | null;
+      records: string[];
+      notes?: string[];
+    };
+    assert.deepEqual([out.error?.code, out.records], ["memory-limit", ['{"before":3}']], stdout);
+    assert.match((out.notes ?? []).join("\n"), /^Aborted\(Assertion failed: list_empty/m);
+  });
+
+  it("the host puts a sandbox's abort in its own log, prefixed with the agent", async () => {
+    const lines: string[] = [];
+    const host = new AgentHost({
+      root: site.root,
+      host: "127.0.0.1",
+      port: 0,
+      assign: ["/home/user1/"],
+      limits: { memoryBytes: 8 * 1024 * 1024, timeMs: 120_000 },
+      log: (line) => lines.push(line),
+    });
+    const port = Number(new URL((await host.listen()).replace("atp:", "http:")).port);
+    try {
+      const hostile = agent(
+        "(async () => { await null; const a = []; for (;;) a.push(new Array(1 << 14).fill(a.length)); })()",
+      );
+      assert.equal((await raw(port, dispatchWire(hostile))).status, 100);
+      const deadline = Date.now() + 120_000;
+      while (!lines.some((l) => / failed: /.test(l)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.ok(
+        lines.some((l) => /^agent \S+ failed: memory-limit/.test(l)),
+        lines.join("\n"),
+      );
+      assert.ok(
+        lines.some((l) => /^agent \S+ sandbox: Aborted\(Assertion failed/.test(l)),
+        lines.join("\n"),
+      );
+    } finally {
+      await host.close();
+    }
   });
 
   it("binary buffers count against the memory limit", async () => {

@@ -62,6 +62,30 @@ describe("hostile: data.txt within the byte limit, read at bounded cost", () => 
     assert.deepEqual(errors(d), [["entry-limit", MAX_ENTRIES + 1]]);
   });
 
+  it("800,000 one-line entries: the scan keeps the places of the entries read, and counts all", () => {
+    // Three arrays of 800,000 places were the largest part of reading such a file.
+    const text = "- path: a\n".repeat(Math.floor(LIMIT / 10));
+    const all = scanYaml(text);
+    const kept = scanYaml(text, MAX_ENTRIES + 1);
+    assert.equal(all.starts?.length, Math.floor(LIMIT / 10));
+    assert.equal(kept.starts?.length, MAX_ENTRIES + 1);
+    assert.equal(kept.lines.length, MAX_ENTRIES + 1);
+    assert.equal(kept.values.length, MAX_ENTRIES + 1);
+    assert.equal(kept.total, all.total);
+    assert.deepEqual(kept.starts, all.starts?.slice(0, MAX_ENTRIES + 1));
+    assert.deepEqual(kept.values, all.values.slice(0, MAX_ENTRIES + 1));
+    assert.deepEqual(kept.lines, all.lines.slice(0, MAX_ENTRIES + 1));
+    // Fewer entries than kept: the same scan either way.
+    const few = "- path: a\n  name: x\n".repeat(50);
+    assert.deepEqual(scanYaml(few, MAX_ENTRIES + 1), scanYaml(few));
+    assert.deepEqual(scanYaml(few, 50), scanYaml(few));
+    const cut = scanYaml(few, 3);
+    assert.deepEqual(
+      [cut.starts, cut.values, cut.total],
+      [scanYaml(few).starts?.slice(0, 3), scanYaml(few).values.slice(0, 3), scanYaml(few).total],
+    );
+  });
+
   it(`MAX_YAML_VALUES (${MAX_YAML_VALUES}): entries past it are not read, and that is said`, () => {
     // Each entry just within MAX_ENTRY_VALUES: 4,001 items and their commas.
     const one = `- path: [${"a,".repeat(4_000)}a]\n`;

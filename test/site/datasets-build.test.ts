@@ -145,10 +145,26 @@ describe("datasets build", { concurrency: false, timeout: 60_000 }, () => {
       { name: "district", type: "string" },
       { name: "pop", type: "int" },
     ]);
-    // --out elsewhere, and the linter agrees with the file.
-    const out = join(temp.dir, "elsewhere.txt");
-    assert.equal((await runCli(["datasets", "build", root, "--out", out])).code, 0);
+    // --out outside DIR and above none of it: the same catalog, said to be served from DIR.
+    await mkdir(join(temp.dir, "elsewhere"), { recursive: true });
+    const out = join(temp.dir, "elsewhere", "data.txt");
+    const aside = await runCli(["datasets", "build", root, "--out", out]);
+    assert.equal(aside.code, 0);
+    assert.match(aside.stderr, /paths stay relative to .*flat: serve it as .*flat\/data\.txt/);
     assert.equal(await readFile(out, "utf8"), await readFile(join(root, "data.txt"), "utf8"));
+    // --out in a folder above DIR: each path goes down through DIR, as a reader resolves it.
+    const above = join(temp.dir, "data.txt");
+    assert.equal((await runCli(["datasets", "build", root, "--out", above])).code, 0);
+    const fromAbove = readDataTxt(await readFile(above), { url: "http://s.example/data.txt" });
+    assert.deepEqual(
+      fromAbove.entries.map((e) => e.urls[0]),
+      [
+        "http://s.example/flat/census/2020%20final.csv",
+        "http://s.example/flat/top.csv",
+        "http://s.example/flat/weather/2024/obs.jsonl",
+        "http://s.example/flat/weather/stations.tsv",
+      ],
+    );
     const lint = await runCli(["lint", join(root, "data.txt")]);
     assert.equal(lint.code, 0, lint.stdout);
     assert.match(lint.stdout, /4 datasets; 0 errors, 0 warnings/);

@@ -77,8 +77,13 @@ export async function runAgentsHost(
     );
   }
   const paths = agentHost.assignments();
+  const closed = agentHost.closedBecause();
   io.stdout.write(
-    `listening on ${address}; agents accepted for ${paths.length === 0 ? "no path (no Mobile-agent-server record names this host)" : paths.join(" ")}\n`,
+    `listening on ${address}; ${
+      closed !== null
+        ? `no agent accepted for now: the site is closed to robots (${closed}); its robots.txt is read again every 5 minutes`
+        : `agents accepted for ${paths.length === 0 ? "no path (no Mobile-agent-server record names this host)" : paths.join(" ")}`
+    }\n`,
   );
   await untilStopped(signal);
   await agentHost.close();

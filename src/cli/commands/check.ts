@@ -237,6 +237,11 @@ function compile(
       : [
           `${source.label} line ${html} starts an HTML page, not a robots.txt; read per RFC 9309 all the same (docs/fetching.md#html-pages)`,
         ];
+  // RFC 9309 §2.5: lines past 500 KiB are no rules; an answer must not hide that it came from part of the file.
+  if (source.label !== undefined && source.bytes.byteLength > MAX_ROBOTS_BYTES)
+    warnings.push(
+      `${source.label} is ${source.bytes.byteLength} bytes; only its first ${MAX_ROBOTS_BYTES} are read (RFC 9309 §2.5), so its later lines decide nothing`,
+    );
   return {
     policy,
     siteWide: source.siteWide,

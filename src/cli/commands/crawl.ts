@@ -321,7 +321,8 @@ const SKIPS_TOLD = 10;
 
 function count(flag: string, value: string, min: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
+  // Past 2^53 a number is no longer whole in JavaScript (1e20 + 1 === 1e20): no count means that.
+  if (!Number.isSafeInteger(n) || n < min)
     throw new CliError(`${flag}: expected a whole number ≥ ${min}, got "${value}"`);
   return n;
 }

@@ -4,9 +4,10 @@
  * Prints what it wrote. Exit 0: written; 2: bad input (no such folder, a bad option).
  */
 import { rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join, resolve as resolvePath } from "node:path";
+import { dirname, join, relative, resolve as resolvePath, sep } from "node:path";
 import {
   MAX_DATA_TXT_BYTES,
+  type DatasetSpec,
   MAX_ENTRIES,
   MAX_FILES_PER_ENTRY,
   readDataTxt,
@@ -42,17 +43,27 @@ export async function runDatasetsBuild(
     );
   }
   const built = await buildCatalog(dir, { manifests: options.manifests, sampleRows });
+  // An empty list is no catalog (heed's reader refuses it): say so, and write nothing.
+  if (built.top.length === 0)
+    throw new CliError(
+      `${dirArg}: no data files to list (by extension: csv, tsv, json, jsonl, parquet, xlsx …)${built.skipped.length === 0 ? "" : `; ${built.skipped.length} other file${built.skipped.length === 1 ? "" : "s"} left out`}; nothing written`,
+    );
   const out = new LineWriter(io.stdout);
   const err = new LineWriter(io.stderr);
   const topFile =
     options.out === undefined ? join(dir, "data.txt") : resolvePath(io.cwd, options.out);
+  // A reader resolves each path against the URL of the file that names it (docs/data-txt.md#paths):
+  // a catalog written in a folder above DIR names DIR's files through DIR's own folders.
+  const prefix = pathPrefix(dirname(topFile), dir);
+  const top =
+    prefix === null || prefix === "" ? built.top : built.top.map((d) => prefixed(d, prefix));
   const files: [path: string, text: string, entries: number][] = [
     [
       topFile,
-      writeDataTxt(built.top, {
+      writeDataTxt(top, {
         comment: "data.txt: datasets of this site (written by heed datasets build)",
       }),
-      built.top.length,
+      top.length,
     ],
   ];
   for (const [folder, specs] of built.manifests) {
@@ -86,6 +97,10 @@ export async function runDatasetsBuild(
     );
   }
   for (const note of built.notes) await err.line(`note: ${note}`);
+  if (prefix === null)
+    await err.line(
+      `note: ${options.out ?? topFile} is not in ${dirArg} or a folder above it, so its paths stay relative to ${dirArg}: serve it as ${join(dirArg, "data.txt")}`,
+    );
   if (built.skipped.length > 0) {
     await err.line(
       `${built.skipped.length} file${built.skipped.length === 1 ? "" : "s"} not listed (not data by extension)`,
@@ -125,6 +140,27 @@ function check(path: string, text: string, manifests: boolean): void {
       `internal: the catalog written for ${path} does not read back: ${errors[0]?.message ?? ""}`,
     );
   }
+}
+
+/**
+ * The path from the catalog's folder down to DIR, `/`-separated and URL-encoded as the entries'
+ * paths are ("" when the catalog is in DIR); null when DIR is not under the catalog's folder.
+ */
+function pathPrefix(catalogFolder: string, dir: string): string | null {
+  const down = relative(catalogFolder, dir);
+  if (down === "") return "";
+  if (down === ".." || down.startsWith(`..${sep}`) || resolvePath(catalogFolder, down) !== dir)
+    return null;
+  return `${down
+    .split(sep)
+    .map((s) => encodeURIComponent(s).replace(/%40/g, "@").replace(/%2B/g, "+"))
+    .join("/")}/`;
+}
+
+function prefixed(spec: DatasetSpec, prefix: string): DatasetSpec {
+  const path =
+    typeof spec.path === "string" ? prefix + spec.path : spec.path.map((p) => prefix + p);
+  return { ...spec, path };
 }
 
 /** `--out` names a file in a folder that exists: else one line saying what is wrong, exit 2. */

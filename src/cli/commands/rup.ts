@@ -246,15 +246,22 @@ export async function runRupSeq(site: string, options: RupCommonOptions, io: Io)
   const url = siteUrl(site);
   const n = await withRobot(options, url, (ctx) => sequence(ctx, url));
   const lost = n.site > n.received;
+  // A site behind the robot lost its RUP state (or a report came from elsewhere): the reports it
+  // numbers from now on look old, so they are as good as lost until it passes the robot's count.
+  const behind = n.site < n.received;
   if (options.json === true)
     io.stdout.write(
-      `${JSON.stringify({ sequenceNumber: n.site, received: n.received, lost: n.site - n.received })}\n`,
+      `${JSON.stringify({ sequenceNumber: n.site, received: n.received, lost: Math.max(0, n.site - n.received), behind })}\n`,
     );
   else
     io.stdout.write(
       `SequenceNumber=${n.site} (last received: ${n.received}${lost ? `; ${n.site - n.received} not received` : ""})\n`,
     );
-  return lost ? EXIT_NOT_ALLOWED : EXIT_OK;
+  if (behind)
+    io.stderr.write(
+      `heed rup: ${new URL(url).origin} numbers its reports from ${n.site}, behind the ${n.received} received: its RUP state was reset, or a report did not come from it; unregister and register again\n`,
+    );
+  return lost || behind ? EXIT_NOT_ALLOWED : EXIT_OK;
 }
 
 export async function runRupKey(site: string, options: RupCommonOptions, io: Io): Promise<number> {
@@ -340,7 +347,8 @@ export async function runRupInbox(
         cause: error,
       });
     });
-    io.stdout.write(`listening on ${host}:${inbox.port}\n`);
+    // With --json, standard output holds only the reports' objects.
+    (options.json === true ? io.stderr : io.stdout).write(`listening on ${host}:${inbox.port}\n`);
     await untilStopped();
     await inbox.close();
     return EXIT_OK;
@@ -362,5 +370,9 @@ function reportTargetProblem(target: string): string | null {
       ? null
       : `expected an e-mail address or an http(s) URL, got "${target}"`;
   }
-  return emailProblem(target);
+  const problem = emailProblem(target);
+  // An address the robot means as mail, or a webhook URL: say both forms it may take.
+  return problem === null
+    ? null
+    : `${problem} (an e-mail address, or an http(s) URL for a webhook), got "${target.length > 100 ? `${target.slice(0, 100)}…` : target}"`;
 }

@@ -55,6 +55,13 @@ export async function runSitemapList(
 ): Promise<number> {
   const out = new LineWriter(io.stdout);
   const err = new LineWriter(io.stderr);
+  for (const [name, value] of [
+    ["", source],
+    ["--url: ", options.url],
+  ] as const) {
+    if (value !== undefined && /^https?:\/\//i.test(value) && !URL.canParse(value))
+      throw new CliError(`${name}not a valid URL: "${value}"`);
+  }
   const fetchOptions: SitemapFetchOptions = {
     ...(options.agent === undefined ? {} : { userAgent: options.agent }),
     // The guard refuses private addresses on every hop unless the user named such a host.
@@ -241,6 +248,11 @@ export async function runSitemapBuild(
     ...number("--max-urls", options.maxUrls, "maxUrls", 1),
     ...number("--max-bytes", options.maxBytes, "maxBytes", 1024),
   };
+  const outInfo = await stat(resolvePath(io.cwd, options.out ?? ".")).catch(() => null);
+  if (outInfo !== null && !outInfo.isDirectory())
+    throw new CliError(
+      `--out ${options.out ?? "."}: is a file; name the folder to write the sitemaps in`,
+    );
   let lineNo = 0;
   let bad = 0;
   const problems: [code: string, line: string][] = [];

@@ -10,7 +10,11 @@
  *   did not write is never overwritten;
  * - heed's own records (`SHA256SUMS`, `heed-downloads.json`) and the partial files live in
  *   `.heed/`, a name no URL maps to (download-name.ts), so no dataset can overwrite them and no
- *   site can write into them.
+ *   site can write into them;
+ * - several runs may share a folder at once: the records are changed under a lock file, read
+ *   again from disk and merged with the one change, then written to a name of the process's own
+ *   and renamed into place, so that no run's record is lost to another's; and one URL is
+ *   downloaded by one run at a time (see {@link DownloadFolder.whileDownloading}).
  */
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
@@ -26,6 +30,7 @@ import {
   unlink,
 } from "node:fs/promises";
 import { join, sep } from "node:path";
+import { withFileLock } from "../../site/file-lock.js";
 
 /** heed's own folder inside a download folder. */
 export const HEED_FOLDER = ".heed";
@@ -35,6 +40,12 @@ export const CHECKSUM_FILE = "SHA256SUMS";
 export const RECORD_FILE = "heed-downloads.json";
 /** Records kept; a folder with more is refused rather than read without bound. */
 export const MAX_RECORDS = 1_000_000;
+/**
+ * How long a run waits for another run sharing the folder to finish a URL both want: a download
+ * stops after DOWNLOAD_TIMEOUT_MS of silence or at its byte cap, so this is only a last bound. A
+ * lock whose process has died is taken over at once.
+ */
+export const URL_LOCK_WAIT_MS = 24 * 60 * 60 * 1000;
 
 export interface DownloadRecord {
   readonly url: string;
@@ -65,6 +76,7 @@ export class DownloadFolder {
   static async open(dir: string): Promise<DownloadFolder> {
     await mkdir(dir, { recursive: true });
     const root = await realpath(dir);
+    await refuseOldLayout(root, dir);
     const folder = new DownloadFolder(root, new Map());
     await folder.makeFolders([HEED_FOLDER, "parts"]);
     for (const r of await folder.readRecords()) folder.records.set(r.file, r);
@@ -73,6 +85,23 @@ export class DownloadFolder {
 
   recordOf(file: string): DownloadRecord | undefined {
     return this.records.get(file);
+  }
+
+  /** The records as they are on disk now: another run sharing the folder may have added some. */
+  async reload(): Promise<void> {
+    this.records.clear();
+    for (const r of await this.readRecords()) this.records.set(r.file, r);
+  }
+
+  /**
+   * Runs `fn` while no other run sharing the folder works on `url` (a lock file beside its part):
+   * two runs wanting one URL take turns, and the second then finds it `present`.
+   */
+  async whileDownloading<T>(url: string, fn: () => Promise<T>): Promise<T> {
+    return withFileLock(this.partOf(url).part, fn, {
+      timeoutMs: URL_LOCK_WAIT_MS,
+      staleMs: URL_LOCK_WAIT_MS,
+    });
   }
 
   /** Absolute path of a `/`-separated name inside the folder (not checked: see {@link prepare}). */
@@ -189,12 +218,24 @@ export class DownloadFolder {
 
   /** Adds (or replaces) a record and writes both record files, each to a temporary name first. */
   async record(entry: DownloadRecord): Promise<void> {
-    this.records.set(entry.file, entry);
-    await this.writeRecords();
+    await this.change((records) => records.set(entry.file, entry));
   }
 
   async forget(file: string): Promise<void> {
-    if (this.records.delete(file)) await this.writeRecords();
+    await this.change((records) => records.delete(file));
+  }
+
+  /**
+   * One change to the records, under the lock: what is on disk is read again (another run may
+   * have written since), changed, and written back, so that concurrent runs lose no record.
+   */
+  private async change(apply: (records: Map<string, DownloadRecord>) => void): Promise<void> {
+    await this.makeFolders([HEED_FOLDER]);
+    await withFileLock(join(this.root, HEED_FOLDER, RECORD_FILE), async () => {
+      await this.reload();
+      apply(this.records);
+      await this.writeRecords();
+    });
   }
 
   private async writeRecords(): Promise<void> {
@@ -209,7 +250,8 @@ export class DownloadFolder {
   private async writeOwn(name: string, text: string): Promise<void> {
     await this.makeFolders([HEED_FOLDER]);
     const path = join(this.root, HEED_FOLDER, name);
-    const temporary = `${path}.tmp`;
+    // A name of this process's own: another run's temporary file is never the one replaced.
+    const temporary = `${path}.${process.pid}.tmp`;
     const handle = await this.createFresh(temporary);
     try {
       await handle.writeFile(text);
@@ -276,6 +318,32 @@ export class DownloadFolder {
     if (real !== parent || !(real === this.root || real.startsWith(`${this.root}${sep}`)))
       throw new UnsafePathError(`${parent} leads outside the download folder; not written`);
   }
+}
+
+/** Raised for a folder written by heed before its files went under DIR/HOST/ and DIR/.heed/. */
+export class OldLayoutError extends Error {
+  readonly code = "HEED_OLD_DOWNLOAD_LAYOUT";
+}
+
+/**
+ * heed once kept each file at `DIR/<path of the URL>` and its records beside them, at
+ * `DIR/heed-downloads.json` and `DIR/SHA256SUMS`. Those records name files by the old names, which
+ * this layout neither reads nor keeps up to date, so such a folder is refused with what to do,
+ * rather than half-used. (No file of the new layout is ever at `DIR/heed-downloads.json`: every
+ * dataset is under its host's folder.)
+ */
+async function refuseOldLayout(root: string, dir: string): Promise<void> {
+  const old = await lstat(join(root, RECORD_FILE)).catch(() => null);
+  if (old === null) return;
+  throw new OldLayoutError(
+    `${dir} holds downloads in heed's older layout (files at DIR/NAME, records in ` +
+      `DIR/${RECORD_FILE} and DIR/${CHECKSUM_FILE}); heed now keeps each file at DIR/HOST/PATH ` +
+      `and its records in DIR/${HEED_FOLDER}/, and does not mix the two. Download into a new ` +
+      `folder, or, to reuse this one, move the old records away (mkdir ${join(dir, "old-records")} && ` +
+      `mv ${join(dir, RECORD_FILE)} ${join(dir, CHECKSUM_FILE)} ${join(dir, "old-records")}/) and ` +
+      `run again: the files are downloaded anew under DIR/HOST/, and the old ones stay where they ` +
+      `are until you remove them (docs/data-txt.md, "The download folder")`,
+  );
 }
 
 function isRecord(value: unknown): value is DownloadRecord {

@@ -106,19 +106,22 @@ export async function downloadFile(url: string, options: DownloadOptions): Promi
   const file = localPath(url);
   try {
     const folder = options.folder ?? (await DownloadFolder.open(options.dir));
-    await folder.prepare(file);
-    const there = await folder.inspect(file);
-    if (there !== "none") return await whatIsThere(url, file, folder, there);
-    const { part, meta: metaPath } = folder.partOf(url);
-    return await fetchInto({
-      url,
-      file,
-      folder,
-      part,
-      metaPath,
-      maxBytes: options.maxBytes ?? MAX_DOWNLOAD_BYTES,
-      minFreeBytes: options.minFreeBytes ?? MIN_FREE_BYTES,
-      options,
+    // One run at a time per URL, when several share the folder (download-folder.ts).
+    return await folder.whileDownloading(url, async () => {
+      await folder.prepare(file);
+      const there = await folder.inspect(file);
+      if (there !== "none") return await whatIsThere(url, file, folder, there);
+      const { part, meta: metaPath } = folder.partOf(url);
+      return await fetchInto({
+        url,
+        file,
+        folder,
+        part,
+        metaPath,
+        maxBytes: options.maxBytes ?? MAX_DOWNLOAD_BYTES,
+        minFreeBytes: options.minFreeBytes ?? MIN_FREE_BYTES,
+        options,
+      });
     });
   } catch (error) {
     return { ok: false, url, file, message: describe(error) };
@@ -132,7 +135,12 @@ async function whatIsThere(
   folder: DownloadFolder,
   there: "other" | { readonly size: number },
 ): Promise<DownloadResult> {
-  const record = folder.recordOf(file);
+  let record = folder.recordOf(file);
+  if (record?.url !== url) {
+    // Another run sharing the folder may have downloaded it since this run read the records.
+    await folder.reload();
+    record = folder.recordOf(file);
+  }
   if (there === "other" || record === undefined || record.url !== url) {
     return {
       ok: false,

@@ -47,7 +47,7 @@ export function readDataTxt(input: string | Uint8Array, options: ReadDataTxtOpti
   const choice =
     options.form === undefined || options.form === "auto"
       ? detectForm(text)
-      : { form: options.form, reason: `--kind ${options.form} was asked for`, line: null };
+      : { form: options.form, reason: `--kind data-${options.form} was asked for`, line: null };
   const context = {
     fileUrl: options.url ?? UNKNOWN_SITE,
     knownSite: options.url !== undefined,

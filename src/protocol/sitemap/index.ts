@@ -18,6 +18,7 @@ export {
   isGzip,
   type ParseSitemapOptions,
   parseSitemap,
+  parseSitemapBatches,
   parseSitemapText,
   readLimits,
   type SitemapContents,

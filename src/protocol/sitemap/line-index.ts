@@ -26,6 +26,16 @@ export class LineIndex {
     this.scanLine = endLine;
   }
 
+  /**
+   * Counts `n` newlines that the tokenizer does not see (text the fast path read): offsets from
+   * here on are on lines `n` further down.
+   */
+  addLines(n: number): void {
+    this.push("");
+    this.currentLine += n;
+    this.scanLine += n;
+  }
+
   /** The 1-based line of the character at `offset`. */
   lineAt(offset: number): number {
     if (offset >= this.currentStart) {

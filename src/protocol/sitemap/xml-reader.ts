@@ -15,6 +15,13 @@
  * skipped whole, without a word, as sitemaps.org "Extending the Sitemaps protocol" intends.
  * REGP's `<type>` and `<srcloc>` are read unprefixed, as seeds/003 §3.2.12 writes them, and in
  * heed's namespace (limits.ts `REGP_NAMESPACE`) under any prefix.
+ *
+ * Fast path: in a `<urlset>` or `<sitemapindex>` whose entries are unprefixed in the root's default
+ * namespace, each top-level element is first scanned by xml-fast-scan.ts; a plain entry is read
+ * from its fields directly, through the same field and entry code as below, and only its newlines
+ * are counted (so that line numbers stay right); any other block goes to the tokenizer
+ * whole, and anything unusual sends the rest of the file to it. A 50 MB sitemap read this way costs
+ * a small part of the CPU that tokenizing it does (bench/sitemap.bench.ts).
  */
 import { type Handler, Parser } from "htmlparser2";
 import { decodeXmlText, type EntityIssue, escapeCdata } from "./entities.js";
@@ -39,6 +46,19 @@ import { LineIndex } from "./line-index.js";
 import type { Sink } from "./sink.js";
 import type { ChangeFreq, PageType } from "./types.js";
 import { checkW3cDatetime, rfc822ToW3c, w3cText } from "./w3c-datetime.js";
+import {
+  type ChildKind,
+  countNewlines,
+  type FastField,
+  type ScanContext,
+  scanBlock,
+  startTagEnd,
+} from "./xml-fast-scan.js";
+
+/** Text held back for the fast path while a block is cut by the chunk's end; past it, the full reader. */
+const MAX_FAST_BLOCK = 4 * 1024 * 1024;
+/** Text before the root element's start tag that the fast path looks through (declarations, comments). */
+const MAX_FAST_HEAD = 64 * 1024;
 
 type Field = "loc" | "lastmod" | "changefreq" | "priority" | "type" | "srcloc";
 
@@ -85,6 +105,8 @@ export class XmlSitemapReader implements Partial<Handler> {
   private fieldStart = 0;
   private fieldRaw = "";
   private fieldCut = false;
+  /** The line of the field being read, taken before its start leaves the line index's window. */
+  private fieldLineKnown: number | null = null;
   private dateStyle: DateStyle = "w3c";
   private inCdata = false;
   private rootDone = false;
@@ -97,21 +119,71 @@ export class XmlSitemapReader implements Partial<Handler> {
   private ending = false;
   private rootName = "";
   private malformedReported = false;
+  /**
+   * `head`: before the root's start tag; `fast`: between entries; `catch-up`: the tokenizer
+   * reads until it is between entries again (after something unusual); `full`: it reads all.
+   */
+  private mode: "head" | "head-tokenizer" | "fast" | "catch-up" | "full";
+  /** Characters given to the tokenizer, and where the last end tag it read ended. */
+  private fed = 0;
+  private lastCloseEnd = -1;
+  /** Text not yet read by the fast path, and the line its first character is on. */
+  private pending = "";
+  private pendingLine = 1;
+  /** Newlines read by the fast path and not yet given to the tokenizer. */
+  private skippedNewlines = 0;
+  /** Length `pending` must reach, past the block's start, before a cut block is scanned again. */
+  private needLength = 0;
+  /** While the fast path reads an entry: its text, and a place in it with its line. */
+  private fastText: string | null = null;
+  private fastFrom = 0;
+  private fastLine = 1;
+  private scanContext: ScanContext;
+  private fastRead = 0;
 
+  /** `fastPath: false` reads with the tokenizer alone (tests compare the two). */
   constructor(
     private readonly sink: Sink,
     private readonly compressed: boolean,
+    options: { readonly fastPath?: boolean } = {},
   ) {
     this.parser = new Parser(this, { xmlMode: true, decodeEntities: false });
+    this.mode = options.fastPath === false ? "full" : "head";
+    this.scanContext = {
+      entryName: "url",
+      childKind: (prefix, local) => this.childKind(prefix, local),
+    };
+  }
+
+  /** Entries the fast path read (the rest, if any, the tokenizer did). */
+  get fastEntries(): number {
+    return this.fastRead;
   }
 
   write(text: string): void {
     if (this.sink.stopped) return;
-    this.lines.push(text);
-    this.parser.write(text);
+    if (this.mode === "full") {
+      this.feed(text);
+      return;
+    }
+    if (this.mode === "head-tokenizer") {
+      this.feed(text);
+      this.afterRootOpen();
+      return;
+    }
+    this.pending += text;
+    if (this.mode === "head") this.readHead();
+    // Each turn reads on: the fast path up to something unusual, the tokenizer past it.
+    while (!this.sink.stopped) {
+      if (this.mode === "fast") this.readFast();
+      if (this.mode !== "catch-up" || !this.catchUp()) break;
+    }
   }
 
   end(): void {
+    if (this.sink.stopped) return;
+    if (this.mode !== "full") this.toFull();
+    this.flushNewlines();
     if (this.sink.stopped) return;
     if (this.sink.format === null) {
       this.sink.report("not-a-sitemap", null, "no root element: the file holds no XML element");
@@ -131,6 +203,230 @@ export class XmlSitemapReader implements Partial<Handler> {
 
   private lineAt(offset: number): number {
     return this.lines.lineAt(offset);
+  }
+
+  // ---- the fast path ------------------------------------------------------------------------
+
+  /** Gives text to the tokenizer, after counting the newlines the fast path read. */
+  private feed(text: string): void {
+    this.flushNewlines();
+    this.keepFieldLine();
+    this.lines.push(text);
+    this.fed += text.length;
+    this.parser.write(text);
+  }
+
+  private flushNewlines(): void {
+    if (this.skippedNewlines === 0) return;
+    const n = this.skippedNewlines;
+    this.skippedNewlines = 0;
+    this.keepFieldLine();
+    this.lines.addLines(n);
+  }
+
+  /**
+   * The line index keeps two chunks; a field's text may span more, so the line of its start is
+   * taken before a new chunk comes.
+   */
+  private keepFieldLine(): void {
+    if (this.field !== null && this.fieldLineKnown === null)
+      this.fieldLineKnown = this.lineAt(this.fieldStart);
+  }
+
+  /**
+   * After something unusual: the tokenizer reads up to the next entry's end tag, and again, until
+   * it is known to stand between entries — its last event that very end tag, ending where its
+   * text ends (so it holds no half-read token: not in a comment, CDATA or attribute), at depth
+   * one with no entry, field or skipped element open, unprefixed names in the root's vocabulary.
+   * The fast path then reads on from there.
+   * The end tag `</url>` (or `</sitemap>`) is looked for as written; a file that never gives it
+   * is read by the tokenizer to its end. True when the fast path reads on.
+   */
+  private catchUp(): boolean {
+    const close = `</${this.scanContext.entryName}>`;
+    for (;;) {
+      const at = this.pending.indexOf(close);
+      if (at < 0) {
+        // The tail might be the start of the end tag: it waits for the next chunk.
+        const give = this.pending.length - Math.min(this.pending.length, close.length - 1);
+        if (give > 0) this.feedPending(give);
+        return false;
+      }
+      this.feedPending(at + close.length);
+      if (this.sink.stopped) return false;
+      if (
+        this.lastCloseEnd === this.fed - 1 &&
+        this.depth === 1 &&
+        this.skipDepth === 0 &&
+        !this.inEntry &&
+        this.field === null &&
+        !this.inCdata &&
+        !this.rootDone &&
+        this.defaultNs === this.vocabulary
+      ) {
+        this.mode = "fast";
+        this.needLength = 0;
+        this.pendingLine = this.lineAt(this.fed);
+        return true;
+      }
+    }
+  }
+
+  private feedPending(length: number): void {
+    const piece = this.pending.slice(0, length);
+    this.pending = this.pending.slice(length);
+    this.feed(piece);
+  }
+
+  /** From here on the tokenizer reads everything. */
+  private toFull(): void {
+    this.mode = "full";
+    const rest = this.pending;
+    this.pending = "";
+    if (rest !== "") this.feed(rest);
+  }
+
+  private toCatchUp(): void {
+    this.mode = "catch-up";
+    this.needLength = 0;
+  }
+
+  /** Gives the tokenizer all up to the end of the root's start tag; then the fast path, if it fits. */
+  private readHead(): void {
+    const end = headEnd(this.pending);
+    if (end === null) {
+      if (this.pending.length > MAX_FAST_HEAD) this.headToTokenizer();
+      return;
+    }
+    if (end === false) {
+      this.headToTokenizer();
+      return;
+    }
+    const head = this.pending.slice(0, end);
+    this.pending = this.pending.slice(end);
+    this.pendingLine = 1 + countNewlines(head, 0, head.length);
+    this.feed(head);
+    if (this.depth === 1 && this.skipDepth === 0 && this.fits()) this.mode = "fast";
+    else this.toFull();
+  }
+
+  /**
+   * A head the scan does not read (text before the root, a root start tag longer than
+   * MAX_FAST_HEAD): the tokenizer reads on, and once the root is open the catch-up takes over.
+   */
+  private headToTokenizer(): void {
+    this.mode = "head-tokenizer";
+    const rest = this.pending;
+    this.pending = "";
+    this.feed(rest);
+    this.afterRootOpen();
+  }
+
+  private afterRootOpen(): void {
+    if (this.sink.stopped || (this.depth === 0 && !this.rootDone)) return;
+    if (this.fits()) this.toCatchUp();
+    else this.mode = "full";
+  }
+
+  /** Whether the fast path can read this file's entries: sets what it looks for if so. */
+  private fits(): boolean {
+    const format = this.sink.format;
+    if (
+      this.sink.stopped ||
+      this.rootDone ||
+      (format !== "urlset" && format !== "sitemapindex") ||
+      this.rootName.includes(":") ||
+      this.defaultNs !== this.vocabulary
+    )
+      return false;
+    this.scanContext = {
+      entryName: format === "urlset" ? "url" : "sitemap",
+      childKind: this.scanContext.childKind,
+    };
+    return true;
+  }
+
+  private readFast(): void {
+    const text = this.pending;
+    let pos = 0;
+    let line = this.pendingLine;
+    while (!this.sink.stopped) {
+      const lt = text.indexOf("<", pos);
+      const stop = lt < 0 ? text.length : lt;
+      const newlines = countNewlines(text, pos, stop);
+      this.skippedNewlines += newlines;
+      line += newlines;
+      pos = stop;
+      if (lt < 0) break;
+      if (this.needLength > 0 && text.length - lt < this.needLength) break;
+      const scan = scanBlock(text, lt, this.scanContext);
+      if (scan.kind === "more") {
+        // Scanned again only when twice as long, so that a long block costs linear time.
+        this.needLength = 2 * (text.length - lt);
+        if (text.length - lt > MAX_FAST_BLOCK) {
+          this.pending = text.slice(lt);
+          this.pendingLine = line;
+          this.toCatchUp();
+          return;
+        }
+        break;
+      }
+      this.needLength = 0;
+      if (scan.kind === "unusual") {
+        this.pending = text.slice(lt);
+        this.pendingLine = line;
+        this.toCatchUp();
+        return;
+      }
+      const blockLines = countNewlines(text, lt, scan.end);
+      if (scan.kind === "ignored") {
+        // The tokenizer is not given it: it would keep each such piece until the next tag.
+        this.skippedNewlines += blockLines;
+      } else if (scan.entry === null) {
+        this.feed(text.slice(lt, scan.end));
+      } else {
+        this.readEntry(text, lt, line, scan.entry);
+        this.skippedNewlines += blockLines;
+      }
+      line += blockLines;
+      pos = scan.end;
+    }
+    this.pending = pos === 0 ? text : text.slice(pos);
+    this.pendingLine = line;
+  }
+
+  /** A plain entry, read by the same code the tokenizer's events drive. */
+  private readEntry(text: string, from: number, line: number, fields: readonly FastField[]): void {
+    const format = this.sink.format;
+    if (!this.sink.begin(line, format === "sitemapindex" ? "sitemap" : "URL")) return;
+    this.fastRead++;
+    this.inEntry = true;
+    this.draft = emptyDraft(line);
+    this.fastText = text;
+    this.fastFrom = from;
+    this.fastLine = line;
+    for (const f of fields) {
+      const ns = f.prefix === "" ? this.defaultNs : (this.prefixes.get(f.prefix) ?? "?");
+      const field = this.fieldFor(f.local, ns, ns === this.vocabulary || isSitemapNamespace(ns));
+      if (field === null) continue;
+      const cut = f.textEnd - f.textStart > MAX_FIELD_CHARS;
+      this.field = field;
+      this.fieldStart = f.tagStart;
+      this.fieldRaw = text.slice(f.textStart, cut ? f.textStart + MAX_FIELD_CHARS : f.textEnd);
+      this.fieldCut = cut;
+      this.closeField();
+    }
+    this.closeEntry();
+    this.fastText = null;
+  }
+
+  /** What a direct child of a plain entry is, by its namespace, as `onopentag` would judge it. */
+  private childKind(prefix: string, local: string): ChildKind {
+    if (prefix === "") return "field";
+    const ns = this.prefixes.get(prefix) ?? "?";
+    if (ns === this.vocabulary || isSitemapNamespace(ns)) return "other";
+    if (ns === REGP_NAMESPACE) return local === "type" || local === "srcloc" ? "field" : "other";
+    return "skip";
   }
 
   // ---- htmlparser2 callbacks ----------------------------------------------------------------
@@ -225,6 +521,7 @@ export class XmlSitemapReader implements Partial<Handler> {
     this.field = field;
     this.fieldDepth = depth;
     this.fieldStart = this.parser.startIndex;
+    this.fieldLineKnown = null;
     this.fieldRaw = "";
     this.fieldCut = false;
   }
@@ -243,6 +540,7 @@ export class XmlSitemapReader implements Partial<Handler> {
 
   onclosetag(name: string, isImplied: boolean): void {
     if (this.sink.stopped || this.ending) return;
+    this.lastCloseEnd = this.parser.endIndex;
     const depth = this.depth;
     if (depth === 0) return;
     if (isImplied && this.parser.startIndex !== this.lastOpenStart) this.malformed(name);
@@ -339,6 +637,7 @@ export class XmlSitemapReader implements Partial<Handler> {
     if (href === undefined || (rel !== undefined && rel !== "alternate")) return;
     if (this.draft.hasLoc) return;
     this.fieldStart = this.parser.startIndex;
+    this.fieldLineKnown = null;
     this.fieldRaw = href;
     this.fieldCut = false;
     this.field = "loc";
@@ -347,7 +646,15 @@ export class XmlSitemapReader implements Partial<Handler> {
 
   /** The line of the field being closed; computed only when a finding needs it. */
   private fieldLine(): number {
-    return this.lineAt(this.fieldStart);
+    if (this.fastText !== null) {
+      // Fields come in order: count on from the last one, so that many findings cost linear time.
+      if (this.fieldStart >= this.fastFrom) {
+        this.fastLine += countNewlines(this.fastText, this.fastFrom, this.fieldStart);
+        this.fastFrom = this.fieldStart;
+      }
+      return this.fastLine;
+    }
+    return this.fieldLineKnown ?? this.lineAt(this.fieldStart);
   }
 
   private closeField(): void {
@@ -507,6 +814,34 @@ const ENTRY_NAME: Readonly<Record<string, string>> = {
   atom: "entry",
   text: "",
 };
+
+/**
+ * Where the root element's start tag ends, past white space, `<?…?>` and comments before it: null
+ * when the text ends first, false when something else comes first (the tokenizer reads it all).
+ */
+function headEnd(text: string): number | null | false {
+  let i = 0;
+  for (;;) {
+    while (i < text.length && /\s/.test(text.charAt(i))) i++;
+    if (i >= text.length) return null;
+    if (text.charCodeAt(i) !== 60 /* < */) return false;
+    if (i + 4 > text.length) return null;
+    if (text.startsWith("<?", i)) {
+      // The tokenizer ends a processing instruction at the first `?>` after its `<?`.
+      const end = text.indexOf("?>", i + 2);
+      if (end < 0) return null;
+      i = end + 2;
+    } else if (text.startsWith("<!--", i)) {
+      const close = text.indexOf("-->", i + 4);
+      if (close < 0) return null;
+      i = close + 3;
+    } else if (text.startsWith("<!", i) || text.startsWith("</", i)) {
+      return false;
+    } else {
+      return startTagEnd(text, i);
+    }
+  }
+}
 
 function emptyDraft(line: number): Draft {
   return {

@@ -141,6 +141,11 @@ export class AgentHost {
     return this.identity;
   }
 
+  /** Why the site is closed to robots as things stand (its robots.txt unreachable, 401/403), or null. */
+  closedBecause(): string | null {
+    return this.rules?.closed ?? null;
+  }
+
   /** The paths this host accepts agents for, as things stand. */
   assignments(): readonly string[] {
     if (this.options.assign !== undefined && this.options.assign.length > 0)
@@ -418,6 +423,7 @@ export class AgentHost {
     this.log(
       `agent ${held.id} ${summary} (${outcome.records.length} records, ${outcome.files} files, ${outcome.cpuMs} ms)`,
     );
+    for (const note of outcome.notes ?? []) this.log(`agent ${held.id} sandbox: ${note}`);
     held.status = outcome.status;
     if (outcome.moveTo === null) {
       if (held.agent.replyTo !== undefined) await this.push(held, outcome, held.agent.replyTo);

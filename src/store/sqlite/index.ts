@@ -54,9 +54,13 @@ export async function openSqliteStore(
   try {
     db = new Database(path, { timeout: busyTimeoutMs });
   } catch (error) {
-    throw new StoreError("HEED_STORE_UNAVAILABLE", `cannot open the SQLite store ${path}`, {
-      cause: error,
-    });
+    throw new StoreError(
+      "HEED_STORE_UNAVAILABLE",
+      `cannot open the SQLite store ${path}${why(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   try {
     db.pragma("journal_mode = WAL");
@@ -67,9 +71,13 @@ export async function openSqliteStore(
   } catch (error) {
     db.close();
     if (error instanceof StoreError) throw error;
-    throw new StoreError("HEED_STORE_UNAVAILABLE", `cannot open the SQLite store ${path}`, {
-      cause: error,
-    });
+    throw new StoreError(
+      "HEED_STORE_UNAVAILABLE",
+      `cannot open the SQLite store ${path}${why(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
 
   const frontier = sqliteFrontier(db);
@@ -88,4 +96,10 @@ export async function openSqliteStore(
       if (db.open) db.close();
     },
   };
+}
+
+/** SQLite's own reason ("file is not a database", a missing directory), for the one-line error. */
+function why(error: unknown): string {
+  if (!(error instanceof Error) || error.message === "") return "";
+  return `: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`;
 }

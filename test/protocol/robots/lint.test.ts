@@ -2,6 +2,7 @@
 // RFC 9309, seeds/003 (REGP), DESIGN §3, or the issue that specified `heed lint`.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { FICT_ORG } from "../../fixtures/fict-org.js";
 import {
   type DialectChoice,
   type LintFinding,
@@ -447,24 +448,6 @@ describe("heed lint rules", () => {
 });
 
 // seeds/004 §4: the draft's own example is a well-formed file.
-const FICT_ORG = `# /robots.txt for http://www.fict.org/
-# comments to webmaster@fict.org
-
-User-agent: unhipbot
-Disallow: /
-
-User-agent: webcrawler
-User-agent: excite
-Disallow:
-
-User-agent: *
-Disallow: /org/plans.html
-Allow: /org/
-Allow: /serv
-Allow: /~mak
-Disallow: /
-`;
-
 describe("heed lint on clean files", () => {
   for (const dialect of ["koster1996", "rfc9309"] as const) {
     it(`seeds/004 §4 fict.org has no findings under ${dialect}`, () => {

@@ -62,4 +62,9 @@ export interface SandboxOutcome {
   readonly moveTo: { readonly url: string; readonly path: string } | null;
   readonly files: number;
   readonly bytesRead: number;
+  /**
+   * What the interpreter wrote to its own error stream (an `Aborted(…)` when QuickJS fails to
+   * free a runtime): for the host's log, never the process's stderr nor the agent's report.
+   */
+  readonly notes?: readonly string[];
 }

@@ -7,6 +7,7 @@
 import type { MessagePort } from "node:worker_threads";
 import {
   type CustomizeVariantOptions,
+  type EmscriptenModuleLoaderOptions,
   newQuickJSWASMModule,
   newVariant,
   type QuickJSContext,
@@ -41,18 +42,36 @@ const WasmMemory = (
  * stopped); a memory that cannot grow makes every allocation past it fail at once, as an
  * out-of-memory error inside the agent.
  */
-function loadQuickJs(memoryBytes: number): ReturnType<typeof newQuickJSWASMModule> {
+function loadQuickJs(
+  memoryBytes: number,
+  notes: string[],
+): ReturnType<typeof newQuickJSWASMModule> {
   const maximum = Math.max(INITIAL_PAGES, Math.ceil((memoryBytes + MODULE_HEADROOM_BYTES) / PAGE));
   const wasmMemory = new WasmMemory({ initial: INITIAL_PAGES, maximum });
-  return newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory }));
+  // Emscripten writes to the process's stdout and stderr unless given `print` and `printErr`
+  // (QuickJS's `Aborted(Assertion failed: list_empty(&rt->gc_obj_list) …)`, see runInQuickJs):
+  // kept as notes for the host's log instead, bounded.
+  const note = (text: string): void => {
+    if (notes.length < MAX_NOTES) notes.push(String(text).slice(0, MAX_NOTE_CHARS));
+  };
+  const emscriptenModule: EmscriptenModuleLoaderOptions & {
+    print: (text: string) => void;
+    printErr: (text: string) => void;
+  } = { print: note, printErr: note };
+  return newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory, emscriptenModule }));
 }
+
+/** Lines of the interpreter's own output kept for the host's log, and their length. */
+const MAX_NOTES = 8;
+const MAX_NOTE_CHARS = 500;
 
 export async function runInQuickJs(
   job: SandboxJob,
   messages: MessagePort | null,
   onStart: () => void = () => {},
 ): Promise<SandboxOutcome> {
-  const quickjs = await loadQuickJs(job.limits.memoryBytes);
+  const notes: string[] = [];
+  const quickjs = await loadQuickJs(job.limits.memoryBytes, notes);
   const caps = new Capabilities(job, messages);
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(job.limits.memoryBytes);
@@ -99,10 +118,13 @@ export async function runInQuickJs(
     vm.dispose();
     runtime.dispose();
   } catch {
-    // QuickJS fails to free a runtime that ran out of memory inside a promise job: objects of
-    // the unwound job are left on its lists, it asserts they are empty, and the WebAssembly
-    // module aborts. Nothing else leaves them there. The outcome is known and the thread ends
-    // right after, taking its heap along: report the memory limit, keep what was emitted.
+    // QuickJS fails to free a runtime whose agent ran out of memory inside an async function:
+    // JS_FreeRuntime finds objects still on its list and asserts (quickjs.c, `list_empty(&rt->
+    // gc_obj_list)`), and the WebAssembly module aborts. heed holds no handle by then (it
+    // happens with the rejection left unread too): the reference is left by QuickJS's
+    // out-of-memory path. The outcome is known and the
+    // thread ends right after, taking its heap along: report the memory limit, keep what was
+    // emitted; the abort's text goes to the host's log (`notes`), not to stderr.
     error ??= OUT_OF_MEMORY;
   }
   // The limit the host broke is the reason, whatever the agent made of the error it saw.
@@ -121,6 +143,7 @@ export async function runInQuickJs(
     moveTo: error === null ? caps.moveTo : null,
     files: caps.files,
     bytesRead: caps.bytesRead,
+    notes,
   };
 }
 
