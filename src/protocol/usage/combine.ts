@@ -49,8 +49,18 @@ export interface UsageAnswer {
   readonly diagnostics: readonly (UsageDiagnostic & { readonly source: UsageSource | null })[];
 }
 
+const NOTHING: CategoryAnswer = { value: "unknown", from: null, sources: [] };
+/** The answer when no statement applies: shared, since most URLs of most sites get it. */
+const NO_STATEMENTS: UsageAnswer = {
+  categories: { search: NOTHING, "train-ai": NOTHING, "ai-input": NOTHING },
+  statements: [],
+  unknown: [],
+  diagnostics: [],
+};
+
 /** Combines statements per vocab-07 §5.1. */
 export function combineStatements(readings: readonly StatementReading[]): UsageAnswer {
+  if (readings.length === 0) return NO_STATEMENTS;
   const categories = {} as Record<Category, CategoryAnswer>;
   for (const category of CATEGORIES) {
     const sources: (UsageSource & { value: UsageValue })[] = [];

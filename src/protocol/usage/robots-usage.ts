@@ -13,7 +13,6 @@
  * robot may crawl. The order of rules in a group carries no meaning. Content-Signal lines are
  * read the same way (heed's reading; content-signal.ts).
  */
-import type { Group } from "../robots/groups.js";
 import type { RobotsLine } from "../robots/line-reader.js";
 import { PathPattern } from "../robots/path-pattern.js";
 import type { RobotsPolicy } from "../robots/policy.js";
@@ -104,9 +103,27 @@ export function usageRule(line: RobotsLine, policy: RobotsPolicy): UsageRule | n
   return rule;
 }
 
-/** The groups whose rules apply to the robot (RFC 9309 §2.2.1, or Koster 1996's first record). */
-function groupsFor(policy: RobotsPolicy, agent: string): readonly Group[] {
-  return policy.select(productToken(agent)).groups;
+// The usage rules of a selection (the groups chosen for one robot), read once per selection.
+const rulesOfSelection = new WeakMap<object, readonly UsageRule[]>();
+
+/** The usage rules of the groups that apply to the robot (RFC 9309 §2.2.1, or Koster 1996's first record). */
+function rulesFor(policy: RobotsPolicy, agent: string): readonly UsageRule[] {
+  const selection = policy.select(productToken(agent));
+  let rules = rulesOfSelection.get(selection);
+  if (rules === undefined) {
+    const kept = usageLines(policy);
+    const list: UsageRule[] = [];
+    for (const group of selection.groups) {
+      for (const line of group.extensions) {
+        if (!kept.has(line)) continue;
+        const rule = usageRule(line, policy);
+        if (rule !== null) list.push(rule);
+      }
+    }
+    rules = list;
+    rulesOfSelection.set(selection, rules);
+  }
+  return rules;
 }
 
 /**
@@ -121,22 +138,16 @@ export function robotsStatements(
   if (policy.regp !== null || !hasUsageLines(policy)) return [];
   const path = requestPath(url);
   if (!path.ok) return [];
-  const kept = usageLines(policy);
   const best: Record<UsageRule["form"], UsageRule[]> = {
     "content-usage": [],
     "content-signal": [],
   };
-  for (const group of groupsFor(policy, agent)) {
-    for (const line of group.extensions) {
-      if (!kept.has(line)) continue;
-      const rule = usageRule(line, policy);
-      if (rule === null) continue;
-      if (rule.pattern !== null && !rule.pattern.matches(path.path)) continue;
-      const list = best[rule.form];
-      const top = list[0];
-      if (top === undefined || rule.specificity === top.specificity) list.push(rule);
-      else if (rule.specificity > top.specificity) best[rule.form] = [rule];
-    }
+  for (const rule of rulesFor(policy, agent)) {
+    if (rule.pattern !== null && !rule.pattern.matches(path.path)) continue;
+    const list = best[rule.form];
+    const top = list[0];
+    if (top === undefined || rule.specificity === top.specificity) list.push(rule);
+    else if (rule.specificity > top.specificity) best[rule.form] = [rule];
   }
   return [...best["content-usage"], ...best["content-signal"]]
     .sort((a, b) => a.line - b.line)
