@@ -93,6 +93,19 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "content codings the robot supports, e.g. gzip,br (REGP Encoding)",
     )
     .option("--charsets <list>", "charsets the robot supports, e.g. utf-8 (REGP Charset)")
+    .option(
+      "--purpose <purpose>",
+      'what the content is for: search, train-ai or ai-input (repeatable); "allowed" then means may fetch and use for it (docs/usage-preferences.md)',
+      collect,
+      [],
+    )
+    .option(
+      "--header <name:value>",
+      "a response header to weigh with robots.txt's usage preferences, e.g. 'Content-Usage: train-ai=n' (repeatable)",
+      collect,
+      [],
+    )
+    .option("--tdmrep <file>", "the site's /.well-known/tdmrep.json, to weigh as well")
     .option("--json", "one JSON object a line", false)
     .action(async (robots: string | undefined, options) => {
       const { runCheck } = await import("./commands/check.js");
