@@ -84,6 +84,17 @@ describe("lint: usage preferences", () => {
     );
   });
 
+  it("hints: lower-case keys, commas between members", () => {
+    const upper = lintRobots("User-agent: *\nContent-Usage: Train-AI=y\n").findings.find(
+      (f) => f.code === "usage-syntax",
+    );
+    assert.match(upper?.message ?? "", /write "train-ai=y"/);
+    const blanks = lintRobots(
+      "User-agent: *\nContent-Usage: /a/ train-ai=n search=y\n",
+    ).findings.find((f) => f.code === "usage-syntax");
+    assert.match(blanks?.message ?? "", /separated by commas: "train-ai=n, search=y"/);
+  });
+
   it("a typo of the key is named", () => {
     const report = lintRobots("User-agent: *\nContent-Useage: train-ai=n\n");
     const typo = report.findings.find((f) => f.code === "unknown-key");

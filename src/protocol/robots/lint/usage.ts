@@ -5,7 +5,9 @@
  * docs/usage-preferences.md explains each finding.
  */
 import { FORMER_LABELS, MAX_USAGE_LINES, type UsageRule } from "../../usage/index.js";
+import { splitRuleValue } from "../../usage/content-usage.js";
 import { usageForm, usageRule } from "../../usage/robots-usage.js";
+import { parseDictionary } from "../../usage/structured-dictionary.js";
 import { CATEGORIES } from "../../usage/vocabulary.js";
 import type { RobotsLine } from "../line-reader.js";
 import { type LintContext, quote } from "./finding.js";
@@ -56,7 +58,7 @@ function checkLine(ctx: LintContext, line: RobotsLine, rule: UsageRule, inGroup:
     );
   }
   for (const d of rule.reading.diagnostics) {
-    ctx.add(line.number, d.severity, d.code, `${name}: ${d.message}`);
+    ctx.add(line.number, d.severity, d.code, `${name}: ${d.message}${hint(rule, d.code)}`);
   }
   if (rule.form === "content-usage") {
     for (const u of rule.reading.statement.unknown) {
@@ -71,6 +73,20 @@ function checkLine(ctx: LintContext, line: RobotsLine, rule: UsageRule, inGroup:
       );
     }
   }
+}
+
+/** A rewrite that would parse, for a Content-Usage value that does not. */
+function hint(rule: UsageRule, code: string): string {
+  if (rule.form !== "content-usage" || code !== "usage-syntax") return "";
+  const value = splitRuleValue(
+    rule.reading.statement.source.text.replace(/^[^:]*:\s*/, ""),
+  ).statement;
+  const lower = value.toLowerCase();
+  if (lower !== value && parseDictionary(lower).ok) return `; write ${quote(lower)}`;
+  const commas = value.replace(/;\s*|\s+(?=[a-z*][a-z0-9_.*-]*=)/gi, ", ");
+  if (commas !== value && parseDictionary(commas.toLowerCase()).ok)
+    return `; members are separated by commas: ${quote(commas.toLowerCase())}`;
+  return "";
 }
 
 /**
