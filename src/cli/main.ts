@@ -491,6 +491,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--quiet", "do not log each request on standard error", false)
     .option(
+      "--usage <file>",
+      "usage preferences to attach (docs/usage-preferences.md#one-description): a Content-Usage header per path, and /.well-known/tdmrep.json",
+    )
+    .option(
       "--rup",
       "offer RUP for the directory: /rupinfo.txt (and .tex), the action endpoint /cgi-bin/rup, the modification log, reports by e-mail",
       false,
@@ -546,6 +550,29 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       if (dir === undefined) throw new CliError("give --demo news, or a directory to serve");
       const { runServeDir } = await import("./commands/serve.js");
       setExit(await runServeDir(dir, { ...options, port: options.port ?? "8080" }, io));
+    });
+
+  program
+    .command("usage")
+    .description(
+      "usage preferences for a site (docs/usage-preferences.md): what its content may be used for once fetched",
+    )
+    .command("build")
+    .description(
+      "write the robots.txt lines (Content-Usage, Content-Signal) and tdmrep.json from one description. Exit 0: written; 2: bad input",
+    )
+    .argument(
+      "<description>",
+      "the description, a JSON file (docs/usage-preferences.md#one-description)",
+    )
+    .option(
+      "--robots <file>",
+      "write the lines into this robots.txt (its User-agent: * group, replacing earlier usage lines) instead of printing them",
+    )
+    .option("--tdmrep <file>", "also write the TDMRep file (serve it as /.well-known/tdmrep.json)")
+    .action(async (description: string, options) => {
+      const { runUsageBuild } = await import("./commands/usage-build.js");
+      setExit(await runUsageBuild(description, options, io));
     });
 
   const rup = program
