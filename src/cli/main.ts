@@ -307,6 +307,17 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--follow", "with --queued: follow links and read sitemaps too", false)
     .option(
+      "--purpose <purpose>",
+      "what the crawl collects for: search, train-ai or ai-input (repeatable); pages whose usage preferences refuse it are fetched and not kept, as noindex pages are (docs/usage-preferences.md)",
+      collect,
+      [],
+    )
+    .option(
+      "--keep-refused",
+      "keep pages whose usage preferences refuse a --purpose all the same; the crawl log still records the preferences",
+      false,
+    )
+    .option(
       "--sort-query",
       "sort query parameters when normalising URLs (?b=1&a=2 and ?a=2&b=1 become one page)",
       false,
@@ -382,7 +393,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   program
     .command("export")
     .description(
-      "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs. Exit 0: written; 2: no store there, or it cannot be read",
+      "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs, usage. Exit 0: written; 2: no store there, or it cannot be read",
     )
     .addOption(
       storeOption(
@@ -398,6 +409,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         .default("jsonl"),
     )
     .option("--out <file>", "write to this file instead of standard output")
+    .option(
+      "--usage <category=value>",
+      "only records whose usage preferences say this, e.g. train-ai=disallowed (repeatable; docs/usage-preferences.md)",
+      collect,
+      [],
+    )
     .action(async (options) => {
       const { runExport } = await import("./commands/export.js");
       setExit(await runExport(options, io));

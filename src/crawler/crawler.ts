@@ -24,6 +24,12 @@ import type { AgentPaths, IndexedPage } from "./agent-paths.js";
 import { LINK_PRIORITY, readMeta, SEED_PRIORITY } from "./discovery.js";
 import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
 import { extractLinks, robotsTag } from "./links.js";
+import {
+  pageUsage,
+  refusalDetail,
+  type UsagePolicyOf as RobotsPolicy,
+  type UsageCrawlOptions,
+} from "./usage-verdict.js";
 import { mirrored, onHost } from "./other-host.js";
 import { ProcessWatch } from "./process-watch.js";
 import { INDEX_PAGE_PRIORITY, revisitOf } from "./revisit.js";
@@ -119,6 +125,11 @@ export interface CrawlerOptions {
   readonly heartbeatTtlMs?: number;
   /** Longest a sitemap request may take in all, in ms (default 60000). */
   readonly sitemapDeadlineMs?: number;
+  /**
+   * What the crawl collects for (`--purpose`): pages whose usage preferences refuse it are not
+   * kept. Preferences are recorded either way (docs/usage-preferences.md).
+   */
+  readonly usage?: UsageCrawlOptions;
 }
 
 export interface FetchedPage {
@@ -139,6 +150,8 @@ export interface FetchedPage {
   readonly srcloc?: string;
   /** Present when the body was cut at the client's size or ratio limit. */
   readonly truncated?: CutReason;
+  /** The usage preferences that applied, as JSON text (docs/usage-preferences.md). */
+  readonly usage?: string;
 }
 
 export type CrawlEvent =
@@ -185,6 +198,8 @@ const ROBOTS_DEADLINE_MS = 30_000;
 const SITE_WAIT_MS = 600_000;
 /** Refused links logged in a run at most (a memory bound: the set of them is kept). */
 const MAX_REFUSALS_LOGGED = 100_000;
+/** Without --purpose, preferences are recorded and refuse nothing. */
+const NO_PURPOSES: UsageCrawlOptions = { purposes: [] };
 /** A site refused only because other requests to it are in flight is asked again after this. */
 const IN_FLIGHT_COOL_MS = 50;
 
@@ -303,6 +318,8 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const active = new Map<string, number>();
   // When this process's last exchange with each site ended: the gap the crawl log shows.
   const lastEnd = new Map<string, number>();
+  // Usage preferences: each site's robots.txt as its last page was decided by (usage-verdict.ts).
+  const usageRobots = new Map<string, RobotsPolicy | null>();
   const tasks = new Set<Promise<void>>();
   const tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
   const hostsNoted = new Set<string>();
@@ -623,6 +640,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     // The log's start and duration span the reservation, from its start to the end the next
     // gap counts from: the report's gaps, read off the log, are then the ones kept.
     const spanned: PageResult = { ...result, ms: Math.max(0, end - at) };
+    usageRobots.set(origin, view.kind === "rules" ? view.policy : null); // usage preferences
     await settleFetch(origin, lease, spanned, at, decision, sent, timing);
   };
 
@@ -727,12 +745,14 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       decision.plan.host === null ? null : onHost(url, decision.plan.host.value);
     const header = robotsTag(result.headers["x-robots-tag"] ?? null, token);
     let noindex = header.noindex;
+    let usageMeta: readonly { name: string; content: string }[] = [];
     if (status === 200 && result.body !== null && isHtml(result.contentType)) {
       const page = extractLinks(new TextDecoder().decode(result.body), url, token, {
         sortQuery: options.sortQuery === true,
       });
       canonical = page.canonical ?? canonical;
       noindex ||= page.noindex;
+      usageMeta = page.usageMeta;
       // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
       // page has every link followed, however deep it stands.
       const deepEnough = following && (meta.type === "list" || depth < options.maxDepth);
@@ -744,8 +764,21 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         if (found.length > 0) await store.frontier.add(found);
       }
     }
+    // --- usage preferences (crawler/usage-verdict.ts): recorded; a refused purpose is not kept.
+    const usage = pageUsage(
+      {
+        url,
+        agent: token,
+        robots: usageRobots.get(origin) ?? null,
+        headers: result.headers,
+        contentType: result.contentType,
+        meta: usageMeta,
+      },
+      options.usage ?? NO_PURPOSES,
+    );
+    // --- end of usage preferences
     // `noindex` (meta robots or X-Robots-Tag): fetched, links followed as allowed, not kept.
-    if (!noindex)
+    if (!noindex && usage.keep)
       await options.onPage?.({
         url,
         status,
@@ -757,6 +790,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         requestHeaders: sent,
         ...(meta.srcloc === undefined ? {} : { srcloc: meta.srcloc }),
         ...(result.cutReason === undefined ? {} : { truncated: result.cutReason }),
+        ...(usage.record === null ? {} : { usage: usage.record }),
       });
     await store.frontier.settle(lease, { kind: "done", status, at: now() });
     await logOutcome(
@@ -766,9 +800,15 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       result.ms,
       status,
       result.wireBytes,
-      status === 304 ? "not-modified" : noindex ? "fetched-noindex" : "fetched",
-      decision.rule,
-      { ...timing, canonical },
+      status === 304
+        ? "not-modified"
+        : noindex
+          ? "fetched-noindex"
+          : usage.refused !== null && !usage.keep
+            ? "fetched-usage-refused"
+            : "fetched",
+      usage.refused !== null && !usage.keep ? refusalDetail(usage.refused) : decision.rule,
+      { ...timing, canonical, usage: usage.record },
     );
     tally.fetched++;
     done++;
@@ -871,7 +911,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     outcome: string,
     detail: string | null,
     extras: Partial<
-      Pick<CrawlRecord, "canonical" | "via" | "gapMs" | "requiredGapMs" | "waitedMs">
+      Pick<CrawlRecord, "canonical" | "via" | "gapMs" | "requiredGapMs" | "waitedMs" | "usage">
     > = {},
   ) => store.log.append({ url, origin, at, ms, status, bytes, outcome, detail, ...extras });
 

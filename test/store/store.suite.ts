@@ -837,6 +837,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       requiredGapMs: null,
       gapMs: null,
       waitedMs: null,
+      usage: null,
       ...record,
     });
 
@@ -884,6 +885,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
           requiredGapMs: 1100,
           gapMs: 1100.5,
           waitedMs: 0,
+          usage: '{"train-ai":{"value":"disallowed"}}',
         };
         const nulls: CrawlRecord = {
           url: `${A}/nulls`,
@@ -899,6 +901,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
           requiredGapMs: null,
           gapMs: null,
           waitedMs: null,
+          usage: null,
         };
         const bare: CrawlRecord = {
           url: `${B}/bare`,

@@ -32,12 +32,15 @@ export const EXPORT_FIELDS = [
   "requiredGapMs",
   "gapMs",
   "waitedMs",
+  "usage",
 ] as const;
 
 export interface ExportCommandOptions {
   readonly store: string;
   readonly format?: string;
   readonly out?: string;
+  /** Only records whose usage preferences say this: `train-ai=disallowed` (repeatable, all must hold). */
+  readonly usage?: readonly string[];
 }
 
 export async function runExport(options: ExportCommandOptions, io: Io): Promise<number> {
@@ -47,6 +50,7 @@ export async function runExport(options: ExportCommandOptions, io: Io): Promise<
       `--format: expected one of ${EXPORT_FORMATS.join(", ")}, got ${format === undefined ? "nothing" : `"${format}"`}`,
     );
   }
+  const wanted = usageFilters(options.usage ?? []);
   const store = await openExistingStore(options.store, io);
   let file: WriteStream | null = null;
   try {
@@ -69,6 +73,7 @@ export async function runExport(options: ExportCommandOptions, io: Io): Promise<
       }
       if (next.done === true) break;
       for (const record of next.value) {
+        if (wanted.length > 0 && !matchesUsage(record, wanted)) continue;
         open = await out.line(`${line(record)}${end}`);
         if (!open) break;
       }
@@ -83,6 +88,43 @@ export async function runExport(options: ExportCommandOptions, io: Io): Promise<
     await store.close();
   }
   return EXIT_OK;
+}
+
+interface UsageFilter {
+  readonly category: string;
+  readonly value: "allowed" | "disallowed" | "unknown";
+}
+
+/** `--usage train-ai=disallowed` (also `=n`, `=y`, `=unknown`); docs/usage-preferences.md. */
+function usageFilters(given: readonly string[]): UsageFilter[] {
+  return given.map((text) => {
+    const match =
+      /^\s*(search|train-ai|ai-train|ai-input)\s*=\s*(allowed|disallowed|unknown|y|n)\s*$/i.exec(
+        text,
+      );
+    if (match === null)
+      throw new CliError(
+        `--usage: expected CATEGORY=VALUE such as train-ai=disallowed (categories search, train-ai, ai-input; values allowed, disallowed, unknown), got "${text}"`,
+      );
+    const category =
+      (match[1] ?? "").toLowerCase() === "ai-train" ? "train-ai" : (match[1] ?? "").toLowerCase();
+    const said = (match[2] ?? "").toLowerCase();
+    const value =
+      said === "y" ? "allowed" : said === "n" ? "disallowed" : (said as UsageFilter["value"]);
+    return { category, value };
+  });
+}
+
+function matchesUsage(record: CrawlRecord, wanted: readonly UsageFilter[]): boolean {
+  let usage: Record<string, { value?: unknown } | undefined> = {};
+  if (record.usage !== undefined && record.usage !== null) {
+    try {
+      usage = JSON.parse(record.usage) as typeof usage;
+    } catch {
+      usage = {};
+    }
+  }
+  return wanted.every((w) => (usage[w.category]?.value ?? "unknown") === w.value);
 }
 
 function jsonLine(record: CrawlRecord): string {
