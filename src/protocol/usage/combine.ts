@@ -185,6 +185,9 @@ export function mayUse(
   return { allowed, value, from };
 }
 
+/** Unknown labels shown in {@link usageJson}; the rest are counted in `unknownMore`. */
+export const MAX_UNKNOWN_SHOWN = 20;
+
 /** The preferences as plain JSON: `{ "train-ai": { value, from: {…} }, … }`, for output and logs. */
 export function usageJson(answer: UsageAnswer): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -199,11 +202,14 @@ export function usageJson(answer: UsageAnswer): Record<string, unknown> {
     };
   }
   if (answer.unknown.length > 0)
-    out.unknown = answer.unknown.map((u) => ({
+    // Bounded: a log record per page should not carry a hostile header's thousand labels.
+    out.unknown = answer.unknown.slice(0, MAX_UNKNOWN_SHOWN).map((u) => ({
       label: u.label,
       value: u.value,
       from: sourceJson(u.source),
     }));
+  if (answer.unknown.length > MAX_UNKNOWN_SHOWN)
+    out.unknownMore = answer.unknown.length - MAX_UNKNOWN_SHOWN;
   return out;
 }
 

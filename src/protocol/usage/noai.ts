@@ -11,6 +11,7 @@
  * meta values are; the `agent: value` form of X-Robots-Tag applies to the named robot only.
  */
 import type { StatementReading } from "./content-usage.js";
+import { MAX_PREFERENCE_LENGTH } from "./limits.js";
 import { type Category, type Preference, shortText, type UsageSource } from "./vocabulary.js";
 
 export interface NoAiFlags {
@@ -21,7 +22,9 @@ export interface NoAiFlags {
 const NONE: NoAiFlags = { noai: false, noimageai: false };
 
 /** The values of one robots meta content or X-Robots-Tag header, for the robot `agent` (lower-case token). */
-export function readNoAi(text: string, agent: string): NoAiFlags {
+export function readNoAi(whole: string, agent: string): NoAiFlags {
+  // A meta content can be as long as a page is; no honest list of robots values nears this.
+  const text = whole.length > MAX_PREFERENCE_LENGTH ? whole.slice(0, MAX_PREFERENCE_LENGTH) : whole;
   let noai = false;
   let noimageai = false;
   // X-Robots-Tag: `googlebot: noindex, otherbot: noai` names robots before their values.

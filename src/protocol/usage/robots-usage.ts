@@ -14,7 +14,7 @@
  * read the same way (heed's reading; content-signal.ts).
  */
 import type { RobotsLine } from "../robots/line-reader.js";
-import { PathPattern } from "../robots/path-pattern.js";
+import { characterMask, PathPattern } from "../robots/path-pattern.js";
 import type { RobotsPolicy } from "../robots/policy.js";
 import { productToken } from "../robots/product-token.js";
 import { requestPath } from "../robots/request-path.js";
@@ -120,7 +120,8 @@ function rulesFor(policy: RobotsPolicy, agent: string): readonly UsageRule[] {
         if (rule !== null) list.push(rule);
       }
     }
-    rules = list;
+    // Longest path first: a query stops below the first length that matched.
+    rules = list.sort((a, b) => b.specificity - a.specificity);
     rulesOfSelection.set(selection, rules);
   }
   return rules;
@@ -142,12 +143,16 @@ export function robotsStatements(
     "content-usage": [],
     "content-signal": [],
   };
+  const have = characterMask(path.path);
   for (const rule of rulesFor(policy, agent)) {
-    if (rule.pattern !== null && !rule.pattern.matches(path.path)) continue;
     const list = best[rule.form];
     const top = list[0];
-    if (top === undefined || rule.specificity === top.specificity) list.push(rule);
-    else if (rule.specificity > top.specificity) best[rule.form] = [rule];
+    // Rules come longest first: once a form has matched, shorter rules of it cannot apply.
+    if (top !== undefined && rule.specificity < top.specificity) continue;
+    const pattern = rule.pattern;
+    // A character the pattern needs is missing from the path: no match (policy.ts does the same).
+    if (pattern !== null && ((pattern.mask & ~have) !== 0 || !pattern.matches(path.path))) continue;
+    list.push(rule);
   }
   return [...best["content-usage"], ...best["content-signal"]]
     .sort((a, b) => a.line - b.line)
