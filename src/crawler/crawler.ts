@@ -318,8 +318,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const active = new Map<string, number>();
   // When this process's last exchange with each site ended: the gap the crawl log shows.
   const lastEnd = new Map<string, number>();
-  // Usage preferences: each site's robots.txt as its last page was decided by (usage-verdict.ts).
-  const usageRobots = new Map<string, RobotsPolicy | null>();
+  // Usage preferences: the robots.txt each leased URL was decided by (usage-verdict.ts); weak,
+  // so that it lives as long as the lease and no longer.
+  const usageRobots = new WeakMap<Lease, RobotsPolicy | null>();
   const tasks = new Set<Promise<void>>();
   const tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
   const hostsNoted = new Set<string>();
@@ -640,7 +641,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     // The log's start and duration span the reservation, from its start to the end the next
     // gap counts from: the report's gaps, read off the log, are then the ones kept.
     const spanned: PageResult = { ...result, ms: Math.max(0, end - at) };
-    usageRobots.set(origin, view.kind === "rules" ? view.policy : null); // usage preferences
+    usageRobots.set(lease, view.kind === "rules" ? view.policy : null); // usage preferences
     await settleFetch(origin, lease, spanned, at, decision, sent, timing);
   };
 
@@ -769,7 +770,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
       {
         url,
         agent: token,
-        robots: usageRobots.get(origin) ?? null,
+        robots: usageRobots.get(lease) ?? null,
         headers: result.headers,
         contentType: result.contentType,
         meta: usageMeta,
