@@ -24,8 +24,11 @@ import type { AgentPaths, IndexedPage } from "./agent-paths.js";
 import { LINK_PRIORITY, readMeta, SEED_PRIORITY } from "./discovery.js";
 import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
 import { extractLinks, robotsTag } from "./links.js";
+import { readTdmRepJson } from "../protocol/usage/tdmrep.js";
+import { TDMREP_PATH, TdmRepFiles } from "./usage-site-files.js";
 import {
   pageUsage,
+  readsTdmRep,
   refusalDetail,
   type UsagePolicyOf as RobotsPolicy,
   type UsageCrawlOptions,
@@ -321,6 +324,24 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   // Usage preferences: the robots.txt each leased URL was decided by (usage-verdict.ts); weak,
   // so that it lives as long as the lease and no longer.
   const usageRobots = new WeakMap<Lease, RobotsPolicy | null>();
+  // A crawl for AI training or input reads each site's tdmrep.json once, under its reservation.
+  const tdmFiles = !readsTdmRep(options.usage)
+    ? null
+    : new TdmRepFiles(async (origin) => {
+        const url = `${origin}${TDMREP_PATH}`;
+        const view = await sites.view(origin);
+        if (view.kind === "closed" || !decide(view, url, robot(now())).allowed) return null;
+        const ticket = await gate.take(origin, lastPlan.get(origin) ?? null, "tdmrep.json");
+        if (ticket === null) return null;
+        const result = await client.fetchPage(url);
+        const end = now();
+        await gate.release(ticket, true, end);
+        const status = result.kind === "error" ? null : result.status;
+        await logOutcome(url, origin, ticket.at, end - ticket.at, status, 0, "tdmrep", null);
+        return result.kind !== "error" && result.status === 200 && result.body !== null
+          ? readTdmRepJson(result.body)
+          : null;
+      });
   const tasks = new Set<Promise<void>>();
   const tally = { fetched: 0, skipped: 0, failed: 0, retried: 0 };
   const hostsNoted = new Set<string>();
@@ -412,6 +433,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     }
     lastPlan.set(origin, base.plan);
     await feedOnce(origin, view, base);
+    if (tdmFiles !== null && view.kind !== "closed") await tdmFiles.ensure(origin); // usage
     // The site's reservation first (DESIGN §2): its gap, rate window and requests in flight,
     // over every process sharing the store. A refusal moves the site's next moment in the store.
     const got = await gate.tryTake(origin, base.plan);
@@ -774,6 +796,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
         headers: result.headers,
         contentType: result.contentType,
         meta: usageMeta,
+        tdmrep: tdmFiles?.get(origin) ?? null,
       },
       options.usage ?? NO_PURPOSES,
     );

@@ -6,14 +6,14 @@
  *
  * A page whose preferences refuse one of the crawl's purposes is fetched (its links are
  * followed as allowed) and not kept, as a `noindex` page is not; `keepRefused` keeps it all the
- * same, marked. Reading the preferences costs no request: TDMRep's site file is not fetched by
- * the crawler (its headers and meta are read), so a crawl for search alone makes the requests it
- * always made.
+ * same, marked. A crawl for AI training or AI input also reads each site's tdmrep.json once
+ * (usage-site-files.ts); a crawl for search alone makes the requests it always made.
  */
 import type { RobotsPolicy } from "../protocol/robots/index.js";
 import {
   type Category,
   mayUse,
+  type TdmRepFile,
   type UsageAnswer,
   type UsageSource,
   usageFor,
@@ -41,6 +41,13 @@ export interface PageUsageInput {
   readonly contentType: string | null;
   /** `<meta name content>` pairs of an HTML page that speak of usage (links.ts). */
   readonly meta: readonly { readonly name: string; readonly content: string }[];
+  /** The site's /.well-known/tdmrep.json, when the crawl read one (usage-site-files.ts). */
+  readonly tdmrep?: TdmRepFile | null;
+}
+
+/** Does a crawl for these purposes read tdmrep.json? TDMRep speaks of AI training and input only. */
+export function readsTdmRep(options: UsageCrawlOptions | undefined): boolean {
+  return (options?.purposes ?? []).some((p) => p === "train-ai" || p === "ai-input");
 }
 
 export interface PageUsage {
@@ -61,7 +68,12 @@ export function pageUsage(input: PageUsageInput, options: UsageCrawlOptions): Pa
     robots: input.robots,
     // The page was fetched: robots.txt let the robot crawl it.
     crawlable: true,
-    response: { headers: input.headers, contentType: input.contentType, meta: input.meta },
+    response: {
+      headers: input.headers,
+      contentType: input.contentType,
+      meta: input.meta,
+      tdmrep: input.tdmrep ?? null,
+    },
   });
   let refused: PageUsage["refused"] = null;
   for (const purpose of options.purposes) {

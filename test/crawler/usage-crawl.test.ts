@@ -30,6 +30,7 @@ const PAGES: Record<string, [string, Record<string, string>]> = {
   "/meta-noai.html": ['<head><meta name="robots" content="noai, noimageai"></head>', {}],
   "/tdm-meta.html": ['<head><meta name="tdm-reservation" content="1"></head>', {}],
   "/tdm-header.html": ["", { "tdm-reservation": "1" }],
+  "/tdm-file/a.html": ["", {}],
   "/search-no.html": ["", { "content-usage": "search=n" }],
   "/ok.html": ["", { "content-usage": "train-ai=y" }],
   "/plain.html": ["", {}],
@@ -41,7 +42,9 @@ const REFUSED_FOR_TRAINING = [
   "/meta-noai.html",
   "/tdm-meta.html",
   "/tdm-header.html",
+  "/tdm-file/a.html",
 ];
+const TDMREP = JSON.stringify([{ location: "/tdm-file/", "tdm-reservation": 1 }]);
 
 async function warcText(dir: string): Promise<string> {
   const names = (await readdir(dir)).filter((n) => n.endsWith(".warc.gz"));
@@ -63,6 +66,10 @@ describe(
         pages: 1,
         robots: ROBOTS,
         route: (req, res) => {
+          if (req.url === "/.well-known/tdmrep.json") {
+            res.writeHead(200, { "content-type": "application/json" }).end(TDMREP);
+            return true;
+          }
           if (req.url === "/")
             return page(
               res,
@@ -123,6 +130,8 @@ describe(
       assert.match(String(log.get("/robots-no/a.html")?.detail), /robots\.txt line 3/);
       assert.match(String(log.get("/header-no.html")?.detail), /header content-usage/);
       assert.match(String(log.get("/tdm-meta.html")?.detail), /meta tdm-reservation/);
+      assert.match(String(log.get("/tdm-file/a.html")?.detail), /tdmrep\.json rule 1/);
+      assert.equal(log.get("/.well-known/tdmrep.json")?.outcome, "tdmrep");
       for (const path of ["/ok.html", "/search-no.html", "/plain.html", "/"]) {
         assert.equal(log.get(path)?.outcome, "fetched", path);
         assert.ok(warc.includes(`WARC-Target-URI: ${site.origin}${path}\r`), `${path} in the WARC`);
@@ -133,7 +142,7 @@ describe(
 
       const report = await runCli(["report", "--store", store]);
       assert.equal(report.code, 0, report.stderr);
-      assert.match(report.stdout, /not kept for the crawl's purpose: 6/);
+      assert.match(report.stdout, /not kept for the crawl's purpose: 7/);
       const filtered = await runCli([
         "export",
         "--store",
@@ -152,7 +161,10 @@ describe(
     });
 
     it("--purpose search keeps what training refuses and leaves out what search refuses", async () => {
+      const asked = site.paths().length;
       const { log, warc } = await crawlFor(["search"], "search");
+      // A crawl for search alone does not ask for tdmrep.json.
+      assert.ok(!site.paths().slice(asked).includes("/.well-known/tdmrep.json"));
       assert.equal(log.get("/search-no.html")?.outcome, "fetched-usage-refused");
       for (const path of REFUSED_FOR_TRAINING) {
         assert.equal(log.get(path)?.outcome, "fetched", path);
