@@ -15,7 +15,7 @@ describe("lint: usage preferences", () => {
   it("well-formed lines say nothing, and are not unknown keys", () => {
     assert.deepEqual(
       codes(
-        "User-agent: *\nAllow: /\nContent-Usage: train-ai=n\nContent-Usage: /ok/ train-ai=y\nContent-Signal: search=yes, ai-train=no\n",
+        "User-agent: *\nAllow: /\nContent-Usage: train-ai=n\nContent-Usage: /ok/ train-ai=y\nContent-Signal: search=yes, ai-input=no\n",
       ),
       [],
     );
@@ -93,6 +93,21 @@ describe("lint: usage preferences", () => {
       "User-agent: *\nContent-Usage: /a/ train-ai=n search=y\n",
     ).findings.find((f) => f.code === "usage-syntax");
     assert.match(blanks?.message ?? "", /separated by commas: "train-ai=n, search=y"/);
+  });
+
+  it("a path's allowance that the other form's broader refusal shadows", () => {
+    const report = lintRobots(
+      "User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /open/ train-ai=y\n",
+    );
+    const found = report.findings.filter((f) => f.code === "usage-conflict");
+    assert.equal(found.length, 1);
+    assert.equal(found[0]?.line, 3);
+    assert.match(found[0]?.message ?? "", /\/open\/ stays disallowed/);
+    // The same form settles itself by the longest path: no conflict.
+    assert.deepEqual(
+      codes("User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /open/ train-ai=y\n"),
+      [],
+    );
   });
 
   it("a typo of the key is named", () => {

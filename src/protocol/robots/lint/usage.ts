@@ -106,7 +106,11 @@ function checkConflicts(ctx: LintContext, rules: ReadonlyMap<number, UsageRule>)
         const a = own[i] as UsageRule;
         const b = own[j] as UsageRule;
         if (a.form === b.form) continue;
-        if ((a.pattern?.canonical ?? null) !== (b.pattern?.canonical ?? null)) continue;
+        if ((a.pattern?.canonical ?? null) !== (b.pattern?.canonical ?? null)) {
+          checkShadowed(ctx, a, b, reported);
+          checkShadowed(ctx, b, a, reported);
+          continue;
+        }
         for (const category of CATEGORIES) {
           const va = a.reading.statement.preferences[category];
           const vb = b.reading.statement.preferences[category];
@@ -125,5 +129,37 @@ function checkConflicts(ctx: LintContext, rules: ReadonlyMap<number, UsageRule>)
         }
       }
     }
+  }
+}
+
+/**
+ * `narrow` allows a category for its path, and `broad` (the other form, for every path or a
+ * path that contains `narrow`'s) disallows it. Each form is settled by its own longest match,
+ * then the two combine to the restrictive value, so the allowance never takes effect.
+ */
+function checkShadowed(
+  ctx: LintContext,
+  narrow: UsageRule,
+  broad: UsageRule,
+  reported: Set<string>,
+): void {
+  if (narrow.pattern === null) return;
+  const inside =
+    broad.pattern === null ||
+    (broad.specificity < narrow.specificity &&
+      broad.pattern.matches(narrow.pattern.canonical.replace(/\$$/, "")));
+  if (!inside) return;
+  for (const category of CATEGORIES) {
+    if (narrow.reading.statement.preferences[category] !== "allowed") continue;
+    if (broad.reading.statement.preferences[category] !== "disallowed") continue;
+    const key = `${broad.line}:${narrow.line}:${category}`;
+    if (reported.has(key)) continue;
+    reported.add(key);
+    ctx.add(
+      narrow.line,
+      "warning",
+      "usage-conflict",
+      `${KEY_NAME[narrow.form]} allows ${category} for ${narrow.path}, but the ${KEY_NAME[broad.form]} of line ${broad.line} disallows it for ${broad.path ?? "every path"}: robots that read both take the restrictive one, so ${narrow.path} stays disallowed`,
+    );
   }
 }
