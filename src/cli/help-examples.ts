@@ -10,6 +10,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "heed check https://example.com/ --agent MyBot --url /private/x --json",
     "heed check robots.txt --queries queries.tsv --json    # agent<TAB>url a line",
     "heed check --batch batch.tsv                           # robots-file<TAB>agent<TAB>url a line",
+    "heed check robots.txt --agent MyBot --url /post/1 --purpose train-ai --json",
   ],
   lint: [
     "heed lint robots.txt",
@@ -33,12 +34,18 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "heed crawl https://example.com/ --agent MyBot",
     "heed crawl https://example.com/ --agent MyBot --out warc/ --max-pages 500",
     "heed crawl --queued --agent MyBot --store crawl.db      # what RUP reports queued",
+    "heed crawl https://example.com/ --agent MyBot --purpose train-ai --out warc/",
   ],
   report: ["heed report", "heed report --store crawl.db --html report.html"],
   export: ["heed export > log.jsonl", "heed export --format csv --out log.csv"],
   datasets: [
     "heed datasets https://example.com/ --agent MyBot",
     "heed datasets https://example.com/ --agent MyBot --download data/",
+  ],
+  usage: ["heed usage build usage.json --robots public/robots.txt --tdmrep tdmrep.json"],
+  "usage build": [
+    "heed usage build usage.json                          # print the robots.txt lines",
+    "heed usage build usage.json --robots public/robots.txt --tdmrep tdmrep.json",
   ],
   "datasets build": [
     "heed datasets build public/",
@@ -48,6 +55,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "heed serve ./site --port 8080",
     "heed serve ./site --rup --smtp smtp://127.0.0.1:2525 --from rup@example.org",
     "heed serve --demo news --port 8089 --robots regp",
+    "heed serve ./site --usage usage.json                  # Content-Usage headers, tdmrep.json",
   ],
   rup: ["heed rup info https://example.com/", "heed help rup register"],
   "rup info": ["heed rup info https://example.com/ --json"],

@@ -93,6 +93,19 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "content codings the robot supports, e.g. gzip,br (REGP Encoding)",
     )
     .option("--charsets <list>", "charsets the robot supports, e.g. utf-8 (REGP Charset)")
+    .option(
+      "--purpose <purpose>",
+      'what the content is for: search, train-ai or ai-input (repeatable); "allowed" then means may fetch and use for it (docs/usage-preferences.md)',
+      collect,
+      [],
+    )
+    .option(
+      "--header <name:value>",
+      "a response header to weigh with robots.txt's usage preferences, e.g. 'Content-Usage: train-ai=n' (repeatable)",
+      collect,
+      [],
+    )
+    .option("--tdmrep <file>", "the site's /.well-known/tdmrep.json, to weigh as well")
     .option("--json", "one JSON object a line", false)
     .action(async (robots: string | undefined, options) => {
       const { runCheck } = await import("./commands/check.js");
@@ -307,6 +320,17 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--follow", "with --queued: follow links and read sitemaps too", false)
     .option(
+      "--purpose <purpose>",
+      "what the crawl collects for: search, train-ai or ai-input (repeatable); pages whose usage preferences refuse it are fetched and not kept, as noindex pages are (docs/usage-preferences.md)",
+      collect,
+      [],
+    )
+    .option(
+      "--keep-refused",
+      "keep pages whose usage preferences refuse a --purpose all the same; the crawl log still records the preferences",
+      false,
+    )
+    .option(
       "--sort-query",
       "sort query parameters when normalising URLs (?b=1&a=2 and ?a=2&b=1 become one page)",
       false,
@@ -382,7 +406,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   program
     .command("export")
     .description(
-      "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs. Exit 0: written; 2: no store there, or it cannot be read",
+      "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs, usage. Exit 0: written; 2: no store there, or it cannot be read",
     )
     .addOption(
       storeOption(
@@ -402,6 +426,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--items",
       "write the records the crawl's page handlers pushed (a crawler written with heed's library, docs/crawler.md) instead of the crawl log; JSON lines only",
       false,
+    )
+    .option(
+      "--usage <category=value>",
+      "only records whose usage preferences say this, e.g. train-ai=disallowed (repeatable; docs/usage-preferences.md)",
+      collect,
+      [],
     )
     .action(async (options) => {
       const { runExport } = await import("./commands/export.js");
@@ -496,6 +526,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--quiet", "do not log each request on standard error", false)
     .option(
+      "--usage <file>",
+      "usage preferences to attach (docs/usage-preferences.md#one-description): a Content-Usage header per path, and /.well-known/tdmrep.json",
+    )
+    .option(
       "--rup",
       "offer RUP for the directory: /rupinfo.txt (and .tex), the action endpoint /cgi-bin/rup, the modification log, reports by e-mail",
       false,
@@ -575,6 +609,29 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       if (dir === undefined) throw new CliError("give --demo news, or a directory to serve");
       const { runServeDir } = await import("./commands/serve.js");
       setExit(await runServeDir(dir, { ...options, port: options.port ?? "8080" }, io));
+    });
+
+  program
+    .command("usage")
+    .description(
+      "usage preferences for a site (docs/usage-preferences.md): what its content may be used for once fetched",
+    )
+    .command("build")
+    .description(
+      "write the robots.txt lines (Content-Usage, Content-Signal) and tdmrep.json from one description. Exit 0: written; 2: bad input",
+    )
+    .argument(
+      "<description>",
+      "the description, a JSON file (docs/usage-preferences.md#one-description)",
+    )
+    .option(
+      "--robots <file>",
+      "write the lines into this robots.txt (its User-agent: * group, replacing earlier usage lines) instead of printing them",
+    )
+    .option("--tdmrep <file>", "also write the TDMRep file (serve it as /.well-known/tdmrep.json)")
+    .action(async (description: string, options) => {
+      const { runUsageBuild } = await import("./commands/usage-build.js");
+      setExit(await runUsageBuild(description, options, io));
     });
 
   const rup = program

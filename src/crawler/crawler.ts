@@ -25,6 +25,9 @@ import { Schedule } from "./stages/schedule.js";
 import { SettleStage } from "./stages/settle.js";
 import { SitemapStage } from "./stages/sitemaps.js";
 import { originOf } from "./url-normal.js";
+import { readTdmRepJson } from "../protocol/usage/tdmrep.js";
+import { TDMREP_PATH, TdmRepFiles } from "./usage-site-files.js";
+import { readsTdmRep, type UsageCrawlOptions } from "./usage-verdict.js";
 import type { Verdict } from "./verdict.js";
 import { decide } from "./verdict.js";
 
@@ -129,6 +132,11 @@ export interface CrawlerOptions {
   readonly heartbeatTtlMs?: number;
   /** Longest a sitemap request may take in all, in ms (default 60000). */
   readonly sitemapDeadlineMs?: number;
+  /**
+   * What the crawl collects for (`--purpose`): pages whose usage preferences refuse it are not
+   * kept. Preferences are recorded either way (docs/usage-preferences.md).
+   */
+  readonly usage?: UsageCrawlOptions;
 }
 
 export interface FetchedPage {
@@ -149,6 +157,8 @@ export interface FetchedPage {
   readonly srcloc?: string;
   /** Present when the body was cut at the client's size or ratio limit. */
   readonly truncated?: CutReason;
+  /** The usage preferences that applied, as JSON text (docs/usage-preferences.md). */
+  readonly usage?: string;
   /** How it came into the crawl: steps from a seed, how, from which page, and its label. */
   readonly depth?: number;
   readonly via?: Discovery;
@@ -253,10 +263,14 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const robots = new RobotsStage(run, gate);
   const sitemaps = new SitemapStage(run, gate, robots);
   const discover = new DiscoverStage(run, robots, sitemaps);
-  const settle = new SettleStage(run, discover);
+  // A crawl for AI training or input reads each site's tdmrep.json once, under its reservation.
+  const tdmrep = readsTdmRep(options.usage)
+    ? new TdmRepFiles(tdmRepReader(run, gate, robots))
+    : null;
+  const settle = new SettleStage(run, discover, tdmrep);
   const fetch = new FetchStage(run, gate, robots, sitemaps, discover, settle);
   const schedule = new Schedule(run, robots, watch);
-  const lease = new LeaseStage(run, gate, robots, sitemaps, fetch, (origin) =>
+  const lease = new LeaseStage(run, gate, robots, sitemaps, fetch, tdmrep, (origin) =>
     schedule.reserved(origin),
   );
 
@@ -311,6 +325,25 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     pagesPerSecond: elapsedMs > 0 ? (run.tally.fetched * 1000) / elapsedMs : 0,
     revisitsDue,
     stoppedBy,
+  };
+}
+
+/** Reads a site's /.well-known/tdmrep.json as a page of it: allowed by robots.txt, paced. */
+function tdmRepReader(run: CrawlRun, gate: SiteGate, robots: RobotsStage) {
+  return async (origin: string) => {
+    const url = `${origin}${TDMREP_PATH}`;
+    const view = await robots.sites.view(origin);
+    if (view.kind === "closed" || !decide(view, url, run.robot(run.now())).allowed) return null;
+    const ticket = await gate.take(origin, robots.plans.get(origin) ?? null, "tdmrep.json");
+    if (ticket === null) return null;
+    const result = await run.client.fetchPage(url);
+    const end = run.now();
+    await gate.release(ticket, true, end);
+    const status = result.kind === "error" ? null : result.status;
+    await run.log(url, origin, ticket.at, end - ticket.at, status, 0, "tdmrep", null);
+    return result.kind !== "error" && result.status === 200 && result.body !== null
+      ? readTdmRepJson(result.body)
+      : null;
   };
 }
 

@@ -17,6 +17,7 @@ export function newUrl(
 export const FETCHED_OUTCOMES: ReadonlySet<string> = new Set([
   "fetched",
   "fetched-noindex",
+  "fetched-usage-refused",
   "not-modified",
   "indexed-by-agent",
   "indexed-by-agent-noindex",

@@ -36,7 +36,22 @@ export interface PageLinks {
   /** From `<meta name=robots>` and `<meta name=AGENT>`: `noindex`, `nofollow`, `none`. */
   readonly noindex: boolean;
   readonly nofollowAll: boolean;
+  /**
+   * `<meta>` elements that speak of usage (docs/usage-preferences.md): robots (or one naming
+   * the robot), and TDMRep's tdm-reservation and tdm-policy. Name lower-cased, content as written.
+   */
+  readonly usageMeta: readonly { readonly name: string; readonly content: string }[];
 }
+
+/** Meta names read for usage preferences besides robots and the robot's own. */
+const USAGE_META: ReadonlySet<string> = new Set([
+  "tdm-reservation",
+  "tdm-policy",
+  "tdm:reservation",
+  "tdm:policy",
+]);
+// A page names few; a hostile one cannot make the list grow past this.
+const MAX_USAGE_META = 32;
 
 /** Reads the links of an HTML document at `pageUrl`, as the robot `agent` (lower-case token). */
 export function extractLinks(
@@ -52,6 +67,7 @@ export function extractLinks(
   let canonical: string | null = null;
   let noindex = false;
   let nofollowAll = false;
+  const usageMeta: { name: string; content: string }[] = [];
 
   const resolved = new Map<string, string | null>();
   let linksCut = false;
@@ -102,6 +118,9 @@ export function extractLinks(
         }
         case "meta": {
           const name = (attributes.name ?? "").toLowerCase();
+          const usage = name === "robots" || name === agent || USAGE_META.has(name);
+          if (usage && usageMeta.length < MAX_USAGE_META)
+            usageMeta.push({ name, content: attributes.content ?? "" });
           if (name !== "robots" && name !== agent) break;
           const content = (attributes.content ?? "").toLowerCase();
           if (/\b(?:noindex|none)\b/.test(content)) noindex = true;
@@ -114,7 +133,7 @@ export function extractLinks(
     },
     LINK_TAGS,
   );
-  return { links, linksCut, nofollow, canonical, noindex, nofollowAll };
+  return { links, linksCut, nofollow, canonical, noindex, nofollowAll, usageMeta };
 }
 
 /** `X-Robots-Tag` header values (`noindex`, `nofollow`, `none`, and `agent: …` forms). */

@@ -119,6 +119,14 @@ export interface ReportPart {
   /** Time waited on delays, rates and time windows, over the records that say (`waitedMs`). */
   readonly waitedMs: number;
   readonly waitedRecords: number;
+  /**
+   * Usage preferences (docs/usage-preferences.md): pages fetched and not kept because they
+   * refuse the crawl's purpose, and records by each category's recorded value.
+   */
+  readonly usage: {
+    readonly notKept: number;
+    readonly byCategory: Readonly<Record<string, { allowed: number; disallowed: number }>>;
+  };
   /** When the first request started and the last one ended (ms since the epoch). */
   readonly firstAt: number | null;
   readonly lastAt: number | null;
@@ -195,6 +203,9 @@ class Tally {
   refused = 0;
   readonly refusedLines = new Map<string, number>();
   refusedUntracked = 0;
+  usageNotKept = 0;
+  /** `category value` → records. */
+  readonly usageValues = new Map<string, number>();
   /** Gap (rounded ms) → how many: exact medians in the memory of the distinct gaps. */
   readonly gapCounts = new Map<number, number>();
   gaps = 0;
@@ -236,6 +247,8 @@ class Tally {
         bump(this.refusedLines, line);
       else this.refusedUntracked++;
     }
+    if (record.outcome === "fetched-usage-refused") this.usageNotKept++;
+    if (record.usage !== undefined && record.usage !== null) this.addUsage(record.usage);
     if (!isRequest(record)) return;
     this.requests++;
     this.bytes += record.bytes;
@@ -272,6 +285,33 @@ class Tally {
     const wider = new Map<number, number>();
     for (const [index, n] of this.buckets) bump(wider, Math.floor(index / factor), n);
     this.buckets = wider;
+  }
+
+  /** A record's usage preferences, as the crawler wrote them (usage-verdict.ts). */
+  private addUsage(text: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (json === null || typeof json !== "object") return;
+    for (const [category, answer] of Object.entries(json as Record<string, unknown>)) {
+      const value = (answer as { value?: unknown } | null)?.value;
+      if (value === "allowed" || value === "disallowed")
+        bump(this.usageValues, `${category} ${value}`);
+    }
+  }
+
+  private usageByCategory(): Record<string, { allowed: number; disallowed: number }> {
+    const out: Record<string, { allowed: number; disallowed: number }> = {};
+    for (const [key, count] of [...this.usageValues].sort((a, b) => compareText(a[0], b[0]))) {
+      const [category = "", value] = key.split(" ");
+      const entry = (out[category] ??= { allowed: 0, disallowed: 0 });
+      if (value === "allowed") entry.allowed += count;
+      else entry.disallowed += count;
+    }
+    return out;
   }
 
   part(timeline: Timeline, firstIndex: number, factor: number): ReportPart {
@@ -316,6 +356,7 @@ class Tally {
           .map(([message, count]) => ({ message, count })),
         untracked: this.refusedUntracked,
       },
+      usage: { notKept: this.usageNotKept, byCategory: this.usageByCategory() },
       gaps: {
         count: this.gaps,
         fromRecords: this.gapsFromRecords,

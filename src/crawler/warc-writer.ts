@@ -273,6 +273,8 @@ async function pageRecords(
     ...(page.rule === null ? [] : [["robots-rule", page.rule] as [string, string]]),
     ["crawl-delay-seconds", String(page.delaySeconds)],
     ...(extra.srcloc === undefined ? [] : [["srcloc", extra.srcloc] as [string, string]]),
+    // docs/usage-preferences.md: the page's usage preferences, as the crawl log has them.
+    ...(page.usage === undefined ? [] : [["usage-preferences", page.usage] as [string, string]]),
     ...(page.truncated === undefined ? [] : [["truncated", page.truncated] as [string, string]]),
     ...original,
   ];

@@ -14,6 +14,8 @@ import {
 } from "./connection-limits.js";
 import { stateFilesOf } from "./hidden-paths.js";
 import { createStaticHandler } from "./static-files.js";
+import type { UsageDescription } from "../protocol/usage/description.js";
+import { serveUsage } from "./usage-preferences.js";
 
 export interface SiteServerOptions {
   readonly root: string;
@@ -22,6 +24,8 @@ export interface SiteServerOptions {
   readonly port?: number;
   /** Turns RUP on; `urlBase` defaults to the address listened on. */
   readonly rup?: Omit<RupSiteOptions, "root" | "urlBase"> & { readonly urlBase?: string };
+  /** Usage preferences to attach: a Content-Usage header per path, /.well-known/tdmrep.json. */
+  readonly usage?: UsageDescription;
   /** Connections in all and per address, idle and head timeouts (default: connection-limits.ts). */
   readonly connections?: Partial<ConnectionLimits>;
   /** Told of each answer when it is done (or cut off): method, path and query, status, body bytes. */
@@ -50,6 +54,7 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
   const files = createStaticHandler({ root, hidden });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const pathname = new URL(req.url ?? "/", "http://site.invalid").pathname;
+    if (options.usage !== undefined && serveUsage(options.usage, req, res, pathname)) return;
     if (
       options.rup !== undefined &&
       rup === null &&

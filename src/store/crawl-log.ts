@@ -29,7 +29,14 @@ export type StoredRecord = {
 };
 
 /** The optional fields, as the back ends name them. */
-export const OPTIONAL_FIELDS = ["canonical", "via", "requiredGapMs", "gapMs", "waitedMs"] as const;
+export const OPTIONAL_FIELDS = [
+  "canonical",
+  "via",
+  "requiredGapMs",
+  "gapMs",
+  "waitedMs",
+  "usage",
+] as const;
 
 /** Checks what a back end cannot store faithfully, before anything is written. */
 export function checkRecord(record: CrawlRecord): void {
@@ -55,6 +62,8 @@ export function checkRecord(record: CrawlRecord): void {
     if (value !== undefined && value !== null && !Number.isFinite(value))
       bad(field, "a finite number or null", value);
   }
+  if (record.usage !== undefined && record.usage !== null && typeof record.usage !== "string")
+    bad("usage", "a string or null", record.usage);
 }
 
 /** The record in its stored shape: the optional fields that are absent become null. */
@@ -73,6 +82,7 @@ export function storedRecord(record: CrawlRecord): StoredRecord {
     requiredGapMs: record.requiredGapMs ?? null,
     gapMs: record.gapMs ?? null,
     waitedMs: record.waitedMs ?? null,
+    usage: record.usage ?? null,
   };
 }
 

@@ -178,6 +178,11 @@ export interface CrawlRecord {
   readonly gapMs?: number | null;
   /** Time this request waited on delays, rates and time windows, in ms. */
   readonly waitedMs?: number | null;
+  /**
+   * The usage preferences that applied to the page, as JSON text: each category's value and
+   * where it was stated (docs/usage-preferences.md); null when none was read.
+   */
+  readonly usage?: string | null;
 }
 
 /** How a URL came into the crawl. */

@@ -171,6 +171,7 @@ describe("sqlite: the file", () => {
         requiredGapMs: null,
         gapMs: null,
         waitedMs: null,
+        usage: null,
       };
       assert.deepEqual(await store.log.list(10, 0), [record]);
       const next = { ...record, url: "https://a.test/b", via: "link" as const, gapMs: 1000 };

@@ -838,6 +838,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       requiredGapMs: null,
       gapMs: null,
       waitedMs: null,
+      usage: null,
       ...record,
     });
 
@@ -885,6 +886,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
           requiredGapMs: 1100,
           gapMs: 1100.5,
           waitedMs: 0,
+          usage: '{"train-ai":{"value":"disallowed"}}',
         };
         const nulls: CrawlRecord = {
           url: `${A}/nulls`,
@@ -900,6 +902,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
           requiredGapMs: null,
           gapMs: null,
           waitedMs: null,
+          usage: null,
         };
         const bare: CrawlRecord = {
           url: `${B}/bare`,

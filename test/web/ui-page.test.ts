@@ -156,6 +156,33 @@ describe("heed ui in Chromium", () => {
     await page.close();
   });
 
+  it("shows the usage preferences robots.txt states beside each answer", async () => {
+    const page = await open();
+    // draft-ietf-aipref-attach-05 §3.4's example, restated.
+    await page.fill(
+      "#robots",
+      "User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\nContent-Signal: search=yes\n",
+    );
+    await page.selectOption("#dialect", "auto");
+    await page.fill("#agent", "OtherBot");
+    await page.fill(
+      "#urls",
+      "https://example.com/test\nhttps://example.com/ai-ok/test\nhttps://example.com/never/test",
+    );
+    const usage = await page.locator("#answers-body tr .usage").allTextContents();
+    assert.deepEqual(usage, [
+      "search allowed (line 6); train-ai disallowed (line 4)",
+      "search allowed (line 6); train-ai allowed (line 5)",
+      "none: not crawlable",
+    ]);
+    await page.fill("#robots", "User-Agent: *\nContent-Usage: Train-AI=n\n");
+    const codes = await page
+      .locator("#lint-list li")
+      .evaluateAll((ls) => ls.map((l) => l.getAttribute("data-code")));
+    assert.ok(codes.includes("usage-syntax"), codes.join(" "));
+    await page.close();
+  });
+
   it("REGP: an IP group and a Visit-time window, for two IPs at two times", async () => {
     const page = await open();
     await page.fill(

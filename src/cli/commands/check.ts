@@ -23,6 +23,14 @@ import { type Io, LineWriter } from "../io.js";
 import { MAX_QUERY_LINE_BYTES, type QueryLine, queryLines } from "../query-lines.js";
 import type * as RobotsSources from "../robots-source.js";
 import type { RobotsSource } from "../robots-source.js";
+import {
+  type UsageOfAnswer,
+  usageJsonFields,
+  usageOfAnswer,
+  type UsageSettings,
+  usageSettings,
+  usageTextTail,
+} from "../usage-answer.js";
 
 export interface CheckOptions {
   readonly agent?: string;
@@ -38,6 +46,10 @@ export interface CheckOptions {
   readonly json: boolean;
   /** --batch: worker threads besides the main one; default one per spare core for large batches. */
   readonly jobs?: string;
+  /** Usage preferences (docs/usage-preferences.md): purposes, response headers, tdmrep.json. */
+  readonly purpose?: readonly string[];
+  readonly header?: readonly string[];
+  readonly tdmrep?: string;
 }
 
 /** A parsed robots.txt, or the site-wide answer its fetch gave. */
@@ -60,6 +72,14 @@ interface Answer {
   readonly warnings?: readonly string[];
   /** The line of the --queries or --batch input that asked. */
   readonly input?: number;
+  /** Usage preferences, when asked for or when the file has some (not with --batch). */
+  readonly usage?: UsageOfAnswer;
+  readonly usageSettings?: UsageSettings | null;
+}
+
+/** Allowed to fetch and, with --purpose, to use for every purpose named. */
+function allowedOf(answer: Answer): boolean {
+  return answer.decision.allowed && (answer.usage?.refused ?? null) === null;
 }
 
 /** Answers one query line without waiting: what --queries and --batch do per line. */
@@ -77,11 +97,16 @@ export async function runCheck(
   const format = options.json ? toJsonText : toText;
   const emit: Emit = (answer) => {
     if (answer.decision.error !== undefined) tally.errors++;
-    else if (!answer.decision.allowed) tally.disallowed++;
+    else if (!allowedOf(answer)) tally.disallowed++;
     out.add(format(answer));
   };
 
+  const usage = await usageSettings(options);
   if (options.batch !== undefined) {
+    if (usage !== null)
+      throw new CliError(
+        "--purpose, --header and --tdmrep go with --url or --queries, not --batch",
+      );
     if (source !== undefined || options.queries !== undefined || options.url.length > 0) {
       throw new CliError(
         "--batch names its robots.txt files itself; give no file, --url or --queries with it",
@@ -108,18 +133,21 @@ export async function runCheck(
     if (typeof rules !== "string") {
       for (const warning of rules.warnings) io.stderr.write(`heed check: warning: ${warning}\n`);
     }
+    // Usage preferences join the answers of one robots.txt (not --batch's: docs/usage-preferences.md).
+    const withUsage = (answer: Answer): Answer =>
+      typeof rules === "string" ? answer : addUsage(answer, rules, usage);
     if (options.queries === undefined) {
       for (const url of options.url) {
         emit(
           typeof rules === "string"
             ? failed(null, options.agent ?? "", url, rules)
-            : ask(rules, url, { ...defaults, agent: options.agent ?? "" }),
+            : withUsage(ask(rules, url, { ...defaults, agent: options.agent ?? "" })),
         );
         await out.ready();
       }
     } else {
       await forEachLines(options.queries, io, async (lines) => {
-        for (const line of lines) emit(askQueryLine(rules, line, defaults));
+        for (const line of lines) emit(withUsage(askQueryLine(rules, line, defaults)));
         await out.ready();
       });
     }
@@ -287,6 +315,14 @@ function ask(rules: Rules, url: string, robot: Robot | string, from: Origin = NO
     };
   }
   return { decision, agent, url, ...about, ...from };
+}
+
+/** The answer with the usage preferences that apply to its URL, when there are any to give. */
+function addUsage(answer: Answer, rules: Rules, settings: UsageSettings | null): Answer {
+  if (answer.decision.error !== undefined) return answer;
+  const crawlable = rules.siteWide === null && answer.decision.allowed;
+  const found = usageOfAnswer(settings, rules.policy, answer.url, answer.agent, crawlable);
+  return found === null ? answer : { ...answer, usage: found, usageSettings: settings };
 }
 
 function failed(
@@ -731,7 +767,7 @@ function cachedJson(value: object | null): string {
 function toJsonText(answer: Answer): string {
   const d = answer.decision;
   const q = JSON.stringify;
-  let text = `{"allowed":${d.allowed},"agent":${q(answer.agent)},"url":${q(answer.url)},"dialect":"${d.dialect}","line":${d.line},"rule":${d.rule === null ? "null" : q(d.rule)},"reason":"${d.reason}","delay":${q(d.plan?.delaySeconds ?? 0)},"next":${d.next === undefined || d.next === null ? "null" : `"${new Date(d.next).toISOString()}"`}`;
+  let text = `{"allowed":${allowedOf(answer)},"agent":${q(answer.agent)},"url":${q(answer.url)},"dialect":"${d.dialect}","line":${d.line},"rule":${d.rule === null ? "null" : q(d.rule)},"reason":"${d.reason}","delay":${q(d.plan?.delaySeconds ?? 0)},"next":${d.next === undefined || d.next === null ? "null" : `"${new Date(d.next).toISOString()}"`}`;
   if (d.basis !== undefined) text += `,"basis":"${d.basis}"`;
   text += `,"token":${q(d.agent)},"group":${cachedJson(d.group)}`;
   if (answer.robots !== undefined) text += `,"robots":${q(answer.robots)}`;
@@ -743,12 +779,14 @@ function toJsonText(answer: Answer): string {
     text += `,"status":${answer.status}`;
   }
   if (answer.warnings !== undefined) text += `,"warnings":${cachedJson(answer.warnings)}`;
+  if (answer.usage !== undefined)
+    text += usageJsonFields(answer.usage, answer.usageSettings ?? null);
   return `${text}}`;
 }
 
 function toText(answer: Answer): string {
   const d = answer.decision;
-  const verdict = d.allowed ? "allowed" : "disallowed";
+  const verdict = allowedOf(answer) ? "allowed" : "disallowed";
   const where = answer.robots === undefined ? "" : ` [${answer.robots}]`;
   // DESIGN §6: a query that cannot be answered says so; it is not a refusal.
   if (d.error !== undefined) {
@@ -766,8 +804,11 @@ function toText(answer: Answer): string {
   if (d.allowed && d.plan !== undefined && d.plan.delaySeconds > 0) {
     more.push(`keep ${d.plan.delaySeconds} s between requests`);
   }
+  const refused = answer.usage?.refused ?? null;
+  if (refused !== null) more.unshift(`may not be used for ${refused.purpose}`);
   const tail = more.length === 0 ? "" : `; ${more.join("; ")}`;
-  return `${verdict} ${answer.url}${where} (${d.agent}, ${d.dialect}: ${why}${tail})`;
+  const usage = answer.usage === undefined ? "" : usageTextTail(answer.usage);
+  return `${verdict} ${answer.url}${where} (${d.agent}, ${d.dialect}: ${why}${tail}${usage})`;
 }
 
 const REASON_TEXT: Record<Decision["reason"], string> = {

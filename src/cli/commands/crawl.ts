@@ -20,6 +20,23 @@ import type { Io } from "../io.js";
 import { ProgressLine } from "../progress.js";
 import { VERSION } from "../version.js";
 import { isPrivateHost } from "../private-host.js";
+import { type Category, readPurpose } from "../../protocol/usage/index.js";
+
+/** `--purpose search --purpose train-ai` (or `search,train-ai`) → the categories, checked. */
+function crawlPurposes(given: readonly string[] | undefined): Category[] {
+  const purposes: Category[] = [];
+  for (const text of given ?? []) {
+    for (const part of text.split(",")) {
+      const purpose = readPurpose(part);
+      if (purpose === null)
+        throw new CliError(
+          `--purpose: expected search, train-ai or ai-input, got "${part.trim()}"`,
+        );
+      if (!purposes.includes(purpose)) purposes.push(purpose);
+    }
+  }
+  return purposes;
+}
 
 export interface CrawlCommandOptions {
   readonly agent?: string;
@@ -56,6 +73,10 @@ export interface CrawlCommandOptions {
   readonly siteWait?: string;
   /** Seconds to wait for a shared store that became unreachable. */
   readonly storeWait?: string;
+  /** What the crawl collects for: search, train-ai, ai-input (docs/usage-preferences.md). */
+  readonly purpose?: readonly string[];
+  /** Keep pages whose usage preferences refuse a purpose (marked in the log). */
+  readonly keepRefused?: boolean;
 }
 
 export async function runCrawl(
@@ -66,6 +87,7 @@ export async function runCrawl(
   if (options.agent === undefined || options.agent.trim() === "")
     throw new CliError("--agent NAME is required");
   const agent = productToken(options.agent);
+  const purposes = crawlPurposes(options.purpose);
   if (!/^[A-Za-z0-9_-]+$/.test(agent)) {
     throw new CliError(
       `--agent: expected a name token of letters, digits, "-" and "_", got "${options.agent}"`,
@@ -225,6 +247,8 @@ export async function runCrawl(
       total: options.total === true,
       siteWaitMs: siteWaitS * 1000,
       follow: options.follow === true,
+      purposes,
+      keepRefused: options.keepRefused === true,
       ...handler,
       ...(options.agents === true ? { agents: true } : {}),
       ...(options.ip === undefined ? {} : { ip: options.ip }),
@@ -364,5 +388,6 @@ function archived(page: Page): FetchedPage {
     delaySeconds: page.delaySeconds,
     requestHeaders: page.requestHeaders,
     ...(page.truncated === null ? {} : { truncated: page.truncated }),
+    ...(page.usage === null ? {} : { usage: page.usage }),
   };
 }

@@ -33,6 +33,7 @@ export const EXPORT_FIELDS = [
   "requiredGapMs",
   "gapMs",
   "waitedMs",
+  "usage",
 ] as const;
 
 export interface ExportCommandOptions {
@@ -41,6 +42,8 @@ export interface ExportCommandOptions {
   readonly out?: string;
   /** The records page handlers pushed (the library's `ctx.push`) instead of the crawl log. */
   readonly items?: boolean;
+  /** Only records whose usage preferences say this: `train-ai=disallowed` (repeatable, all must hold). */
+  readonly usage?: readonly string[];
 }
 
 export async function runExport(options: ExportCommandOptions, io: Io): Promise<number> {
@@ -54,6 +57,11 @@ export async function runExport(options: ExportCommandOptions, io: Io): Promise<
     throw new CliError(
       `--items: records are JSON of any shape, written as JSON lines: --format jsonl, not "${format}"`,
     );
+  if (options.items === true && (options.usage ?? []).length > 0)
+    throw new CliError(
+      "--usage filters the crawl log; items pushed by page handlers carry no preferences",
+    );
+  const wanted = usageFilters(options.usage ?? []);
   const store = await openExistingStore(options.store, io);
   let file: WriteStream | null = null;
   try {
@@ -66,7 +74,7 @@ export async function runExport(options: ExportCommandOptions, io: Io): Promise<
     const batches: AsyncIterator<readonly string[]> =
       options.items === true
         ? store.items.scan(SCAN_BATCH)[Symbol.asyncIterator]()
-        : lines(store.log.scan(SCAN_BATCH), (record) => `${line(record)}${end}`);
+        : lines(store.log.scan(SCAN_BATCH), wanted, (record) => `${line(record)}${end}`);
     while (open) {
       let next: IteratorResult<readonly string[]>;
       try {
@@ -96,12 +104,51 @@ export async function runExport(options: ExportCommandOptions, io: Io): Promise<
   return EXIT_OK;
 }
 
-/** Each batch of records as lines. */
+/** Each batch of records as lines, those the `--usage` filters leave. */
 async function* lines(
   batches: AsyncIterable<readonly CrawlRecord[]>,
+  wanted: readonly UsageFilter[],
   line: (record: CrawlRecord) => string,
 ): AsyncGenerator<readonly string[]> {
-  for await (const batch of batches) yield batch.map(line);
+  for await (const batch of batches)
+    yield (wanted.length === 0 ? batch : batch.filter((r) => matchesUsage(r, wanted))).map(line);
+}
+
+interface UsageFilter {
+  readonly category: string;
+  readonly value: "allowed" | "disallowed" | "unknown";
+}
+
+/** `--usage train-ai=disallowed` (also `=n`, `=y`, `=unknown`); docs/usage-preferences.md. */
+function usageFilters(given: readonly string[]): UsageFilter[] {
+  return given.map((text) => {
+    const match =
+      /^\s*(search|train-ai|ai-train|ai-input)\s*=\s*(allowed|disallowed|unknown|y|n)\s*$/i.exec(
+        text,
+      );
+    if (match === null)
+      throw new CliError(
+        `--usage: expected CATEGORY=VALUE such as train-ai=disallowed (categories search, train-ai, ai-input; values allowed, disallowed, unknown), got "${text}"`,
+      );
+    const category =
+      (match[1] ?? "").toLowerCase() === "ai-train" ? "train-ai" : (match[1] ?? "").toLowerCase();
+    const said = (match[2] ?? "").toLowerCase();
+    const value =
+      said === "y" ? "allowed" : said === "n" ? "disallowed" : (said as UsageFilter["value"]);
+    return { category, value };
+  });
+}
+
+function matchesUsage(record: CrawlRecord, wanted: readonly UsageFilter[]): boolean {
+  let usage: Record<string, { value?: unknown } | undefined> = {};
+  if (record.usage !== undefined && record.usage !== null) {
+    try {
+      usage = JSON.parse(record.usage) as typeof usage;
+    } catch {
+      usage = {};
+    }
+  }
+  return wanted.every((w) => (usage[w.category]?.value ?? "unknown") === w.value);
 }
 
 function jsonLine(record: CrawlRecord): string {

@@ -243,6 +243,17 @@ export function reportText(report: CrawlReport, source: string): string[] {
     rows.push(["all hosts", overall.refusals.count, ""]);
     lines.push("", ...textTable(["refused by robots.txt", "count", "line"], rows, [2]));
   }
+  const usage = Object.entries(overall.usage.byCategory);
+  if (usage.length > 0 || overall.usage.notKept > 0) {
+    // docs/usage-preferences.md: what pages said they may be used for.
+    const rows: (string | number)[][] = usage.map(([category, c]) => [
+      category,
+      c.allowed,
+      c.disallowed,
+    ]);
+    lines.push("", ...textTable(["usage preferences", "allowed", "disallowed"], rows, []));
+    lines.push(`not kept for the crawl's purpose: ${overall.usage.notKept}`);
+  }
   if (overall.errors.count > 0) {
     const rows: (string | number)[][] = [];
     for (const o of origins) {

@@ -15,6 +15,7 @@ import {
 import { parseSmtpUrl, smtpTransport } from "../../site/rup/mailer.js";
 import { DEFAULT_LATENCIES } from "../../site/rup/rup-site.js";
 import { startSiteServer } from "../../site/site-server.js";
+import { loadUsageDescription } from "../usage-description.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { untilStopped } from "../until-stopped.js";
@@ -36,6 +37,8 @@ export interface ServeDirOptions {
   /** No access log on standard error. */
   readonly quiet?: boolean;
   readonly confirm?: boolean;
+  /** A usage preferences description (docs/usage-preferences.md). */
+  readonly usage?: string;
 }
 
 /** Serves `dir` (and its RUP service with --rup) until the process is told to stop. */
@@ -55,10 +58,13 @@ export async function runServeDir(dir: string, options: ServeDirOptions, io: Io)
     if (options.confirm === true) throw new CliError("--confirm needs --rup");
   }
   const warn = (message: string): void => void io.stderr.write(`heed serve: ${message}\n`);
+  const usage =
+    options.usage === undefined ? null : await loadUsageDescription(resolve(io.cwd, options.usage));
   const server = await startSiteServer({
     root,
     host: options.host,
     port,
+    ...(usage === null ? {} : { usage }),
     ...(rup === null ? {} : { rup: { ...rup, warn } }),
     // The access log, one line a request, as `heed serve --demo` writes it.
     ...(options.quiet === true

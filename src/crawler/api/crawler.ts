@@ -195,6 +195,9 @@ export class Crawler {
           : o.followLinks === false
             ? { links: () => [] }
             : {}),
+        ...(o.purposes === undefined && o.keepRefused === undefined
+          ? {}
+          : { usage: { purposes: o.purposes ?? [], keepRefused: o.keepRefused === true } }),
         ...(o.agents === true
           ? {
               agents: new AgentPaths({

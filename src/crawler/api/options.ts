@@ -4,6 +4,7 @@
  */
 import { isIP } from "node:net";
 import type { DialectChoice } from "../../protocol/robots/index.js";
+import { type Category, readPurpose } from "../../protocol/usage/index.js";
 import { productToken } from "../../protocol/robots/index.js";
 import type { CrawlStore } from "../../store/types.js";
 import type { ScopeKind } from "../scope.js";
@@ -94,6 +95,14 @@ export interface CrawlerOptions {
   readonly handlerTimeoutMs?: number;
   /** Index subtrees through the agent hosts sites name (Mobile-agent-server). */
   readonly agents?: boolean;
+  /**
+   * What the crawl collects pages for: `search`, `train-ai`, `ai-input`. A page whose usage
+   * preferences (Content-Usage, Content-Signal, TDMRep, noai) refuse one is fetched and not
+   * handed to the handler, unless `keepRefused`. Preferences are recorded either way
+   * (docs/usage-preferences.md).
+   */
+  readonly purposes?: readonly Category[];
+  readonly keepRefused?: boolean;
   /**
    * Connect to loopback and private addresses; default true only when a seed is one (asking
    * for such a site is asking for it), never for hosts reached by links otherwise.
@@ -226,6 +235,10 @@ export function checkOptions(options: CrawlerOptions): { readonly seeds: readonl
   for (const [i, type] of (options.contentTypes ?? []).entries()) {
     if (typeof type !== "string" || !/^[a-z0-9!#$&^_.+-]+\/(?:\*|[a-z0-9!#$&^_.+-]+)$/i.test(type))
       bad(`contentTypes[${i}]`, "a media type such as text/html or application/*", type);
+  }
+  for (const [i, purpose] of (options.purposes ?? []).entries()) {
+    if (typeof purpose !== "string" || readPurpose(purpose) !== purpose)
+      bad(`purposes[${i}]`, "search, train-ai or ai-input", purpose);
   }
   return { seeds };
 }

@@ -42,6 +42,11 @@ export interface Page {
   readonly truncated: CutReason | null;
   /** What heed sent besides Host, names lower-cased. */
   readonly requestHeaders: Readonly<Record<string, string>>;
+  /**
+   * The usage preferences that applied to it, as the crawl log records them (JSON text: each
+   * category's value and where it was stated, docs/usage-preferences.md), or null: none stated.
+   */
+  readonly usage: string | null;
 }
 
 /** Reading a page's HTML: parsed once, on first use (htmlparser2, domhandler, css-select). */
@@ -118,6 +123,7 @@ export function pageOf(fetched: FetchedPage): Page {
     label: fetched.label ?? null,
     truncated: fetched.truncated ?? null,
     requestHeaders: Object.freeze({ ...fetched.requestHeaders }),
+    usage: fetched.usage ?? null,
   });
 }
 

@@ -238,6 +238,7 @@ export class FetchStage {
     // The log's start and duration span the reservation, from its start to the end the next
     // gap counts from: the report's gaps, read off the log, are then the ones kept.
     const spanned: PageResult = { ...result, ms: Math.max(0, end - at) };
-    await this.settle.fetched(origin, lease, spanned, at, decision, sent, timing);
+    const policy = view.kind === "rules" ? view.policy : null;
+    await this.settle.fetched(origin, lease, spanned, at, decision, sent, timing, policy);
   }
 }

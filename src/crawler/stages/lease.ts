@@ -7,6 +7,7 @@
  * alone briefly because others' requests to them are in flight.
  */
 import type { SiteGate } from "../site-gate.js";
+import type { TdmRepFiles } from "../usage-site-files.js";
 import { decide } from "../verdict.js";
 import type { FetchStage } from "./fetch.js";
 import type { RobotsStage } from "./robots.js";
@@ -55,6 +56,8 @@ export class LeaseStage {
     private readonly robots: RobotsStage,
     private readonly sitemaps: SitemapStage,
     private readonly fetch: FetchStage,
+    /** Sites' tdmrep.json, read before their pages are weighed; null: the crawl does not ask. */
+    private readonly tdmrep: TdmRepFiles | null,
     /** Told once the visit is past the site's reservation (taken or refused). */
     private readonly reserved: (origin: string) => void,
   ) {}
@@ -97,6 +100,7 @@ export class LeaseStage {
     }
     this.robots.plans.set(origin, base.plan);
     await this.sitemaps.feedOnce(origin, view, base);
+    await this.tdmrep?.ensure(origin);
     // The site's reservation first (DESIGN §2): its gap, rate window and requests in flight,
     // over every process sharing the store. A refusal moves the site's next moment in the store.
     const got = await gate.tryTake(origin, base.plan);

@@ -12,7 +12,7 @@ import { normalizeUrl } from "../url-normal.js";
 
 /** A record's optional fields the stages fill. */
 export type LogExtras = Partial<
-  Pick<CrawlRecord, "canonical" | "via" | "gapMs" | "requiredGapMs" | "waitedMs">
+  Pick<CrawlRecord, "canonical" | "via" | "gapMs" | "requiredGapMs" | "waitedMs" | "usage">
 >;
 
 export class CrawlRun {

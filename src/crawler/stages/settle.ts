@@ -6,6 +6,7 @@
  * the page handler, and logged. Owns no state: the run's counts are the run's.
  */
 import type { PageResult } from "../../net/http-client.js";
+import type { RobotsPolicy } from "../../protocol/robots/index.js";
 import type { Discovery, Lease } from "../../store/types.js";
 import type { IndexedPage } from "../agent-paths.js";
 import type { FetchedPage } from "../crawler.js";
@@ -16,6 +17,8 @@ import { extractLinks, MAX_PAGE_LINKS, robotsTag } from "../links.js";
 import { onHost } from "../other-host.js";
 import { revisitOf } from "../revisit.js";
 import { normalizeUrl } from "../url-normal.js";
+import type { TdmRepFiles } from "../usage-site-files.js";
+import { pageUsage, refusalDetail, type UsageCrawlOptions } from "../usage-verdict.js";
 import type { Allowed } from "../verdict.js";
 import type { DiscoverStage } from "./discover.js";
 import { keepPage } from "./keep.js";
@@ -52,6 +55,9 @@ export function retryDelay(attempts: number, retryAfterMs: number | null): numbe
   return Math.max(retryAfterMs ?? 0, RETRY_BASE_MS * 2 ** attempts);
 }
 
+/** Without --purpose, preferences are recorded and refuse nothing. */
+const NO_PURPOSES: UsageCrawlOptions = { purposes: [] };
+
 function isHtml(contentType: string | null): boolean {
   return contentType !== null && /^(?:text\/html|application\/xhtml\+xml)\b/i.test(contentType);
 }
@@ -60,6 +66,8 @@ export class SettleStage {
   constructor(
     private readonly run: CrawlRun,
     private readonly discover: DiscoverStage,
+    /** Sites' tdmrep.json, when the crawl collects for AI training or input. */
+    private readonly tdmrep: TdmRepFiles | null = null,
   ) {}
 
   /** An answer (or none) to the request for a leased URL. */
@@ -71,6 +79,8 @@ export class SettleStage {
     decision: Allowed,
     sent: Readonly<Record<string, string>>,
     timing: Timing,
+    /** The site's robots.txt, whose usage lines speak for the page too. */
+    robots: RobotsPolicy | null = null,
   ): Promise<void> {
     const { run } = this;
     const { store, options } = run;
@@ -130,6 +140,25 @@ export class SettleStage {
         revisitAt: revisit === null ? null : at + revisit.afterMs,
       });
     }
+    const html =
+      status === 200 && result.body !== null && isHtml(result.contentType)
+        ? extractLinks(new TextDecoder().decode(result.body), url, run.token, {
+            sortQuery: options.sortQuery === true,
+          })
+        : null;
+    // Usage preferences: recorded for every page; a purpose they refuse is not kept (keep.ts).
+    const usage = pageUsage(
+      {
+        url,
+        agent: run.token,
+        robots,
+        headers: result.headers,
+        contentType: result.contentType,
+        meta: html?.usageMeta ?? [],
+        tdmrep: this.tdmrep?.get(origin) ?? null,
+      },
+      options.usage ?? NO_PURPOSES,
+    );
     const page: FetchedPage = {
       url,
       status,
@@ -141,6 +170,7 @@ export class SettleStage {
       requestHeaders: sent,
       ...(meta.srcloc === undefined ? {} : { srcloc: meta.srcloc }),
       ...(result.cutReason === undefined ? {} : { truncated: result.cutReason }),
+      ...(usage.record === null ? {} : { usage: usage.record }),
       depth,
       via: meta.via,
       referrer: lease.entry.referrer,
@@ -150,12 +180,6 @@ export class SettleStage {
     let canonical: string | null =
       decision.plan.host === null ? null : onHost(url, decision.plan.host.value);
     const header = robotsTag(result.headers["x-robots-tag"] ?? null, run.token);
-    const html =
-      status === 200 && result.body !== null && isHtml(result.contentType)
-        ? extractLinks(new TextDecoder().decode(result.body), url, run.token, {
-            sortQuery: options.sortQuery === true,
-          })
-        : null;
     canonical = html?.canonical ?? canonical;
     const nofollow = header.nofollow || html?.nofollowAll === true;
     // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
@@ -168,8 +192,12 @@ export class SettleStage {
           : (html?.links ?? []);
       await this.discover.queueLinks(url, depth, links);
     }
-    const keep = keepPage({ headerNoindex: header.noindex, metaNoindex: html?.noindex === true });
-    // Not kept (noindex): fetched, links followed as allowed, not handed on.
+    const keep = keepPage({
+      headerNoindex: header.noindex,
+      metaNoindex: html?.noindex === true,
+      usageRefused: usage.keep || usage.refused === null ? null : refusalDetail(usage.refused),
+    });
+    // Not kept (noindex, or a purpose refused): fetched, links followed as allowed, not handed on.
     if (keep.keep && options.onPage !== undefined) {
       const refuse = nofollow || meta.type === "data";
       try {
@@ -188,6 +216,7 @@ export class SettleStage {
         await run.log(url, origin, at, result.ms, status, result.wireBytes, "handler-error", why, {
           ...timing,
           canonical,
+          usage: usage.record,
         });
         return;
       }
@@ -200,9 +229,9 @@ export class SettleStage {
       result.ms,
       status,
       result.wireBytes,
-      status === 304 ? "not-modified" : keep.keep ? "fetched" : "fetched-noindex",
-      decision.rule,
-      { ...timing, canonical },
+      status === 304 ? "not-modified" : keep.keep ? "fetched" : keep.outcome,
+      keep.keep || keep.outcome === "fetched-noindex" ? decision.rule : keep.why,
+      { ...timing, canonical, usage: usage.record },
     );
     run.counted(origin);
     run.emit({ type: "fetched", url, status });

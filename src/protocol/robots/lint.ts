@@ -23,6 +23,7 @@ import {
   regpRestricts,
 } from "./lint/regp.js";
 import { lintRules } from "./lint/rules.js";
+import { lintUsage } from "./lint/usage.js";
 import { parseRobots, type RobotsPolicy } from "./policy.js";
 
 export type { LintFinding } from "./lint/finding.js";
@@ -151,6 +152,7 @@ function lintParsed(
   const foreign = lintFile(ctx, options.utf16, fetched !== null, regp);
   lintLines(ctx);
   lintMobileAgentServers(ctx);
+  lintUsage(ctx);
   if (regp !== null) {
     lintRegp(ctx, regp);
   } else {

@@ -20,7 +20,7 @@
  * | P robots:<orig> | hash   | the cached robots.txt; bodies as bytes                                |
  * | P host:<orig>   | string | host state as JSON                                                    |
  * | P log           | list   | crawl records as JSON, in order of appending; canonical, via,         |
- * |                 |        | requiredGapMs, gapMs and waitedMs absent when null                    |
+ * |                 |        | requiredGapMs, gapMs, waitedMs and usage absent when null             |
  * | P pages         | hash   | url → page validators as JSON (revisitAt absent when null)            |
  * | P revisits      | zset   | pages with a revisit moment: score = revisitAt, member url            |
  * | P datasets      | hash   | `<agent> <origin>` → that host's dataset catalog as JSON              |

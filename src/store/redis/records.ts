@@ -119,6 +119,7 @@ function recordOut(text: string): StoredRecord {
     requiredGapMs: as<number>(json.requiredGapMs),
     gapMs: as<number>(json.gapMs),
     waitedMs: as<number>(json.waitedMs),
+    usage: as<string>(json.usage),
   };
 }
 

@@ -122,10 +122,11 @@ interface LogRow {
   readonly required_gap_ms: number | null;
   readonly gap_ms: number | null;
   readonly waited_ms: number | null;
+  readonly usage: string | null;
 }
 
 const LOG_COLUMNS = `id, url, origin, at, ms, status, bytes, outcome, detail, canonical, via,
-  required_gap_ms, gap_ms, waited_ms`;
+  required_gap_ms, gap_ms, waited_ms, usage`;
 
 function recordOut(row: LogRow): StoredRecord {
   return {
@@ -142,15 +143,16 @@ function recordOut(row: LogRow): StoredRecord {
     requiredGapMs: row.required_gap_ms,
     gapMs: row.gap_ms,
     waitedMs: row.waited_ms,
+    usage: row.usage,
   };
 }
 
 export function sqliteCrawlLog(db: Database.Database): CrawlLog {
   const append = db.prepare<[StoredRecord]>(
     `INSERT INTO crawl_log (url, origin, at, ms, status, bytes, outcome, detail, canonical, via,
-       required_gap_ms, gap_ms, waited_ms)
+       required_gap_ms, gap_ms, waited_ms, usage)
      VALUES (@url, @origin, @at, @ms, @status, @bytes, @outcome, @detail, @canonical, @via,
-       @requiredGapMs, @gapMs, @waitedMs)`,
+       @requiredGapMs, @gapMs, @waitedMs, @usage)`,
   );
   const list = db.prepare<[number, number], LogRow>(
     `SELECT ${LOG_COLUMNS} FROM crawl_log ORDER BY id LIMIT ? OFFSET ?`,

@@ -247,6 +247,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE items (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
     `,
   },
+  {
+    version: 9,
+    name: "crawl log: the usage preferences of each page",
+    sql: `
+      -- JSON text: each category's value and where it was stated (docs/usage-preferences.md).
+      ALTER TABLE crawl_log ADD COLUMN usage TEXT;
+    `,
+  },
 ];
 
 /** Brings the file to the newest schema; returns the version it is at. */

@@ -18,6 +18,7 @@ import {
   type RobotsPolicy,
   siteWideDecision,
 } from "../../protocol/robots/index.js";
+import { hasUsageLines, usageFor } from "../../protocol/usage/index.js";
 import type { RobotsAnswer } from "../fetches.js";
 import { byId, debounce, fill, getJson, h, moment } from "./dom.js";
 import { Editor, type LineMarks, type Severity } from "./editor.js";
@@ -299,6 +300,29 @@ export class Tester {
     this.select(this.selected, false);
   }
 
+  /**
+   * The usage preferences robots.txt states for the URL and the robot (docs/usage-preferences.md):
+   * each category with a value, and the line that said it.
+   */
+  private usageText(url: string, decision: Decision): string {
+    const policy = this.state.policy;
+    if (policy === null || !hasUsageLines(policy)) return "";
+    if (decision.error !== undefined || this.state.siteWide !== null) return "";
+    if (!decision.allowed) return "none: not crawlable";
+    const answer = usageFor({
+      url,
+      agent: this.state.robot.agent,
+      robots: policy,
+      crawlable: true,
+    });
+    const said = Object.entries(answer.categories)
+      .filter(([, a]) => a.value !== "unknown")
+      .map(
+        ([category, a]) => `${category} ${a.value}${a.from?.line ? ` (line ${a.from.line})` : ""}`,
+      );
+    return said.length === 0 ? "none stated" : said.join("; ");
+  }
+
   private drawAnswers(): void {
     const rows = this.decisions.map(({ url, decision }, i) =>
       h(
@@ -319,6 +343,7 @@ export class Tester {
         h("td", { class: "rule" }, decision.rule ?? ""),
         h("td", { class: "group" }, groupText(decision)),
         h("td", { class: "reason" }, reasonText(decision)),
+        h("td", { class: "usage" }, this.usageText(url, decision)),
       ),
     );
     fill(byId("answers-body"), ...rows);

@@ -18,6 +18,21 @@ describe("keepPage", () => {
     assert.deepEqual(keepPage({ headerNoindex: true, metaNoindex: false }), {
       keep: false,
       why: "X-Robots-Tag: noindex",
+      outcome: "fetched-noindex",
     });
+  });
+
+  it("does not keep a page whose usage preferences refuse the crawl's purpose", () => {
+    const why = "usage: train-ai refused by robots.txt line 3: Content-Usage: train-ai=n";
+    assert.deepEqual(keepPage({ headerNoindex: false, metaNoindex: false, usageRefused: why }), {
+      keep: false,
+      why,
+      outcome: "fetched-usage-refused",
+    });
+  });
+
+  it("logs noindex before a usage refusal when both apply", () => {
+    const decision = keepPage({ headerNoindex: false, metaNoindex: true, usageRefused: "usage" });
+    assert.equal(decision.keep === false && decision.outcome, "fetched-noindex");
   });
 });

@@ -25,7 +25,14 @@ const REGP_KEY_SET: ReadonlySet<string> = new Set(
   REGP_FIELDS.filter((key) => readKey(key).kind === "extension"),
 );
 
-const KNOWN_ANYWHERE: readonly string[] = [...CANONICAL_KEYS, ...NONSTANDARD_KEYS.keys()];
+/** Usage preference keys (docs/usage-preferences.md); lint/usage.ts checks their lines. */
+const USAGE_KEYS: readonly string[] = ["content-usage", "content-signal"];
+
+const KNOWN_ANYWHERE: readonly string[] = [
+  ...CANONICAL_KEYS,
+  ...NONSTANDARD_KEYS.keys(),
+  ...USAGE_KEYS,
+];
 // Canonical keys first, so that they win ties; then the rest of Table 3.
 const KNOWN_REGP: readonly string[] = [...new Set([...CANONICAL_KEYS, ...REGP_FIELDS])];
 
@@ -56,6 +63,7 @@ export function checkExtensionKey(line: RobotsLine, ctx: LintContext): void {
   if (key === "" || readKey(key).kind !== "extension") return;
   // seeds/000 records have checks of their own (lint/mobile-agent.ts).
   if (isMobileAgentKey(key) || isMisspeltMobileAgentKey(key)) return;
+  if (USAGE_KEYS.includes(key)) return;
   const regpKey = REGP_KEY_SET.has(key);
   if (ctx.dialect === "regp" && regpKey) return;
   const nonstandard = NONSTANDARD_KEYS.get(key);

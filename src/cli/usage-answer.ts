@@ -1,0 +1,160 @@
+/**
+ * `heed check`'s usage preferences: the `usage` object of an answer, and what `--purpose` makes
+ * of "allowed" (may fetch, and use for every purpose named). docs/usage-preferences.md.
+ */
+import { readFile } from "node:fs/promises";
+import type { RobotsPolicy } from "../protocol/robots/index.js";
+import {
+  type Category,
+  hasUsageLines,
+  mayUse,
+  readPurpose,
+  readTdmRepJson,
+  type TdmRepFile,
+  type UsageAnswer,
+  type UsageSource,
+  usageFor,
+  usageJson,
+} from "../protocol/usage/index.js";
+import { CliError } from "./errors.js";
+
+export interface UsageSettings {
+  readonly purposes: readonly Category[];
+  /** Response headers given with --header, lower-case names, repeated ones joined. */
+  readonly headers: Readonly<Record<string, string>> | null;
+  readonly tdmrep: TdmRepFile | null;
+}
+
+export interface UsageOptions {
+  readonly purpose?: readonly string[];
+  readonly header?: readonly string[];
+  readonly tdmrep?: string;
+}
+
+/** Reads and checks --purpose, --header and --tdmrep; null when none is given. */
+export async function usageSettings(options: UsageOptions): Promise<UsageSettings | null> {
+  const purposes: Category[] = [];
+  for (const text of options.purpose ?? []) {
+    for (const part of text.split(",")) {
+      const purpose = readPurpose(part);
+      if (purpose === null)
+        throw new CliError(
+          `--purpose: expected search, train-ai or ai-input, got "${part.trim()}"`,
+        );
+      if (!purposes.includes(purpose)) purposes.push(purpose);
+    }
+  }
+  let headers: Record<string, string> | null = null;
+  for (const text of options.header ?? []) {
+    const colon = text.indexOf(":");
+    const name = colon < 0 ? "" : text.slice(0, colon).trim().toLowerCase();
+    if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name))
+      throw new CliError(
+        `--header: expected NAME: VALUE such as "Content-Usage: train-ai=n", got "${text}"`,
+      );
+    headers ??= {};
+    const value = text.slice(colon + 1).trim();
+    // RFC 9110 §5.3: repeated field lines are one value, joined with commas.
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  let tdmrep: TdmRepFile | null = null;
+  if (options.tdmrep !== undefined) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await readFile(options.tdmrep);
+    } catch (error) {
+      throw new CliError(`--tdmrep: cannot read ${options.tdmrep}: ${String(error)}`, 2, {
+        cause: error,
+      });
+    }
+    tdmrep = readTdmRepJson(bytes);
+  }
+  if (purposes.length === 0 && headers === null && tdmrep === null) return null;
+  return { purposes, headers, tdmrep };
+}
+
+/** What the preferences say of one answered query. */
+export interface UsageOfAnswer {
+  readonly usage: UsageAnswer;
+  /** The first purpose the preferences refuse, and the statement that refused it. */
+  readonly refused: { readonly purpose: Category; readonly from: UsageSource | null } | null;
+}
+
+/**
+ * The preferences for one query, or null when there is nothing to say: no settings and no
+ * usage line in the file (answers then look as they always have).
+ */
+export function usageOfAnswer(
+  settings: UsageSettings | null,
+  policy: RobotsPolicy,
+  url: string,
+  agent: string,
+  crawlable: boolean,
+): UsageOfAnswer | null {
+  if (settings === null && !hasUsageLines(policy)) return null;
+  const usage = usageFor({
+    url,
+    agent,
+    robots: policy,
+    crawlable,
+    ...(settings === null || (settings.headers === null && settings.tdmrep === null)
+      ? {}
+      : {
+          response: {
+            ...(settings.headers === null ? {} : { headers: settings.headers }),
+            tdmrep: settings.tdmrep,
+          },
+        }),
+  });
+  let refused: UsageOfAnswer["refused"] = null;
+  for (const purpose of settings?.purposes ?? []) {
+    const verdict = mayUse(usage, purpose);
+    if (!verdict.allowed) {
+      refused = { purpose, from: verdict.from };
+      break;
+    }
+  }
+  return { usage, refused };
+}
+
+/** `,"usage":{…}` and, with --purpose, `,"purposes":[…]` and `,"refusedFor":…`. */
+export function usageJsonFields(found: UsageOfAnswer, settings: UsageSettings | null): string {
+  let text = `,"usage":${JSON.stringify(usageJson(found.usage))}`;
+  if (settings !== null && settings.purposes.length > 0) {
+    text += `,"purposes":${JSON.stringify(settings.purposes)}`;
+    text += `,"refusedFor":${found.refused === null ? "null" : JSON.stringify(found.refused.purpose)}`;
+  }
+  return text;
+}
+
+/** Where a statement was made, for a person: `Content-Usage line 4 "…"`, `header Content-Usage`. */
+export function describeSource(source: UsageSource): string {
+  const form =
+    source.form === "content-usage"
+      ? "Content-Usage"
+      : source.form === "content-signal"
+        ? "Content-Signal"
+        : source.form === "tdmrep"
+          ? "TDMRep"
+          : "noai";
+  switch (source.place) {
+    case "robots.txt":
+      return `${form} line ${source.line}: ${source.text}`;
+    case "tdmrep.json":
+      return `tdmrep.json rule ${source.line}: ${source.text}`;
+    default:
+      return `${source.place} ${source.name ?? form}: ${source.text}`;
+  }
+}
+
+/** `; usage: train-ai disallowed (Content-Usage line 4: …)` for the text output. */
+export function usageTextTail(found: UsageOfAnswer): string {
+  const said: string[] = [];
+  for (const [category, answer] of Object.entries(found.usage.categories)) {
+    if (answer.value === "unknown") continue;
+    said.push(
+      `${category} ${answer.value}${answer.from === null ? "" : ` (${describeSource(answer.from)})`}`,
+    );
+  }
+  return said.length === 0 ? "; usage: no preferences" : `; usage: ${said.join(", ")}`;
+}
