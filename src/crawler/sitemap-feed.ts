@@ -28,13 +28,15 @@ export interface SitemapFeed {
   /**
    * Waits for the turn of the site `url` is on (every request takes its site's reservation,
    * DESIGN §2) and marks the request's start; false when the crawl stopped meanwhile.
-   * `requestEnded` marks its end, with the status (null: no answer) for the crawl log.
+   * `requestEnded` marks its end, with the status (null: no answer) and the bytes received
+   * for the crawl log.
    */
   readonly awaitTurn: (url: string) => Promise<boolean>;
   readonly requestEnded: (
     url: string,
     status: number | null,
     detail: string | null,
+    bytes: number,
   ) => Promise<void>;
   /** The URL in the crawl's normal form, or null when it is not an http(s) URL. */
   readonly normal: (url: string) => string | null;
@@ -134,6 +136,7 @@ async function openSitemap(feed: SitemapFeed, location: string): Promise<OpenedS
         current,
         result === null || result.kind === "error" ? null : result.status,
         result === null ? "stopped" : result.kind === "error" ? result.message : null,
+        result === null || result.kind === "error" ? 0 : result.wireBytes,
       );
     }
     if (result.kind === "error") return { ok: false, message: result.message, status: null };

@@ -44,6 +44,82 @@ describe("requests counted and bounded", { concurrency: true, timeout: 60_000 },
     }
   });
 
+  it("a redirect to no URL fails; one out of scope is logged as not followed", async () => {
+    const site = await startSite({
+      pages: 1,
+      route: (req, res) => {
+        const to: Record<string, string> = {
+          "/nowhere": "http://[::1",
+          "/away": "http://203.0.113.9/elsewhere",
+        };
+        const location = to[req.url ?? ""];
+        if (req.url === "/bare") res.writeHead(301);
+        else if (location === undefined) return false;
+        else res.writeHead(302, { location });
+        res.end();
+        return true;
+      },
+    });
+    const temp = await tempDir();
+    try {
+      const storePath = join(temp.dir, "crawl.db");
+      const seeds = ["/nowhere", "/bare", "/away"].map((p) => `${site.origin}${p}`);
+      const run = await runCrawl(seeds, { storePath, maxDepth: 1 });
+      assert.equal(run.summary.failed, 2, "no usable Location: failed, not done");
+      assert.equal(
+        site.log.filter((r) => r.path === "/elsewhere").length,
+        0,
+        "the out-of-scope target is not asked for",
+      );
+      const store = await openStore(storePath);
+      try {
+        const records = await store.log.list(100, 0);
+        const of = (path: string) => records.find((r) => r.url === `${site.origin}${path}`);
+        assert.equal(of("/nowhere")?.outcome, "error");
+        assert.match(of("/nowhere")?.detail ?? "", /not an http\(s\) URL/);
+        assert.match(of("/bare")?.detail ?? "", /without a Location/);
+        assert.equal(of("/away")?.outcome, "redirect");
+        assert.match(of("/away")?.detail ?? "", /elsewhere \(not followed: outside/);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await site.close();
+      await temp.cleanup();
+    }
+  });
+
+  it("sitemap requests are logged with the bytes received", async () => {
+    const site = await startSite({
+      pages: 3,
+      route: (req, res) => {
+        if (req.url !== "/sitemap.xml") return false;
+        res.writeHead(200, { "content-type": "application/xml" });
+        res.end(
+          '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>/p/1.html</loc></url></urlset>',
+        );
+        return true;
+      },
+    });
+    const temp = await tempDir();
+    try {
+      const storePath = join(temp.dir, "crawl.db");
+      await runCrawl([`${site.origin}/`], { storePath, maxDepth: 1 });
+      const store = await openStore(storePath);
+      try {
+        const records = await store.log.list(100, 0);
+        const sitemap = records.find((r) => r.outcome === "sitemap");
+        assert.ok(sitemap !== undefined, "the sitemap request is in the log");
+        assert.ok(sitemap.bytes > 0, `bytes ${sitemap.bytes}`);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await site.close();
+      await temp.cleanup();
+    }
+  });
+
   it("a robots.txt sent a byte at a time is cut at its total deadline", async () => {
     let sent = 0;
     const timers: NodeJS.Timeout[] = [];

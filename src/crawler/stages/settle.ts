@@ -118,12 +118,28 @@ export class SettleStage {
         run.emit({ type: "failed", url, reason });
         return;
       }
-      if (target !== null && this.discover.follows(url, target))
+      if (target === null) {
+        // Nowhere to go: the URL's answer is an error, counted and said as one.
+        const given = result.headers["location"];
+        const reason =
+          given === undefined
+            ? `HTTP ${status} without a Location`
+            : `HTTP ${status} to ${JSON.stringify(given.slice(0, 200))}, not an http(s) URL`;
+        await store.frontier.settle(lease, { kind: "failed", reason, at: run.now() });
+        await run.log(url, origin, at, result.ms, status, result.wireBytes, "error", reason);
+        run.tally.failed++;
+        run.emit({ type: "failed", url, reason });
+        return;
+      }
+      const followed = this.discover.follows(url, target);
+      if (followed)
         await store.frontier.add([
           newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect", hops }),
         ]);
       await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
-      await run.log(url, origin, at, result.ms, status, result.wireBytes, "redirect", target);
+      // A target outside the crawl's scope is not followed, as a link there would not be.
+      const detail = followed ? target : `${target} (not followed: outside the crawl's scope)`;
+      await run.log(url, origin, at, result.ms, status, result.wireBytes, "redirect", detail);
       run.done++;
       return;
     }

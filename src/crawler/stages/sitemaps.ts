@@ -99,13 +99,13 @@ export class SitemapStage {
         );
         return ticket !== null;
       },
-      requestEnded: async (url, status, detail) => {
+      requestEnded: async (url, status, detail, bytes) => {
         const held = ticket;
         ticket = null;
         if (held === null) return;
         const end = run.now();
         await gate.release(held, true, end);
-        await run.log(url, held.origin, held.at, end - held.at, status, 0, "sitemap", detail);
+        await run.log(url, held.origin, held.at, end - held.at, status, bytes, "sitemap", detail);
       },
       normal: (url) => run.normal(url),
       accept: (url) => {
