@@ -27,7 +27,7 @@ export function keepPage(signals: KeepSignals): KeepDecision {
     return { keep: false, why: "X-Robots-Tag: noindex", outcome: "fetched-noindex" };
   if (signals.metaNoindex)
     return { keep: false, why: "meta robots: noindex", outcome: "fetched-noindex" };
-  if (signals.usageRefused != null)
+  if (signals.usageRefused !== undefined && signals.usageRefused !== null)
     return { keep: false, why: signals.usageRefused, outcome: "fetched-usage-refused" };
   return { keep: true };
 }
