@@ -17,7 +17,7 @@ import { createHttpClient } from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";
 import { VERSION } from "../net/version.js";
 import { type DialectChoice, productToken } from "../protocol/robots/index.js";
-import { openStore } from "../store/index.js";
+import { openStore } from "../store/open.js";
 import type { CrawlStore } from "../store/types.js";
 import { SiteGate, type Ticket } from "../crawler/site-gate.js";
 import { SiteRules } from "../crawler/site-rules.js";

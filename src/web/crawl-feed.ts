@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { shown } from "../cli/commands/report.js";
 import { reportHtml } from "../crawler/report-html.js";
 import { isRequest, reportBuilder, type ReportBuilder } from "../crawler/report.js";
-import { openStore, type CrawlRecord, type CrawlStore } from "../store/index.js";
+import { openStore } from "../store/open.js";
+import type { CrawlRecord, CrawlStore } from "../store/index.js";
 import type { CrawlSnapshot, HostRow, SkippedRow } from "./crawl-snapshot.js";
 
 /** Log records read per store call. */

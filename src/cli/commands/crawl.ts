@@ -6,14 +6,14 @@ import { isIP } from "node:net";
 import { Crawler, type CrawlerSummary } from "../../crawler/api/crawler.js";
 import type { Page } from "../../crawler/api/page.js";
 import type { CrawlEvent, CrawlSummary, FetchedPage } from "../../crawler/crawler.js";
-import { type CatalogRun, storeCatalogs } from "../../crawler/datasets/crawl-catalogs.js";
+import type { CatalogRun } from "../../crawler/datasets/crawl-catalogs.js";
 import { catalogLine, catalogSummary } from "../crawl-datasets.js";
 import type { ScopeKind } from "../../crawler/scope.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
 import { WarcWriter } from "../../crawler/warc-writer.js";
 import { productToken } from "../../protocol/robots/index.js";
 import { createHttpClient } from "../../net/http-client.js";
-import { openStore } from "../../store/index.js";
+import { openStore } from "../../store/open.js";
 import { StoreError } from "../../store/errors.js";
 import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE } from "../errors.js";
 import type { Io } from "../io.js";
@@ -287,6 +287,8 @@ export async function runCrawl(
         ...(options.ip === undefined ? {} : { localAddress: options.ip }),
       });
       try {
+        // Loaded only for --datasets: its pacer's in-memory store is SQLite.
+        const { storeCatalogs } = await import("../../crawler/datasets/crawl-catalogs.js");
         catalogs = await storeCatalogs({
           store,
           client,

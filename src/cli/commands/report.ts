@@ -20,7 +20,8 @@ import {
   type ReportPart,
 } from "../../crawler/report.js";
 import { reportHtml } from "../../crawler/report-html.js";
-import { openStore, type CrawlStore, type StoredCatalog } from "../../store/index.js";
+import { openStore } from "../../store/open.js";
+import type { CrawlStore, StoredCatalog } from "../../store/index.js";
 import { catalogJson, catalogText } from "../crawl-datasets.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";

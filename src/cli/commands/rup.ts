@@ -31,7 +31,7 @@ import {
   type PathFilter,
 } from "../../protocol/rup/index.js";
 import { productToken } from "../../protocol/robots/index.js";
-import { openStore } from "../../store/index.js";
+import { openStore } from "../../store/open.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { VERSION } from "../version.js";

@@ -7,7 +7,7 @@
 import { createHttpClient } from "../../net/http-client.js";
 import { isPrivateHost } from "../../net/address-guard.js";
 import { VERSION } from "../../net/version.js";
-import { openStore } from "../../store/index.js";
+import { openStore } from "../../store/open.js";
 import type { CrawlStore } from "../../store/types.js";
 import { AgentPaths } from "../agent-paths.js";
 import {

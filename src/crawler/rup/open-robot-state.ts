@@ -3,7 +3,7 @@
  * (with `#prefix`, as the crawl store) or the path of an SQLite file. Apart from the interface
  * (robot-state.ts), so that it does not open an implementation: each implementation imports it.
  */
-import { DEFAULT_REDIS_PREFIX } from "../../store/index.js";
+import { DEFAULT_REDIS_PREFIX } from "../../store/open.js";
 import { type RobotState, SqliteRobotState } from "./robot-state.js";
 import { openRedisRobotState } from "./robot-state-redis.js";
 

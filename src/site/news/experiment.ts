@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { crawl, type CrawlEvent, type CrawlSummary } from "../../crawler/crawler.js";
 import { createHttpClient } from "../../net/http-client.js";
-import { openStore } from "../../store/index.js";
+import { openStore } from "../../store/open.js";
 import { type ResourceRow, resourceRows } from "./resources.js";
 import { PAPER_TABLES, type PaperRow, type PaperTable } from "./paper-tables.js";
 import type { RobotsVariant } from "./robots.js";
