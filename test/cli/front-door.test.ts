@@ -129,4 +129,16 @@ describe("a first try of each command", { timeout: 120_000 }, () => {
       await server.close();
     }
   });
+
+  it("datasets on a site with none prints no empty table, and says so on standard error", async () => {
+    const server = await startServer({ "/robots.txt": text("User-agent: *\nDisallow: /\n") });
+    try {
+      const r = await runCli(["datasets", `${server.origin}/`]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, /0 datasets for heed/);
+    } finally {
+      await server.close();
+    }
+  });
 });
