@@ -109,4 +109,36 @@ describe("a first try of each command", { timeout: 120_000 }, () => {
     const short = await runCli(["check", "short.txt", "--url", "/x"], { cwd: dir });
     assert.equal(short.stderr, "");
   });
+
+  it("crawl: a first run whose only seed redirects nowhere is not called a finished crawl", async () => {
+    const server = await startServer({
+      "/robots.txt": text("User-agent: *\nDisallow:\n"),
+      "/start": (_req, res) => {
+        res.writeHead(302, { location: "http://[::1" });
+        res.end();
+      },
+    });
+    try {
+      const args = ["crawl", `${server.origin}/start`, "--store", join(dir, "redirect.db")];
+      const first = await runCli(args, { cwd: dir });
+      assert.equal(first.code, 0, first.stderr);
+      assert.doesNotMatch(first.stderr, /this crawl is finished/);
+      const again = await runCli(args, { cwd: dir });
+      assert.match(again.stderr, /this crawl is finished/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("datasets on a site with none prints no empty table, and says so on standard error", async () => {
+    const server = await startServer({ "/robots.txt": text("User-agent: *\nDisallow: /\n") });
+    try {
+      const r = await runCli(["datasets", `${server.origin}/`]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, /0 datasets for heed/);
+    } finally {
+      await server.close();
+    }
+  });
 });

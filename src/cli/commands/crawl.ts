@@ -147,6 +147,8 @@ export async function runCrawl(
     });
   });
   const store = opened;
+  // "This crawl is finished" is for a store that held finished pages before this run began.
+  const doneBefore = (await store.frontier.counts()).done;
   // --queued crawls the sites the store names: a private or loopback one is refused by the
   // address guard unless asked for, and saying so now beats "robots.txt no answer" later.
   if (options.queued === true && !allowPrivate) {
@@ -333,7 +335,7 @@ export async function runCrawl(
     );
     if (catalogs !== null) io.stderr.write(`${catalogLine(catalogs)}\n`);
     const again = options.recrawl === true || options.revisit === true;
-    if (summary.stoppedBy === "finished" && summary.fetched === 0 && summary.done > 0 && !again)
+    if (summary.stoppedBy === "finished" && summary.fetched === 0 && doneBefore > 0 && !again)
       io.stderr.write(
         "heed crawl: this crawl is finished: --revisit fetches the pages due again, " +
           "--recrawl fetches every page again\n",

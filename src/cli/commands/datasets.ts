@@ -178,6 +178,8 @@ function state(d: SiteDataset): string {
 }
 
 function table(datasets: readonly SiteDataset[]): string[] {
+  // No datasets, no table: standard error already says "0 datasets for …".
+  if (datasets.length === 0) return [];
   const rows = datasets.map((d) => [
     state(d),
     d.entry.name ?? d.entry.title ?? "",
