@@ -1,4 +1,5 @@
-// The README's library example is examples/check-a-url.ts, which the build type-checks.
+// The README's library examples are examples/check-a-url.ts and examples/crawl-titles.ts,
+// which the build type-checks (test/examples runs the crawler one against a local site).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -13,6 +14,15 @@ it("README shows examples/check-a-url.ts verbatim", async () => {
   assert.ok(
     readme.includes(example.trimEnd()),
     "README example differs from examples/check-a-url.ts",
+  );
+});
+
+it("README shows examples/crawl-titles.ts verbatim", async () => {
+  const readme = await readFile(new URL("README.md", root), "utf8");
+  const example = await readFile(new URL("examples/crawl-titles.ts", root), "utf8");
+  assert.ok(
+    readme.includes(example.trimEnd()),
+    "README example differs from examples/crawl-titles.ts",
   );
 });
 
