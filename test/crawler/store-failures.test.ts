@@ -10,6 +10,7 @@ import { tempDir } from "../helpers/crawl-harness.js";
 import { spawnCli } from "../helpers/run-cli.js";
 import { startSite } from "../helpers/synthetic-site.js";
 import { sleep } from "../../src/crawler/sleep.js";
+import { openStore } from "../../src/store/index.js";
 
 const args = (seed: string, store: string, extra: readonly string[] = []) => [
   "crawl",
@@ -21,6 +22,20 @@ const args = (seed: string, store: string, extra: readonly string[] = []) => [
   "--json",
   ...extra,
 ];
+
+/** Waits until `n` crawl processes keep a heartbeat in the store (each has started crawling). */
+async function processesIn(store: string, n: number): Promise<void> {
+  const opened = await openStore(store);
+  try {
+    for (let i = 0; i < 1200; i++) {
+      if ((await opened.reservations.processes()).length >= n) return;
+      await sleep(50);
+    }
+    assert.fail(`fewer than ${n} crawl processes in the store in 60 s`);
+  } finally {
+    await opened.close();
+  }
+}
 
 async function pagesSeen(site: { log: readonly { path: string }[] }, n: number): Promise<void> {
   for (let i = 0; i < 400; i++) {
@@ -35,7 +50,7 @@ describe("a shared store failing under the crawl", { timeout: 120_000 }, () => {
     const redis = await startRedisServer();
     let again: Awaited<ReturnType<typeof startRedisServer>> | null = null;
     const site = await startSite({
-      pages: 40,
+      pages: 100,
       links: 3,
       robots: "User-agent: *\nCrawl-delay: 0.2\n",
     });
@@ -44,6 +59,9 @@ describe("a shared store failing under the crawl", { timeout: 120_000 }, () => {
       const runs = [0, 1].map(() =>
         spawnCli(args(`${site.origin}/`, store), { timeoutMs: 60_000 }),
       );
+      // Both processes are crawling when the data goes: on a busy machine one could otherwise
+      // start after the restart and crawl the emptied store alone.
+      await processesIn(store, 2);
       await pagesSeen(site, 5);
       await redis.stop();
       again = await startRedisServer({ port: redis.port });
