@@ -94,6 +94,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--charsets <list>", "charsets the robot supports, e.g. utf-8 (REGP Charset)")
     .option("--json", "one JSON object a line", false)
+    .option(
+      "--plan",
+      "--batch --json: give every answer its access plan (Crawl-delay, sitemaps); REGP answers always have it",
+      false,
+    )
     .action(async (robots: string | undefined, options) => {
       const { runCheck } = await import("./commands/check.js");
       setExit(await runCheck(robots, options, io));

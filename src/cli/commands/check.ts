@@ -2,7 +2,7 @@
  * `heed check`: is a URL allowed for a robot? (DESIGN §6.) One robots.txt with `--url` or
  * `--queries`, or many with `--batch`; both stream, so a million queries run in constant memory.
  */
-import { close, createReadStream, open, read } from "node:fs";
+import { closeSync, createReadStream, openSync, readSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
@@ -36,6 +36,12 @@ export interface CheckOptions {
   readonly encodings?: string;
   readonly charsets?: string;
   readonly json: boolean;
+  /**
+   * --batch --json: every answer carries its `plan`. Without it a batch answer under Koster 1996
+   * or RFC 9309 leaves the plan out (its `delay` field stays): the plan repeats the file's
+   * sitemaps on every line, most of a batch's output. REGP answers always carry it.
+   */
+  readonly plan?: boolean;
   /** --batch: worker threads besides the main one; default one per spare core for large batches. */
   readonly jobs?: string;
 }
@@ -55,11 +61,11 @@ interface Answer {
   readonly decision: Decision;
   readonly agent: string;
   readonly url: string;
-  readonly robots?: string;
-  readonly status?: number | null;
-  readonly warnings?: readonly string[];
+  readonly robots?: string | undefined;
+  readonly status?: number | undefined;
+  readonly warnings?: readonly string[] | undefined;
   /** The line of the --queries or --batch input that asked. */
-  readonly input?: number;
+  readonly input?: number | undefined;
 }
 
 /** Answers one query line without waiting: what --queries and --batch do per line. */
@@ -89,7 +95,7 @@ export async function runCheck(
     }
     await runBatch(
       options,
-      { dialect: options.dialect, defaults, json: options.json },
+      { dialect: options.dialect, defaults, json: options.json, plan: options.plan === true },
       io,
       out,
       tally,
@@ -258,7 +264,7 @@ function ask(rules: Rules, url: string, robot: Robot | string, from: Origin = NO
   const agent = typeof robot === "string" ? robot : robot.agent;
   if (url.trim() === "") return failed(rules, agent, url, "empty URL", "invalid-url", from);
   if (agent.trim() === "") return failed(rules, agent, url, "empty agent", "invalid-query", from);
-  const decision =
+  let decision =
     rules.siteWide === null
       ? rules.policy.check(url, robot)
       : siteWideDecision(
@@ -267,21 +273,20 @@ function ask(rules: Rules, url: string, robot: Robot | string, from: Origin = NO
           agent,
           rules.policy.dialect,
         );
-  const about = {
-    ...(rules.status === null ? {} : { status: rules.status }),
-    ...(rules.warnings.length === 0 ? {} : { warnings: rules.warnings }),
-  };
   if (decision.error !== undefined && from.input !== undefined) {
     // The URL could not be read: the error names the input line, as every query error does.
-    return {
-      decision: { ...decision, error: `line ${from.input}: ${decision.error}` },
-      agent,
-      url,
-      ...about,
-      ...from,
-    };
+    decision = { ...decision, error: `line ${from.input}: ${decision.error}` };
   }
-  return { decision, agent, url, ...about, ...from };
+  // Built whole, not spread: a batch makes one of these per query.
+  return {
+    decision,
+    agent,
+    url,
+    status: rules.status ?? undefined,
+    warnings: rules.warnings.length === 0 ? undefined : rules.warnings,
+    input: from.input,
+    robots: from.robots,
+  };
 }
 
 function failed(
@@ -306,30 +311,36 @@ function failed(
   return { decision, agent, url, ...from };
 }
 
-/** `agent<TAB>url[<TAB>ip[<TAB>time]]` */
+/** `agent<TAB>url[<TAB>ip[<TAB>time]]`, read from `start` of `line`. */
 function askLine(
   rules: Rules | string,
   line: string,
-  defaults: Omit<Robot, "agent">,
+  start: number,
+  defaults: Omit<Robot, "agent"> | null,
   from: Origin,
 ): Answer {
-  const fields = line.split("\t");
-  const agent = fields[0] ?? "";
-  const url = fields[1];
-  if (url === undefined) {
-    return failed(rules, agent, "", `expected agent<TAB>url, got ${quoted(line)}`, undefined, from);
+  // Fields found by position, not split: a batch reads millions of these lines.
+  const tab = line.indexOf("\t", start);
+  if (tab < 0) {
+    const text = line.slice(start);
+    return failed(rules, text, "", `expected agent<TAB>url, got ${quoted(text)}`, undefined, from);
   }
+  const agent = line.slice(start, tab);
+  const next = line.indexOf("\t", tab + 1);
+  const url = next < 0 ? line.slice(tab + 1) : line.slice(tab + 1, next);
   if (typeof rules === "string") return failed(null, agent, url, rules, undefined, from);
   // The common line names only the robot and the URL: the robot is then its name alone.
-  if (fields.length === 2 && !hasDefaults(defaults)) return ask(rules, url, agent, from);
-  const robot = lineRobot(agent, fields[2], fields[3], defaults);
+  if (next < 0 && defaults === null) return ask(rules, url, agent, from);
+  const [ip, time] = next < 0 ? [] : line.slice(next + 1).split("\t");
+  const robot = lineRobot(agent, ip, time, defaults ?? {});
   return typeof robot === "string"
     ? failed(rules, agent, url, robot, undefined, from)
     : ask(rules, url, robot, from);
 }
 
-function hasDefaults(defaults: Omit<Robot, "agent">): boolean {
-  return Object.keys(defaults).length > 0;
+/** The robot defaults, or null when there are none (the query lines' robots are their names alone). */
+function defaultsOrNull(defaults: Omit<Robot, "agent">): Omit<Robot, "agent"> | null {
+  return Object.keys(defaults).length > 0 ? defaults : null;
 }
 
 /** A --queries line, its input line number named in any error. */
@@ -343,7 +354,7 @@ function askQueryLine(
     robots === undefined ? { input: line.number } : { input: line.number, robots };
   return line.tooLong
     ? failed(rules, "", "", tooLong(), undefined, from)
-    : askLine(rules, line.text, defaults, from);
+    : askLine(rules, line.text, 0, defaultsOrNull(defaults), from);
 }
 
 function tooLong(): string {
@@ -378,8 +389,6 @@ function lineRobot(
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
 const BATCH_CACHE_BYTES = 8 * 1024 * 1024;
 const BATCH_CACHE_FILES = 256;
-// robots.txt files read ahead of the line being answered, so that reads overlap.
-const READ_AHEAD = 32;
 
 /** What a share of a batch chunk came to: one output line per input line, in order. */
 export interface BatchResult {
@@ -393,6 +402,8 @@ export interface BatchSettings {
   readonly dialect: DialectChoice;
   readonly defaults: Omit<Robot, "agent">;
   readonly json: boolean;
+  /** JSON answers carry the plan under every dialect ({@link CheckOptions.plan}). */
+  readonly plan: boolean;
 }
 
 /**
@@ -404,76 +415,82 @@ export class BatchAnswerer {
   private readonly cache = new Map<string, Rules | string>();
   private cachedBytes = 0;
   private readonly format: (answer: Answer) => string;
+  private readonly defaults: Omit<Robot, "agent"> | null;
 
   constructor(
     private readonly settings: BatchSettings,
     private readonly stdin: NodeJS.ReadableStream | null,
   ) {
-    this.format = settings.json ? toJsonText : toText;
+    this.format = settings.json
+      ? settings.plan
+        ? toJsonText
+        : (answer) => toJsonText(answer, false)
+      : toText;
+    this.defaults = defaultsOrNull(settings.defaults);
   }
 
   async answer(lines: readonly QueryLine[]): Promise<BatchResult> {
-    const texts: string[] = [];
+    const texts = new Array<string>(lines.length);
     let disallowed = 0;
     let errors = 0;
-    // Reads of the files the next lines need start before those lines are answered.
-    const reading = new Map<string, Promise<Rules | string>>();
-    let scanned = 0;
-    const readAhead = (): void => {
-      while (scanned < lines.length && reading.size < READ_AHEAD) {
-        const file = fileOf(lines[scanned] as QueryLine);
-        scanned++;
-        if (file !== null && !this.cache.has(file) && !reading.has(file)) {
-          reading.set(file, this.read(file));
-        }
-      }
-    };
-    for (const line of lines) {
-      readAhead();
-      const file = fileOf(line);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as QueryLine;
+      const tab = line.tooLong ? -1 : line.text.indexOf("\t");
       let answer: Answer;
-      if (file === null) {
+      if (tab < 0) {
         const error = line.tooLong
           ? tooLong()
           : `expected robots-file<TAB>agent<TAB>url, got ${quoted(line.text)}`;
         answer = failed(null, "", "", error, undefined, { input: line.number });
       } else {
+        const file = line.text.slice(0, tab);
         let rules = this.cache.get(file);
         if (rules === undefined) {
-          const pending = reading.get(file);
-          reading.delete(file);
-          rules = await (pending ?? this.read(file));
+          rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
           this.keep(file, rules);
         } else if (this.cache.size > 1) {
           // Most recently used last.
           this.cache.delete(file);
           this.cache.set(file, rules);
         }
-        const rest = line.text.slice(file.length + 1);
-        answer = askLine(rules, rest, this.settings.defaults, {
+        answer = askLine(rules, line.text, tab + 1, this.defaults, {
           input: line.number,
           robots: file,
         });
       }
       if (answer.decision.error !== undefined) errors++;
       else if (!answer.decision.allowed) disallowed++;
-      texts.push(this.format(answer));
+      texts[i] = this.format(answer);
     }
     return { texts, disallowed, errors };
   }
 
+  /**
+   * A local file, read with blocking calls: with the file in the page cache, as a batch's
+   * files mostly are, the read takes a few microseconds and the promise API's open, read and
+   * close cost several times more than parsing a small robots.txt (issue 17's profile). Threads
+   * (--jobs) give the parallelism.
+   */
+  private readLocal(file: string): Rules | string {
+    try {
+      return compile(
+        { bytes: readBytes(file), origin: null, siteWide: null },
+        this.settings.dialect,
+      );
+    } catch (error) {
+      return error instanceof CliError ? error.message : String(error);
+    }
+  }
+
+  /** `-` and URLs need the network layer; a batch of local files, as most are, does not load it. */
   private async read(file: string): Promise<Rules | string> {
     try {
-      // A local file is read with one call: the promise API's open, stat, read and close cost
-      // more than parsing a small robots.txt (issue 17's profile).
       if (file === "-" && this.stdin === null) {
         return "cannot read a robots.txt from standard input here: name a file";
       }
-      // `-` and URLs need the network layer; a batch of local files, as most are, does not load it.
-      const source =
-        file === "-" || file.includes("://")
-          ? await (await sources()).loadRobots(file, { stdin: this.stdin as NodeJS.ReadableStream })
-          : { bytes: await readBytes(file), origin: null, siteWide: null };
+      const source = await (
+        await sources()
+      ).loadRobots(file, { stdin: this.stdin as NodeJS.ReadableStream });
       return compile(source, this.settings.dialect);
     } catch (error) {
       return error instanceof CliError ? error.message : String(error);
@@ -489,6 +506,11 @@ export class BatchAnswerer {
       this.cachedBytes -= typeof value === "string" ? 0 : value.bytes;
     }
   }
+}
+
+/** A robots-file field naming a local file (not `-`, not a URL). */
+function isLocal(file: string): boolean {
+  return file !== "-" && !file.includes("://");
 }
 
 // A batch file this large is shared with workers; a small one is answered before they start.
@@ -511,10 +533,9 @@ async function runBatch(
       const result = pool === null ? await main.answer(lines) : await pool.answer(lines, main);
       tally.disallowed += result.disallowed;
       tally.errors += result.errors;
-      for (const text of result.texts) {
-        out.add(text);
-        if (out.full) await out.flush();
-      }
+      // One string for the chunk's lines: joining copies each answer once into a flat string,
+      // where adding them one by one flattens (allocates) every answer before encoding it.
+      if (result.texts.length > 0) out.add(result.texts.join("\n"));
       await out.ready();
     });
   } finally {
@@ -622,42 +643,39 @@ function shareOf(file: string, shares: number): number {
 // (times the files read ahead).
 const BATCH_READ_BYTES = MAX_ROBOTS_BYTES + 1;
 
+// Most robots.txt files are small: one read into this buffer, then a copy of what was read,
+// so that a kept file holds no spare memory.
+const SCRATCH = Buffer.allocUnsafe(16 * 1024);
+
 /** The first {@link BATCH_READ_BYTES} of a local file, with one open and as few reads as it takes. */
-function readBytes(file: string): Promise<Uint8Array> {
-  const fail = (error: NodeJS.ErrnoException): CliError =>
-    new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
-  return new Promise((resolve, reject) => {
-    open(file, "r", (error, fd) => {
-      if (error !== null) return reject(fail(error));
-      // Most files are small: start small and grow, so that a kept file holds no spare memory.
-      let buffer = Buffer.allocUnsafe(16 * 1024);
-      let got = 0;
-      const done = (failure: NodeJS.ErrnoException | null): void => {
-        close(fd, () => {
-          if (failure !== null) return reject(fail(failure));
-          resolve(
-            buffer.length - got > 4096
-              ? Buffer.from(buffer.subarray(0, got))
-              : buffer.subarray(0, got),
-          );
-        });
-      };
-      const more = (): void => {
-        if (got === buffer.length) {
-          const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 4, BATCH_READ_BYTES));
-          buffer.copy(bigger, 0, 0, got);
-          buffer = bigger;
-        }
-        read(fd, buffer, got, buffer.length - got, got, (failure, n) => {
-          if (failure !== null) return done(failure);
-          got += n;
-          if (n === 0 || got === BATCH_READ_BYTES) return done(null);
-          more();
-        });
-      };
-      more();
-    });
-  });
+function readBytes(file: string): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
+  }
+  try {
+    let buffer = SCRATCH;
+    let got = 0;
+    for (;;) {
+      if (got === buffer.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 4, BATCH_READ_BYTES));
+        buffer.copy(bigger, 0, 0, got);
+        buffer = bigger;
+      }
+      const n = readSync(fd, buffer, got, buffer.length - got, got);
+      got += n;
+      if (n === 0 || got === BATCH_READ_BYTES) break;
+    }
+    return buffer === SCRATCH || buffer.length - got > 4096
+      ? Buffer.from(buffer.subarray(0, got))
+      : buffer.subarray(0, got);
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The robots-file field of a --batch line, or null when the line has none. */
@@ -708,37 +726,36 @@ function readError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-// A policy hands out the same group and plan objects for every query of one robot, so their
-// JSON is written once; a batch run spends its time on answers, not on re-serialising them.
-const jsonOf = new WeakMap<object, string>();
-
-function cachedJson(value: object | null): string {
-  if (value === null) return "null";
-  let text = jsonOf.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    jsonOf.set(value, text);
-  }
-  return text;
-}
-
-/** One answer as a JSON object (DESIGN §6 fields first), written field by field. */
-function toJsonText(answer: Answer): string {
+/**
+ * One answer as a JSON object (DESIGN §6 fields first). Without `withPlan`, only REGP answers
+ * carry their plan (see {@link CheckOptions.plan}). Fields left undefined are left out.
+ */
+function toJsonText(answer: Answer, withPlan = true): string {
   const d = answer.decision;
-  const q = JSON.stringify;
-  let text = `{"allowed":${d.allowed},"agent":${q(answer.agent)},"url":${q(answer.url)},"dialect":"${d.dialect}","line":${d.line},"rule":${d.rule === null ? "null" : q(d.rule)},"reason":"${d.reason}","delay":${q(d.plan?.delaySeconds ?? 0)},"next":${d.next === undefined || d.next === null ? "null" : `"${new Date(d.next).toISOString()}"`}`;
-  if (d.basis !== undefined) text += `,"basis":"${d.basis}"`;
-  text += `,"token":${q(d.agent)},"group":${cachedJson(d.group)}`;
-  if (answer.robots !== undefined) text += `,"robots":${q(answer.robots)}`;
-  if (answer.input !== undefined) text += `,"input":${answer.input}`;
-  if (d.detail !== undefined) text += `,"detail":${q(d.detail)}`;
-  if (d.error !== undefined) text += `,"error":${q(d.error)}`;
-  if (d.plan !== undefined) text += `,"plan":${cachedJson(d.plan)}`;
-  if (d.reason === "fetch-status" && answer.status !== undefined) {
-    text += `,"status":${answer.status}`;
-  }
-  if (answer.warnings !== undefined) text += `,"warnings":${cachedJson(answer.warnings)}`;
-  return `${text}}`;
+  // One JSON.stringify writes one flat string. A line concatenated from pieces is a rope that
+  // must be copied flat again before it can be encoded, which made writing the output cost
+  // more than answering the queries.
+  return JSON.stringify({
+    allowed: d.allowed,
+    agent: answer.agent,
+    url: answer.url,
+    dialect: d.dialect,
+    line: d.line,
+    rule: d.rule,
+    reason: d.reason,
+    delay: d.plan?.delaySeconds ?? 0,
+    next: d.next === undefined || d.next === null ? null : new Date(d.next).toISOString(),
+    basis: d.basis,
+    token: d.agent,
+    group: d.group,
+    robots: answer.robots,
+    input: answer.input,
+    detail: d.detail,
+    error: d.error,
+    plan: withPlan || d.dialect === "regp" ? d.plan : undefined,
+    status: d.reason === "fetch-status" ? answer.status : undefined,
+    warnings: answer.warnings,
+  });
 }
 
 function toText(answer: Answer): string {
