@@ -14,5 +14,10 @@ const answerer = new BatchAnswerer(workerData as BatchSettings, null);
 // One message at a time, so that answers go back in the order the lines came.
 let queue = Promise.resolve();
 port.on("message", (lines: QueryLine[]) => {
-  queue = queue.then(async () => port.postMessage(await answerer.answer(lines)));
+  queue = queue.then(async () => {
+    const result = await answerer.answer(lines);
+    // The output bytes move to the main thread; they are not copied.
+    const { bytes, ends } = result.lines;
+    port.postMessage(result, [bytes.buffer as ArrayBuffer, ends.buffer as ArrayBuffer]);
+  });
 });

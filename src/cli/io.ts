@@ -30,6 +30,13 @@ export class LineWriter {
     this.bytes[this.used++] = 0x0a;
   }
 
+  /** Adds lines already encoded (each ending in `\n`); call {@link ready} as after {@link add}. */
+  addBytes(bytes: Uint8Array): void {
+    if (this.used + bytes.length > this.bytes.length) this.grow(bytes.length);
+    this.bytes.set(bytes, this.used);
+    this.used += bytes.length;
+  }
+
   /** The buffer is large enough to write out. */
   get full(): boolean {
     return this.used >= this.flushAt;

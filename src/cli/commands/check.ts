@@ -20,6 +20,7 @@ import {
 } from "../../protocol/robots/index.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
+import { LineBytes, type WrittenLines } from "../line-bytes.js";
 import { MAX_QUERY_LINE_BYTES, type QueryLine, queryLines } from "../query-lines.js";
 import type * as RobotsSources from "../robots-source.js";
 import type { RobotsSource } from "../robots-source.js";
@@ -392,7 +393,8 @@ const BATCH_CACHE_FILES = 256;
 
 /** What a share of a batch chunk came to: one output line per input line, in order. */
 export interface BatchResult {
-  readonly texts: string[];
+  /** The output lines, in the order of the input lines. */
+  readonly lines: WrittenLines;
   readonly disallowed: number;
   readonly errors: number;
 }
@@ -414,23 +416,23 @@ export interface BatchSettings {
 export class BatchAnswerer {
   private readonly cache = new Map<string, Rules | string>();
   private cachedBytes = 0;
-  private readonly format: (answer: Answer) => string;
+  private readonly write: (out: LineBytes, answer: Answer) => void;
   private readonly defaults: Omit<Robot, "agent"> | null;
+  private readonly out = new LineBytes();
 
   constructor(
     private readonly settings: BatchSettings,
     private readonly stdin: NodeJS.ReadableStream | null,
   ) {
-    this.format = settings.json
-      ? settings.plan
-        ? toJsonText
-        : (answer) => toJsonText(answer, false)
-      : toText;
+    const withPlan = settings.plan;
+    this.write = settings.json
+      ? (out, answer) => writeJson(out, answer, withPlan)
+      : (out, answer) => out.text(toText(answer));
     this.defaults = defaultsOrNull(settings.defaults);
   }
 
   async answer(lines: readonly QueryLine[]): Promise<BatchResult> {
-    const texts = new Array<string>(lines.length);
+    const out = this.out;
     let disallowed = 0;
     let errors = 0;
     for (let i = 0; i < lines.length; i++) {
@@ -460,9 +462,10 @@ export class BatchAnswerer {
       }
       if (answer.decision.error !== undefined) errors++;
       else if (!answer.decision.allowed) disallowed++;
-      texts[i] = this.format(answer);
+      this.write(out, answer);
+      out.end();
     }
-    return { texts, disallowed, errors };
+    return { lines: out.take(), disallowed, errors };
   }
 
   /**
@@ -513,6 +516,12 @@ function isLocal(file: string): boolean {
   return file !== "-" && !file.includes("://");
 }
 
+const NO_RESULT: BatchResult = {
+  lines: { bytes: new Uint8Array(0), ends: new Uint32Array(0) },
+  disallowed: 0,
+  errors: 0,
+};
+
 // A batch file this large is shared with workers; a small one is answered before they start.
 const WORKERS_FROM_BYTES = 1024 * 1024;
 
@@ -533,9 +542,7 @@ async function runBatch(
       const result = pool === null ? await main.answer(lines) : await pool.answer(lines, main);
       tally.disallowed += result.disallowed;
       tally.errors += result.errors;
-      // One string for the chunk's lines: joining copies each answer once into a flat string,
-      // where adding them one by one flattens (allocates) every answer before encoding it.
-      if (result.texts.length > 0) out.add(result.texts.join("\n"));
+      out.addBytes(result.lines.bytes);
       await out.ready();
     });
   } finally {
@@ -578,7 +585,7 @@ class BatchPool {
       worker.on("message", (result: BatchResult) => queue.shift()?.(result));
       worker.on("error", (error) => {
         this.failure = error;
-        for (const resolve of queue.splice(0)) resolve({ texts: [], disallowed: 0, errors: 0 });
+        for (const resolve of queue.splice(0)) resolve(NO_RESULT);
       });
       this.workers.push(worker);
       this.waiting.push(queue);
@@ -597,18 +604,30 @@ class BatchPool {
     });
     const asked = parts.map((part, k) =>
       part.length === 0
-        ? Promise.resolve({ texts: [], disallowed: 0, errors: 0 })
+        ? Promise.resolve(NO_RESULT)
         : k === shares - 1
           ? main.answer(part)
           : this.ask(k, part),
     );
     const results = await Promise.all(asked);
     if (this.failure !== null) throw this.failure;
+    // The shares' lines back in input order: each share's lines are in its input order.
     const next = new Uint32Array(shares);
-    const texts: string[] = new Array<string>(lines.length);
+    let size = 0;
+    for (const r of results) size += r.lines.bytes.length;
+    const bytes = new Uint8Array(size);
+    const ends = new Uint32Array(lines.length);
+    let used = 0;
     for (let i = 0; i < lines.length; i++) {
       const k = owner[i] as number;
-      texts[i] = (results[k] as BatchResult).texts[(next[k] as number)++] as string;
+      const share = (results[k] as BatchResult).lines;
+      const n = next[k] as number;
+      const from = n === 0 ? 0 : (share.ends[n - 1] as number);
+      const to = share.ends[n] as number;
+      bytes.set(share.bytes.subarray(from, to), used);
+      used += to - from;
+      ends[i] = used;
+      next[k] = n + 1;
     }
     let disallowed = 0;
     let errors = 0;
@@ -616,7 +635,7 @@ class BatchPool {
       disallowed += r.disallowed;
       errors += r.errors;
     }
-    return { texts, disallowed, errors };
+    return { lines: { bytes, ends }, disallowed, errors };
   }
 
   private ask(k: number, lines: QueryLine[]): Promise<BatchResult> {
@@ -756,6 +775,81 @@ function toJsonText(answer: Answer, withPlan = true): string {
     status: d.reason === "fetch-status" ? answer.status : undefined,
     warnings: answer.warnings,
   });
+}
+
+/** {@link toJsonText}'s line written straight into bytes, for --batch: the same text. */
+function writeJson(out: LineBytes, answer: Answer, withPlan: boolean): void {
+  const d = answer.decision;
+  out.text(d.allowed ? '{"allowed":true,"agent":' : '{"allowed":false,"agent":');
+  out.json(answer.agent);
+  out.text(',"url":');
+  out.json(answer.url);
+  out.text(',"dialect":');
+  out.json(d.dialect);
+  out.text(',"line":');
+  if (d.line === null) out.text("null");
+  else out.number(d.line);
+  out.text(',"rule":');
+  if (d.rule === null) out.text("null");
+  else out.json(d.rule);
+  out.text(',"reason":');
+  out.json(d.reason);
+  out.text(',"delay":');
+  out.number(d.plan?.delaySeconds ?? 0);
+  out.text(',"next":');
+  if (d.next === undefined || d.next === null) out.text("null");
+  else out.json(new Date(d.next).toISOString());
+  if (d.basis !== undefined) {
+    out.text(',"basis":');
+    out.json(d.basis);
+  }
+  out.text(',"token":');
+  out.json(d.agent);
+  out.text(',"group":');
+  out.text(cachedJson(d.group));
+  if (answer.robots !== undefined) {
+    out.text(',"robots":');
+    out.json(answer.robots);
+  }
+  if (answer.input !== undefined) {
+    out.text(',"input":');
+    out.number(answer.input);
+  }
+  if (d.detail !== undefined) {
+    out.text(',"detail":');
+    out.json(d.detail);
+  }
+  if (d.error !== undefined) {
+    out.text(',"error":');
+    out.json(d.error);
+  }
+  if (d.plan !== undefined && (withPlan || d.dialect === "regp")) {
+    out.text(',"plan":');
+    out.text(cachedJson(d.plan));
+  }
+  if (d.reason === "fetch-status" && answer.status !== undefined) {
+    out.text(',"status":');
+    out.number(answer.status);
+  }
+  if (answer.warnings !== undefined) {
+    out.text(',"warnings":');
+    out.text(cachedJson(answer.warnings));
+  }
+  out.text("}");
+}
+
+// A policy hands out the same group and plan objects for every query of one robot: their JSON
+// is written once.
+const jsonOf = new WeakMap<object, string>();
+
+function cachedJson(value: object | null): string {
+  if (value === null) return "null";
+  let text = jsonOf.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    jsonOf.set(value, text);
+  }
+  return text;
 }
 
 function toText(answer: Answer): string {
