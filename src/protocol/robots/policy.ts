@@ -24,9 +24,10 @@ import { type IpAddress, parseIp } from "./regp/values/ip.js";
 import { originOf, requestPath } from "./request-path.js";
 import { scanGroups } from "./scan.js";
 import {
-  type Choice,
   chooseKoster,
   chooseRfc9309,
+  type GroupsByToken,
+  groupsByToken,
   RobotRules,
   type Selection,
 } from "./selection.js";
@@ -89,6 +90,7 @@ export class RobotsPolicy {
   /** REGP `Last-modified` (seeds/003 §3.2.2) as an instant, when the file has a readable one. */
   readonly lastModified: number | null;
   private readonly selections = new Map<string, RobotRules>();
+  private byToken: GroupsByToken | null = null;
   private readonly byGroups = new Map<string, RobotRules>();
   // The last robot asked about: a crawler asks many URLs of a site as one robot.
   private lastAgent: string | null = null;
@@ -156,7 +158,7 @@ export class RobotsPolicy {
     if (agent !== this.lastAgent) {
       let known = this.agents.get(agent);
       if (known === undefined) {
-        known = { token: productToken(agent), rules: null };
+        known = { token: tokenOf(agent), rules: null };
         if (this.agents.size >= SELECTION_CACHE_SIZE) this.agents.clear();
         this.agents.set(agent, known);
       }
@@ -225,26 +227,31 @@ export class RobotsPolicy {
     const key = token.toLowerCase();
     let rules = this.selections.get(key);
     if (rules === undefined) {
-      const choice: Choice | null =
-        this.dialect === "koster1996"
-          ? chooseKoster(this.groups, key, this.robotVersion)
-          : chooseRfc9309(this.groups, key);
-      // Robots that fall to the same groups (every robot the file does not name) share one selection.
-      const groupsKey =
-        choice === null
-          ? "none"
-          : choice.agents.every((a) => a.token === "*")
-            ? `*${choice.groups.map((g) => this.groups.indexOf(g)).join(",")}`
-            : `=${key}`;
-      rules = this.byGroups.get(groupsKey) ?? new RobotRules(choice);
-      if (this.selections.size >= SELECTION_CACHE_SIZE) {
-        this.selections.clear();
-        this.byGroups.clear();
+      if (this.dialect === "koster1996") {
+        const choice = chooseKoster(this.groups, key, this.robotVersion);
+        // Robots that fall to the `*` record (every robot the file does not name) share one selection.
+        const groupsKey =
+          choice === null ? "none" : choice.agents.every((a) => a.token === "*") ? "*" : `=${key}`;
+        rules = this.byGroups.get(groupsKey) ?? new RobotRules(choice);
+        this.remember(key, groupsKey, rules);
+      } else {
+        const byToken = (this.byToken ??= groupsByToken(this.groups));
+        // Robots the file does not name share the `*` groups' selection, made once.
+        const groupsKey = byToken.has(key) ? `=${key}` : "*";
+        rules = this.byGroups.get(groupsKey) ?? new RobotRules(chooseRfc9309(byToken, key));
+        this.remember(key, groupsKey, rules);
       }
-      this.selections.set(key, rules);
-      this.byGroups.set(groupsKey, rules);
     }
     return rules;
+  }
+
+  private remember(key: string, groupsKey: string, rules: RobotRules): void {
+    if (this.selections.size >= SELECTION_CACHE_SIZE) {
+      this.selections.clear();
+      this.byGroups.clear();
+    }
+    this.selections.set(key, rules);
+    this.byGroups.set(groupsKey, rules);
   }
 
   private answer(
@@ -376,6 +383,21 @@ export function parseRobots(input: string | Uint8Array, options: ParseOptions = 
     },
     options,
   );
+}
+
+// Product tokens of the robots asked about, across policies: a batch or a crawler asks the
+// same few robots of every file. Bounded; productToken is pure, so this changes speed only.
+const TOKENS = new Map<string, string>();
+const TOKENS_KEPT = 1024;
+
+function tokenOf(agent: string): string {
+  let token = TOKENS.get(agent);
+  if (token === undefined) {
+    token = productToken(agent);
+    if (TOKENS.size >= TOKENS_KEPT) TOKENS.clear();
+    TOKENS.set(agent, token);
+  }
+  return token;
 }
 
 const NO_FRAGMENT = { keepFragment: false } as const;

@@ -211,15 +211,39 @@ function describe(rule: Rule, masks: Int32Array, seconds: Int32Array, k: number)
  * RFC 9309 §2.2.1: every group naming the product token (case-insensitive), merged; else
  * every `*` group, merged. §2.2.2: the longest match decides; on a tie Allow wins.
  */
-export function chooseRfc9309(groups: readonly Group[], token: string): Choice | null {
-  let chosen = groups.filter((g) => g.agents.some((a) => a.token === token));
-  if (chosen.length === 0) chosen = groups.filter((g) => g.agents.some((a) => a.token === "*"));
-  if (chosen.length === 0) return null;
-  const agents = chosen.flatMap((g) =>
-    g.agents.filter((a) => a.token === token || a.token === "*"),
-  );
-  const rules = chosen.length === 1 ? (chosen[0] as Group).rules : chosen.flatMap((g) => g.rules);
+export function chooseRfc9309(byToken: GroupsByToken, token: string): Choice | null {
+  const chosen = byToken.get(token) ?? byToken.get("*");
+  if (chosen === undefined) return null;
+  // Plain loops: flatMap costs more than the rest of choosing.
+  const agents: AgentLine[] = [];
+  let rules = (chosen[0] as Group).rules;
+  if (chosen.length > 1) rules = [];
+  for (const group of chosen) {
+    for (const agent of group.agents) {
+      if (agent.token === token || agent.token === "*") agents.push(agent);
+    }
+    if (chosen.length > 1) for (const rule of group.rules) (rules as Rule[]).push(rule);
+  }
   return { groups: chosen, agents, rules, longest: true };
+}
+
+/** Groups by the tokens their User-agent lines name, each list in file order. */
+export type GroupsByToken = ReadonlyMap<string, readonly Group[]>;
+
+/**
+ * The groups of a file by token, made once per file: each robot then finds its groups by one
+ * lookup, where a file of many groups would be searched whole for every robot.
+ */
+export function groupsByToken(groups: readonly Group[]): GroupsByToken {
+  const byToken = new Map<string, Group[]>();
+  for (const group of groups) {
+    for (const agent of group.agents) {
+      const list = byToken.get(agent.token);
+      if (list === undefined) byToken.set(agent.token, [group]);
+      else if (list[list.length - 1] !== group) list.push(group);
+    }
+  }
+  return byToken;
 }
 
 /**
