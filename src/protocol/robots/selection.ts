@@ -46,9 +46,9 @@ export interface Choice {
 interface Ordered {
   readonly order: readonly Rule[];
   /** Each rule's {@link PathPattern.mask}. */
-  readonly masks: Int32Array;
+  readonly masks: readonly number[];
   /** Each rule's {@link PathPattern.second}. */
-  readonly seconds: Int32Array;
+  readonly seconds: readonly number[];
 }
 
 /** One robot's groups and rules, with the rule that decides a path. */
@@ -106,8 +106,8 @@ export class RobotRules {
         groups: this.groups,
         order: rules,
         patterns: rules.map((rule) => rule.pattern),
-        masks,
-        seconds,
+        masks: Int32Array.from(masks),
+        seconds: Int32Array.from(seconds),
         crawlDelay: this.crawlDelay,
       };
     }
@@ -168,34 +168,52 @@ const POSITION_BITS = 2 ** 24;
  * then line order; Koster 1996 in file order.
  */
 function order(rules: readonly Rule[], longest: boolean): Ordered {
+  // Plain arrays: a typed array costs a backing store of its own, and most groups are small.
   const n = rules.length;
-  const masks = new Int32Array(n);
-  const seconds = new Int32Array(n);
+  const masks = new Array<number>(n);
+  const seconds = new Array<number>(n);
   if (!longest) {
     for (let i = 0; i < n; i++) describe(rules[i] as Rule, masks, seconds, i);
     return { order: rules, masks, seconds };
   }
   // One number per rule: specificity, then Allow, then the position reversed (rules come in
-  // file order, so position order is line order), below 2^51 and so exact in a double. A
-  // Float64Array sorts natively, without calling back into a comparator.
-  const keys = new Float64Array(n);
+  // file order, so position order is line order), below 2^51 and so exact in a double.
+  const keys = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     const rule = rules[i] as Rule;
     keys[i] =
       (rule.specificity * 2 + (rule.allow ? 1 : 0)) * POSITION_BITS + (POSITION_BITS - 1 - i);
   }
-  keys.sort();
+  // A large group sorts natively as a Float64Array, with no comparator to call back.
+  const ascending: ArrayLike<number> =
+    n > INSERTION_SORT_UP_TO ? new Float64Array(keys).sort() : insertionSort(keys);
   const sorted = new Array<Rule>(n);
   for (let k = 0; k < n; k++) {
-    const rule = rules[POSITION_BITS - 1 - ((keys[n - 1 - k] as number) % POSITION_BITS)] as Rule;
+    const key = ascending[n - 1 - k] as number;
+    const rule = rules[POSITION_BITS - 1 - (key % POSITION_BITS)] as Rule;
     sorted[k] = rule;
     describe(rule, masks, seconds, k);
   }
   return { order: sorted, masks, seconds };
 }
 
+const INSERTION_SORT_UP_TO = 32;
+
+function insertionSort(keys: number[]): number[] {
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as number) > key) {
+      keys[j + 1] = keys[j] as number;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
 /** A rule's mask and second character, at index `k`: for a plain path, without compiling it. */
-function describe(rule: Rule, masks: Int32Array, seconds: Int32Array, k: number): void {
+function describe(rule: Rule, masks: number[], seconds: number[], k: number): void {
   if (rule.plain) {
     const source = rule.source;
     masks[k] = characterMask(source);
