@@ -21,7 +21,7 @@ import {
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { LineBytes, type WrittenLines } from "../line-bytes.js";
-import { MAX_QUERY_LINE_BYTES, type QueryLine, queryLines } from "../query-lines.js";
+import { MAX_QUERY_LINE_BYTES, packLines, type QueryLine, queryLines } from "../query-lines.js";
 import type * as RobotsSources from "../robots-source.js";
 import type { RobotsSource } from "../robots-source.js";
 
@@ -418,7 +418,6 @@ export class BatchAnswerer {
   private cachedBytes = 0;
   private readonly write: (out: LineBytes, answer: Answer) => void;
   private readonly defaults: Omit<Robot, "agent"> | null;
-  private readonly out = new LineBytes();
 
   constructor(
     private readonly settings: BatchSettings,
@@ -432,7 +431,8 @@ export class BatchAnswerer {
   }
 
   async answer(lines: readonly QueryLine[]): Promise<BatchResult> {
-    const out = this.out;
+    // A writer per call: a chunk's answers may wait on a fetch while the next chunk's start.
+    const out = new LineBytes();
     let disallowed = 0;
     let errors = 0;
     for (let i = 0; i < lines.length; i++) {
@@ -537,14 +537,22 @@ async function runBatch(
   const main = new BatchAnswerer(settings, io.stdin);
   const jobs = await workerCount(options, file);
   const pool = jobs === 0 ? null : new BatchPool(jobs, settings);
+  const emit = async (result: BatchResult): Promise<void> => {
+    tally.disallowed += result.disallowed;
+    tally.errors += result.errors;
+    out.addBytes(result.lines.bytes);
+    await out.ready();
+  };
+  // One chunk in flight: the next chunk's share goes to the workers before this chunk's
+  // answers are awaited and written, so that neither side waits for the other each chunk.
+  let previous: Promise<BatchResult> | null = null;
   try {
     await forEachLines(file, io, async (lines) => {
-      const result = pool === null ? await main.answer(lines) : await pool.answer(lines, main);
-      tally.disallowed += result.disallowed;
-      tally.errors += result.errors;
-      out.addBytes(result.lines.bytes);
-      await out.ready();
+      const current = pool === null ? main.answer(lines) : pool.answer(lines, main);
+      if (previous !== null) await emit(await previous);
+      previous = current;
     });
+    if (previous !== null) await emit(await previous);
   } finally {
     await pool?.close();
   }
@@ -639,9 +647,10 @@ class BatchPool {
   }
 
   private ask(k: number, lines: QueryLine[]): Promise<BatchResult> {
+    const packed = packLines(lines);
     return new Promise((resolve) => {
       (this.waiting[k] as ((result: BatchResult) => void)[]).push(resolve);
-      (this.workers[k] as Worker).postMessage(lines);
+      (this.workers[k] as Worker).postMessage(packed, [packed.numbers.buffer as ArrayBuffer]);
     });
   }
 
