@@ -57,9 +57,12 @@ export async function* queryLines(
     let start = 0;
     if (afterCr && chunk[0] === LF) start = 1;
     afterCr = false;
-    for (let i = start; i < chunk.length; i++) {
+    // Line ends found by indexOf (memchr), not byte by byte in script.
+    let lf = chunk.indexOf(LF, start);
+    let cr = chunk.indexOf(CR, start);
+    while (lf >= 0 || cr >= 0) {
+      let i = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
       const c = chunk[i];
-      if (c !== LF && c !== CR) continue;
       // A line ends here: what was pending plus chunk[start, i).
       if (skipping) {
         finish("", true);
@@ -80,6 +83,8 @@ export async function* queryLines(
         } else afterCr = true;
       }
       start = i + 1;
+      if (lf >= 0 && lf < start) lf = chunk.indexOf(LF, start);
+      if (cr >= 0 && cr < start) cr = chunk.indexOf(CR, start);
     }
     if (start < chunk.length && !skipping) {
       const rest = chunk.length - start;
