@@ -77,10 +77,10 @@ export class LineBytes {
     this.ends.push(this.used);
   }
 
-  /** The lines written so far; the writer starts afresh. */
+  /** The lines written so far; the writer starts afresh in new memory. */
   take(): WrittenLines {
     const written = { bytes: this.bytes.subarray(0, this.used), ends: Uint32Array.from(this.ends) };
-    this.bytes = new Uint8Array(this.bytes.length);
+    this.bytes = new Uint8Array(Math.max(this.used, 1024));
     this.used = 0;
     this.ends = [];
     return written;

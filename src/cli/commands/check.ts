@@ -418,6 +418,7 @@ export class BatchAnswerer {
   private cachedBytes = 0;
   private readonly write: (out: LineBytes, answer: Answer) => void;
   private readonly defaults: Omit<Robot, "agent"> | null;
+  private outputSize = 64 * 1024;
 
   constructor(
     private readonly settings: BatchSettings,
@@ -432,7 +433,8 @@ export class BatchAnswerer {
 
   async answer(lines: readonly QueryLine[]): Promise<BatchResult> {
     // A writer per call: a chunk's answers may wait on a fetch while the next chunk's start.
-    const out = new LineBytes();
+    // Sized as the last chunk's output was, so that it rarely grows by copying.
+    const out = new LineBytes(this.outputSize);
     let disallowed = 0;
     let errors = 0;
     for (let i = 0; i < lines.length; i++) {
@@ -465,7 +467,9 @@ export class BatchAnswerer {
       this.write(out, answer);
       out.end();
     }
-    return { lines: out.take(), disallowed, errors };
+    const written = out.take();
+    this.outputSize = Math.max(64 * 1024, written.bytes.length + (written.bytes.length >> 3));
+    return { lines: written, disallowed, errors };
   }
 
   /**
@@ -540,7 +544,7 @@ async function runBatch(
   const emit = async (result: BatchResult): Promise<void> => {
     tally.disallowed += result.disallowed;
     tally.errors += result.errors;
-    out.addBytes(result.lines.bytes);
+    await out.addBytes(result.lines.bytes);
     await out.ready();
   };
   // One chunk in flight: the next chunk's share goes to the workers before this chunk's
