@@ -67,7 +67,21 @@ export class LineBytes {
 
   /** A number as JSON writes it (finite numbers only reach here). */
   number(value: number): void {
-    this.text(String(value));
+    // Line numbers and the like: digits written in place, no string made.
+    if (!Number.isInteger(value) || value < 0 || value > 0x7fffffff) {
+      this.text(String(value));
+      return;
+    }
+    this.room(10);
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    let at = this.used + digits;
+    this.used = at;
+    let rest = value;
+    do {
+      this.bytes[--at] = 0x30 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    } while (rest > 0);
   }
 
   /** Ends the current line. */

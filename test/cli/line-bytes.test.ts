@@ -48,6 +48,24 @@ describe("LineBytes", () => {
       { numRuns: 2000 },
     );
   });
+  it("number() writes what JSON.stringify writes", () => {
+    const values = [0, 1, 9, 10, 99, 100, 12345, 2147483647, 2147483648, 0.5, 1e21, -3, 2.25e-7];
+    for (const value of values) {
+      assert.equal(
+        written((out) => out.number(value)),
+        `${JSON.stringify(value)}\n`,
+        String(value),
+      );
+    }
+    fc.assert(
+      fc.property(fc.nat(), (value) => {
+        assert.equal(
+          written((out) => out.number(value)),
+          `${JSON.stringify(value)}\n`,
+        );
+      }),
+    );
+  });
   it("ends each line where it says, across growth of the buffer", () => {
     const out = new LineBytes(4);
     const lines = ["a", "", "ünïcode ☃ 😀", "x".repeat(1000)];
