@@ -726,7 +726,7 @@ async function forEachLines(
   // A folder opens without error and fails only on the first read: refuse it here.
   if (file !== "-" && (await stat(file).catch(() => null))?.isDirectory() === true)
     throw new CliError(`cannot read ${file}: it is a folder, not a file of queries`);
-  const input = file === "-" ? io.stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
+  const input = file === "-" ? io.stdin : createReadStream(file, { highWaterMark: 64 * 1024 });
   const opened = new Promise<void>((resolve, reject) => {
     if (file === "-") return resolve();
     (input as ReturnType<typeof createReadStream>)
