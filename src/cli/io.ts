@@ -30,6 +30,24 @@ export class LineWriter {
     this.bytes[this.used++] = 0x0a;
   }
 
+  /**
+   * Adds lines already encoded (each ending in `\n`), which the writer may keep as they are:
+   * the caller must not change them afterwards. Call {@link ready} as after {@link add}.
+   */
+  async addBytes(bytes: Uint8Array): Promise<void> {
+    if (bytes.length < this.flushAt / 4) {
+      if (this.used + bytes.length > this.bytes.length) this.grow(bytes.length);
+      this.bytes.set(bytes, this.used);
+      this.used += bytes.length;
+      return;
+    }
+    // A large piece goes out as it is, after what was already waiting: no copy.
+    await this.flush();
+    if (!this.out.write(bytes)) {
+      await new Promise<void>((resolve) => this.out.once("drain", resolve));
+    }
+  }
+
   /** The buffer is large enough to write out. */
   get full(): boolean {
     return this.used >= this.flushAt;

@@ -76,7 +76,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--batch <file>", "one query a line: robots-file<TAB>agent<TAB>url[<TAB>ip<TAB>time]")
     .option(
       "--jobs <n>",
-      "--batch: worker threads that read and parse files beside the main one (default: one per spare core for a batch file of 1 MiB or more)",
+      "--batch: worker threads that read and parse files beside the main one (default: one per spare core, at most 4, for a batch file of 1 MiB or more on a machine of 4 or more cores; else none)",
     )
     .addOption(dialectOption())
     .option("--ip <addr>", "the robot's IP address (REGP Ip-allow/Ip-disallow)")
@@ -107,6 +107,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .option("--tdmrep <file>", "the site's /.well-known/tdmrep.json, to weigh as well")
     .option("--json", "one JSON object a line", false)
+    .option(
+      "--plan",
+      "--batch --json: give every answer its access plan (Crawl-delay, sitemaps); REGP answers always have it",
+      false,
+    )
     .action(async (robots: string | undefined, options) => {
       const { runCheck } = await import("./commands/check.js");
       setExit(await runCheck(robots, options, io));

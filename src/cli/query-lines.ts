@@ -57,9 +57,12 @@ export async function* queryLines(
     let start = 0;
     if (afterCr && chunk[0] === LF) start = 1;
     afterCr = false;
-    for (let i = start; i < chunk.length; i++) {
+    // Line ends found by indexOf (memchr), not byte by byte in script.
+    let lf = chunk.indexOf(LF, start);
+    let cr = chunk.indexOf(CR, start);
+    while (lf >= 0 || cr >= 0) {
+      let i = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
       const c = chunk[i];
-      if (c !== LF && c !== CR) continue;
       // A line ends here: what was pending plus chunk[start, i).
       if (skipping) {
         finish("", true);
@@ -80,6 +83,8 @@ export async function* queryLines(
         } else afterCr = true;
       }
       start = i + 1;
+      if (lf >= 0 && lf < start) lf = chunk.indexOf(LF, start);
+      if (cr >= 0 && cr < start) cr = chunk.indexOf(CR, start);
     }
     if (start < chunk.length && !skipping) {
       const rest = chunk.length - start;
@@ -112,4 +117,40 @@ function isSkipped(text: string): boolean {
     return c === 0x23;
   }
   return true;
+}
+
+/**
+ * Query lines packed for another thread: one string and one array, which cross a thread
+ * boundary as two copies, where an array of line objects is cloned object by object.
+ */
+export interface PackedLines {
+  /** The lines' texts joined by `\n` (no line holds a line end). */
+  readonly text: string;
+  /** Each line's number; negative for a line that was too long. */
+  readonly numbers: Int32Array;
+}
+
+export function packLines(lines: readonly QueryLine[]): PackedLines {
+  const numbers = new Int32Array(lines.length);
+  const texts = new Array<string>(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as QueryLine;
+    numbers[i] = line.tooLong ? -line.number : line.number;
+    texts[i] = line.text;
+  }
+  return { text: texts.join("\n"), numbers };
+}
+
+export function unpackLines(packed: PackedLines): QueryLine[] {
+  const { text, numbers } = packed;
+  const lines = new Array<QueryLine>(numbers.length);
+  let start = 0;
+  for (let i = 0; i < numbers.length; i++) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const number = numbers[i] as number;
+    lines[i] = { number: Math.abs(number), text: text.slice(start, end), tooLong: number < 0 };
+    start = end + 1;
+  }
+  return lines;
 }

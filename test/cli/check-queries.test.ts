@@ -222,6 +222,38 @@ describe("heed check --batch with worker threads", () => {
       ],
     );
   });
+  it("--batch --json leaves a Koster or RFC 9309 answer's plan out unless --plan; REGP keeps it", async () => {
+    const rfc = join(dir, "plan-rfc.txt");
+    await writeFile(
+      rfc,
+      "Sitemap: https://example.com/s.xml\nUser-agent: *\nCrawl-delay: 2\nDisallow: /p/\n",
+    );
+    const regp = join(dir, "plan-regp.txt");
+    await writeFile(regp, "Robot-version: 3.0\nUser-agent: *\nDisallow: /p/\nCrawl-delay: 3\n");
+    const batch = join(dir, "plan.tsv");
+    await writeFile(batch, `${rfc}\tbot\t/p/x\n${regp}\tbot\t/p/x\n`);
+    const contract = ["allowed", "agent", "url", "dialect", "line", "rule", "delay", "robots"];
+    const lean = jsonLines((await runCli(["check", "--batch", batch, "--json"])).stdout);
+    const full = jsonLines((await runCli(["check", "--batch", batch, "--json", "--plan"])).stdout);
+    for (const lines of [lean, full]) {
+      assert.equal(lines.length, 2);
+      for (const line of lines) for (const key of contract) assert.ok(key in line, key);
+      assert.deepEqual(
+        lines.map((l) => [l.dialect, l.allowed, l.line, l.delay]),
+        [
+          ["rfc9309", false, 4, 2],
+          ["regp", false, 3, 3],
+        ],
+      );
+    }
+    assert.equal(lean[0]?.plan, undefined);
+    assert.equal((lean[1]?.plan as { delaySeconds: number }).delaySeconds, 3);
+    assert.deepEqual(
+      (full[0]?.plan as { sitemaps: { value: string }[] }).sitemaps.map((s) => s.value),
+      ["https://example.com/s.xml"],
+    );
+    assert.deepEqual(full[1], lean[1]);
+  });
   it("--jobs must be a small whole number", async () => {
     const r = await runCli(["check", "--batch", "-", "--jobs", "many"], { input: "" });
     assert.equal(r.code, 2);

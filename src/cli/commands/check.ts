@@ -2,25 +2,21 @@
  * `heed check`: is a URL allowed for a robot? (DESIGN §6.) One robots.txt with `--url` or
  * `--queries`, or many with `--batch`; both stream, so a million queries run in constant memory.
  */
-import { close, createReadStream, open, read } from "node:fs";
+import { closeSync, createReadStream, openSync, readSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import {
-  BASIS_TEXT,
-  type Decision,
-  htmlPageLine,
-  type DialectChoice,
-  MAX_ROBOTS_BYTES,
-  parseRobots,
-  type Robot,
-  type RobotsPolicy,
-  siteWideDecision,
-} from "../../protocol/robots/index.js";
+// The modules themselves, not the robots index: a batch run starts without lint and the rest.
+import { BASIS_TEXT, type Decision, siteWideDecision } from "../../protocol/robots/decision.js";
+import type { DialectChoice } from "../../protocol/robots/dialect.js";
+import { htmlPageLine } from "../../protocol/robots/html-page.js";
+import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
+import { parseRobots, type Robot, type RobotsPolicy } from "../../protocol/robots/policy.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
-import { MAX_QUERY_LINE_BYTES, type QueryLine, queryLines } from "../query-lines.js";
+import { LineBytes, type WrittenLines } from "../line-bytes.js";
+import { MAX_QUERY_LINE_BYTES, packLines, type QueryLine, queryLines } from "../query-lines.js";
 import type * as RobotsSources from "../robots-source.js";
 import type { RobotsSource } from "../robots-source.js";
 import {
@@ -44,7 +40,13 @@ export interface CheckOptions {
   readonly encodings?: string;
   readonly charsets?: string;
   readonly json: boolean;
-  /** --batch: worker threads besides the main one; default one per spare core for large batches. */
+  /**
+   * --batch --json: every answer carries its `plan`. Without it a batch answer under Koster 1996
+   * or RFC 9309 leaves the plan out (its `delay` field stays): the plan repeats the file's
+   * sitemaps on every line, most of a batch's output. REGP answers always carry it.
+   */
+  readonly plan?: boolean;
+  /** --batch: worker threads besides the main one; default one per spare core for large batches on 4+ cores. */
   readonly jobs?: string;
   /** Usage preferences (docs/usage-preferences.md): purposes, response headers, tdmrep.json. */
   readonly purpose?: readonly string[];
@@ -67,11 +69,11 @@ interface Answer {
   readonly decision: Decision;
   readonly agent: string;
   readonly url: string;
-  readonly robots?: string;
-  readonly status?: number | null;
-  readonly warnings?: readonly string[];
+  readonly robots?: string | undefined;
+  readonly status?: number | undefined;
+  readonly warnings?: readonly string[] | undefined;
   /** The line of the --queries or --batch input that asked. */
-  readonly input?: number;
+  readonly input?: number | undefined;
   /** Usage preferences, when asked for or when the file has some (not with --batch). */
   readonly usage?: UsageOfAnswer;
   readonly usageSettings?: UsageSettings | null;
@@ -114,7 +116,7 @@ export async function runCheck(
     }
     await runBatch(
       options,
-      { dialect: options.dialect, defaults, json: options.json },
+      { dialect: options.dialect, defaults, json: options.json, plan: options.plan === true },
       io,
       out,
       tally,
@@ -291,7 +293,7 @@ function ask(rules: Rules, url: string, robot: Robot | string, from: Origin = NO
   const agent = typeof robot === "string" ? robot : robot.agent;
   if (url.trim() === "") return failed(rules, agent, url, "empty URL", "invalid-url", from);
   if (agent.trim() === "") return failed(rules, agent, url, "empty agent", "invalid-query", from);
-  const decision =
+  let decision =
     rules.siteWide === null
       ? rules.policy.check(url, robot)
       : siteWideDecision(
@@ -300,21 +302,20 @@ function ask(rules: Rules, url: string, robot: Robot | string, from: Origin = NO
           agent,
           rules.policy.dialect,
         );
-  const about = {
-    ...(rules.status === null ? {} : { status: rules.status }),
-    ...(rules.warnings.length === 0 ? {} : { warnings: rules.warnings }),
-  };
   if (decision.error !== undefined && from.input !== undefined) {
     // The URL could not be read: the error names the input line, as every query error does.
-    return {
-      decision: { ...decision, error: `line ${from.input}: ${decision.error}` },
-      agent,
-      url,
-      ...about,
-      ...from,
-    };
+    decision = { ...decision, error: `line ${from.input}: ${decision.error}` };
   }
-  return { decision, agent, url, ...about, ...from };
+  // Built whole, not spread: a batch makes one of these per query.
+  return {
+    decision,
+    agent,
+    url,
+    status: rules.status ?? undefined,
+    warnings: rules.warnings.length === 0 ? undefined : rules.warnings,
+    input: from.input,
+    robots: from.robots,
+  };
 }
 
 /** The answer with the usage preferences that apply to its URL, when there are any to give. */
@@ -347,30 +348,36 @@ function failed(
   return { decision, agent, url, ...from };
 }
 
-/** `agent<TAB>url[<TAB>ip[<TAB>time]]` */
+/** `agent<TAB>url[<TAB>ip[<TAB>time]]`, read from `start` of `line`. */
 function askLine(
   rules: Rules | string,
   line: string,
-  defaults: Omit<Robot, "agent">,
+  start: number,
+  defaults: Omit<Robot, "agent"> | null,
   from: Origin,
 ): Answer {
-  const fields = line.split("\t");
-  const agent = fields[0] ?? "";
-  const url = fields[1];
-  if (url === undefined) {
-    return failed(rules, agent, "", `expected agent<TAB>url, got ${quoted(line)}`, undefined, from);
+  // Fields found by position, not split: a batch reads millions of these lines.
+  const tab = line.indexOf("\t", start);
+  if (tab < 0) {
+    const text = line.slice(start);
+    return failed(rules, text, "", `expected agent<TAB>url, got ${quoted(text)}`, undefined, from);
   }
+  const agent = line.slice(start, tab);
+  const next = line.indexOf("\t", tab + 1);
+  const url = next < 0 ? line.slice(tab + 1) : line.slice(tab + 1, next);
   if (typeof rules === "string") return failed(null, agent, url, rules, undefined, from);
   // The common line names only the robot and the URL: the robot is then its name alone.
-  if (fields.length === 2 && !hasDefaults(defaults)) return ask(rules, url, agent, from);
-  const robot = lineRobot(agent, fields[2], fields[3], defaults);
+  if (next < 0 && defaults === null) return ask(rules, url, agent, from);
+  const [ip, time] = next < 0 ? [] : line.slice(next + 1).split("\t");
+  const robot = lineRobot(agent, ip, time, defaults ?? {});
   return typeof robot === "string"
     ? failed(rules, agent, url, robot, undefined, from)
     : ask(rules, url, robot, from);
 }
 
-function hasDefaults(defaults: Omit<Robot, "agent">): boolean {
-  return Object.keys(defaults).length > 0;
+/** The robot defaults, or null when there are none (the query lines' robots are their names alone). */
+function defaultsOrNull(defaults: Omit<Robot, "agent">): Omit<Robot, "agent"> | null {
+  return Object.keys(defaults).length > 0 ? defaults : null;
 }
 
 /** A --queries line, its input line number named in any error. */
@@ -384,7 +391,7 @@ function askQueryLine(
     robots === undefined ? { input: line.number } : { input: line.number, robots };
   return line.tooLong
     ? failed(rules, "", "", tooLong(), undefined, from)
-    : askLine(rules, line.text, defaults, from);
+    : askLine(rules, line.text, 0, defaultsOrNull(defaults), from);
 }
 
 function tooLong(): string {
@@ -419,12 +426,11 @@ function lineRobot(
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
 const BATCH_CACHE_BYTES = 8 * 1024 * 1024;
 const BATCH_CACHE_FILES = 256;
-// robots.txt files read ahead of the line being answered, so that reads overlap.
-const READ_AHEAD = 32;
 
 /** What a share of a batch chunk came to: one output line per input line, in order. */
 export interface BatchResult {
-  readonly texts: string[];
+  /** The output lines, in the order of the input lines. */
+  readonly lines: WrittenLines;
   readonly disallowed: number;
   readonly errors: number;
 }
@@ -434,6 +440,8 @@ export interface BatchSettings {
   readonly dialect: DialectChoice;
   readonly defaults: Omit<Robot, "agent">;
   readonly json: boolean;
+  /** JSON answers carry the plan under every dialect ({@link CheckOptions.plan}). */
+  readonly plan: boolean;
 }
 
 /**
@@ -444,77 +452,88 @@ export interface BatchSettings {
 export class BatchAnswerer {
   private readonly cache = new Map<string, Rules | string>();
   private cachedBytes = 0;
-  private readonly format: (answer: Answer) => string;
+  private readonly write: (out: LineBytes, answer: Answer) => void;
+  private readonly defaults: Omit<Robot, "agent"> | null;
+  private outputSize = 64 * 1024;
 
   constructor(
     private readonly settings: BatchSettings,
     private readonly stdin: NodeJS.ReadableStream | null,
   ) {
-    this.format = settings.json ? toJsonText : toText;
+    const withPlan = settings.plan;
+    this.write = settings.json
+      ? (out, answer) => writeJson(out, answer, withPlan)
+      : (out, answer) => out.text(toText(answer));
+    this.defaults = defaultsOrNull(settings.defaults);
   }
 
   async answer(lines: readonly QueryLine[]): Promise<BatchResult> {
-    const texts: string[] = [];
+    // A writer per call: a chunk's answers may wait on a fetch while the next chunk's start.
+    // Sized as the last chunk's output was, so that it rarely grows by copying.
+    const out = new LineBytes(this.outputSize);
     let disallowed = 0;
     let errors = 0;
-    // Reads of the files the next lines need start before those lines are answered.
-    const reading = new Map<string, Promise<Rules | string>>();
-    let scanned = 0;
-    const readAhead = (): void => {
-      while (scanned < lines.length && reading.size < READ_AHEAD) {
-        const file = fileOf(lines[scanned] as QueryLine);
-        scanned++;
-        if (file !== null && !this.cache.has(file) && !reading.has(file)) {
-          reading.set(file, this.read(file));
-        }
-      }
-    };
-    for (const line of lines) {
-      readAhead();
-      const file = fileOf(line);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as QueryLine;
+      const tab = line.tooLong ? -1 : line.text.indexOf("\t");
       let answer: Answer;
-      if (file === null) {
+      if (tab < 0) {
         const error = line.tooLong
           ? tooLong()
           : `expected robots-file<TAB>agent<TAB>url, got ${quoted(line.text)}`;
         answer = failed(null, "", "", error, undefined, { input: line.number });
       } else {
+        const file = line.text.slice(0, tab);
         let rules = this.cache.get(file);
         if (rules === undefined) {
-          const pending = reading.get(file);
-          reading.delete(file);
-          rules = await (pending ?? this.read(file));
+          rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
           this.keep(file, rules);
         } else if (this.cache.size > 1) {
           // Most recently used last.
           this.cache.delete(file);
           this.cache.set(file, rules);
         }
-        const rest = line.text.slice(file.length + 1);
-        answer = askLine(rules, rest, this.settings.defaults, {
+        answer = askLine(rules, line.text, tab + 1, this.defaults, {
           input: line.number,
           robots: file,
         });
       }
       if (answer.decision.error !== undefined) errors++;
       else if (!answer.decision.allowed) disallowed++;
-      texts.push(this.format(answer));
+      this.write(out, answer);
+      out.end();
     }
-    return { texts, disallowed, errors };
+    const written = out.take();
+    this.outputSize = Math.max(64 * 1024, written.bytes.length + (written.bytes.length >> 3));
+    return { lines: written, disallowed, errors };
   }
 
+  /**
+   * A local file, read with blocking calls: with the file in the page cache, as a batch's
+   * files mostly are, the read takes a few microseconds and the promise API's open, read and
+   * close cost several times more than parsing a small robots.txt (issue 17's profile). Threads
+   * (--jobs) give the parallelism.
+   */
+  private readLocal(file: string): Rules | string {
+    try {
+      return compile(
+        { bytes: readBytes(file), origin: null, siteWide: null },
+        this.settings.dialect,
+      );
+    } catch (error) {
+      return error instanceof CliError ? error.message : String(error);
+    }
+  }
+
+  /** `-` and URLs need the network layer; a batch of local files, as most are, does not load it. */
   private async read(file: string): Promise<Rules | string> {
     try {
-      // A local file is read with one call: the promise API's open, stat, read and close cost
-      // more than parsing a small robots.txt (issue 17's profile).
       if (file === "-" && this.stdin === null) {
         return "cannot read a robots.txt from standard input here: name a file";
       }
-      // `-` and URLs need the network layer; a batch of local files, as most are, does not load it.
-      const source =
-        file === "-" || file.includes("://")
-          ? await (await sources()).loadRobots(file, { stdin: this.stdin as NodeJS.ReadableStream })
-          : { bytes: await readBytes(file), origin: null, siteWide: null };
+      const source = await (
+        await sources()
+      ).loadRobots(file, { stdin: this.stdin as NodeJS.ReadableStream });
       return compile(source, this.settings.dialect);
     } catch (error) {
       return error instanceof CliError ? error.message : String(error);
@@ -532,6 +551,18 @@ export class BatchAnswerer {
   }
 }
 
+/** A robots-file field naming a local file (not `-`, not a URL). */
+function isLocal(file: string): boolean {
+  return file !== "-" && !file.includes("://");
+}
+
+const NO_RESULT: BatchResult = {
+  lines: { bytes: new Uint8Array(0), ends: new Uint32Array(0) },
+  disallowed: 0,
+  errors: 0,
+};
+
+const WORKERS_FROM_CORES = 4;
 // A batch file this large is shared with workers; a small one is answered before they start.
 const WORKERS_FROM_BYTES = 1024 * 1024;
 
@@ -547,17 +578,22 @@ async function runBatch(
   const main = new BatchAnswerer(settings, io.stdin);
   const jobs = await workerCount(options, file);
   const pool = jobs === 0 ? null : new BatchPool(jobs, settings);
+  const emit = async (result: BatchResult): Promise<void> => {
+    tally.disallowed += result.disallowed;
+    tally.errors += result.errors;
+    await out.addBytes(result.lines.bytes);
+    await out.ready();
+  };
+  // One chunk in flight: the next chunk's share goes to the workers before this chunk's
+  // answers are awaited and written, so that neither side waits for the other each chunk.
+  let previous: Promise<BatchResult> | null = null;
   try {
     await forEachLines(file, io, async (lines) => {
-      const result = pool === null ? await main.answer(lines) : await pool.answer(lines, main);
-      tally.disallowed += result.disallowed;
-      tally.errors += result.errors;
-      for (const text of result.texts) {
-        out.add(text);
-        if (out.full) await out.flush();
-      }
-      await out.ready();
+      const current = pool === null ? main.answer(lines) : pool.answer(lines, main);
+      if (previous !== null) await emit(await previous);
+      previous = current;
     });
+    if (previous !== null) await emit(await previous);
   } finally {
     await pool?.close();
   }
@@ -576,7 +612,11 @@ async function workerCount(options: CheckOptions, file: string): Promise<number>
     (s) => s.size,
     () => 0,
   );
-  return size >= WORKERS_FROM_BYTES ? Math.max(0, Math.min(4, availableParallelism() - 1)) : 0;
+  // On two cores a worker thread competes with the main thread and the collector's helpers:
+  // measured on the bench corpus, one worker took 1.3 times the CPU time of none and no less
+  // wall time. Workers are the default from four cores on.
+  const cores = availableParallelism();
+  return size >= WORKERS_FROM_BYTES && cores >= WORKERS_FROM_CORES ? Math.min(4, cores - 1) : 0;
 }
 
 /**
@@ -598,7 +638,7 @@ class BatchPool {
       worker.on("message", (result: BatchResult) => queue.shift()?.(result));
       worker.on("error", (error) => {
         this.failure = error;
-        for (const resolve of queue.splice(0)) resolve({ texts: [], disallowed: 0, errors: 0 });
+        for (const resolve of queue.splice(0)) resolve(NO_RESULT);
       });
       this.workers.push(worker);
       this.waiting.push(queue);
@@ -617,18 +657,30 @@ class BatchPool {
     });
     const asked = parts.map((part, k) =>
       part.length === 0
-        ? Promise.resolve({ texts: [], disallowed: 0, errors: 0 })
+        ? Promise.resolve(NO_RESULT)
         : k === shares - 1
           ? main.answer(part)
           : this.ask(k, part),
     );
     const results = await Promise.all(asked);
     if (this.failure !== null) throw this.failure;
+    // The shares' lines back in input order: each share's lines are in its input order.
     const next = new Uint32Array(shares);
-    const texts: string[] = new Array<string>(lines.length);
+    let size = 0;
+    for (const r of results) size += r.lines.bytes.length;
+    const bytes = new Uint8Array(size);
+    const ends = new Uint32Array(lines.length);
+    let used = 0;
     for (let i = 0; i < lines.length; i++) {
       const k = owner[i] as number;
-      texts[i] = (results[k] as BatchResult).texts[(next[k] as number)++] as string;
+      const share = (results[k] as BatchResult).lines;
+      const n = next[k] as number;
+      const from = n === 0 ? 0 : (share.ends[n - 1] as number);
+      const to = share.ends[n] as number;
+      bytes.set(share.bytes.subarray(from, to), used);
+      used += to - from;
+      ends[i] = used;
+      next[k] = n + 1;
     }
     let disallowed = 0;
     let errors = 0;
@@ -636,13 +688,14 @@ class BatchPool {
       disallowed += r.disallowed;
       errors += r.errors;
     }
-    return { texts, disallowed, errors };
+    return { lines: { bytes, ends }, disallowed, errors };
   }
 
   private ask(k: number, lines: QueryLine[]): Promise<BatchResult> {
+    const packed = packLines(lines);
     return new Promise((resolve) => {
       (this.waiting[k] as ((result: BatchResult) => void)[]).push(resolve);
-      (this.workers[k] as Worker).postMessage(lines);
+      (this.workers[k] as Worker).postMessage(packed, [packed.numbers.buffer as ArrayBuffer]);
     });
   }
 
@@ -663,42 +716,39 @@ function shareOf(file: string, shares: number): number {
 // (times the files read ahead).
 const BATCH_READ_BYTES = MAX_ROBOTS_BYTES + 1;
 
+// Most robots.txt files are small: one read into this buffer, then a copy of what was read,
+// so that a kept file holds no spare memory.
+const SCRATCH = Buffer.allocUnsafe(16 * 1024);
+
 /** The first {@link BATCH_READ_BYTES} of a local file, with one open and as few reads as it takes. */
-function readBytes(file: string): Promise<Uint8Array> {
-  const fail = (error: NodeJS.ErrnoException): CliError =>
-    new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
-  return new Promise((resolve, reject) => {
-    open(file, "r", (error, fd) => {
-      if (error !== null) return reject(fail(error));
-      // Most files are small: start small and grow, so that a kept file holds no spare memory.
-      let buffer = Buffer.allocUnsafe(16 * 1024);
-      let got = 0;
-      const done = (failure: NodeJS.ErrnoException | null): void => {
-        close(fd, () => {
-          if (failure !== null) return reject(fail(failure));
-          resolve(
-            buffer.length - got > 4096
-              ? Buffer.from(buffer.subarray(0, got))
-              : buffer.subarray(0, got),
-          );
-        });
-      };
-      const more = (): void => {
-        if (got === buffer.length) {
-          const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 4, BATCH_READ_BYTES));
-          buffer.copy(bigger, 0, 0, got);
-          buffer = bigger;
-        }
-        read(fd, buffer, got, buffer.length - got, got, (failure, n) => {
-          if (failure !== null) return done(failure);
-          got += n;
-          if (n === 0 || got === BATCH_READ_BYTES) return done(null);
-          more();
-        });
-      };
-      more();
-    });
-  });
+function readBytes(file: string): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
+  }
+  try {
+    let buffer = SCRATCH;
+    let got = 0;
+    for (;;) {
+      if (got === buffer.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 4, BATCH_READ_BYTES));
+        buffer.copy(bigger, 0, 0, got);
+        buffer = bigger;
+      }
+      const n = readSync(fd, buffer, got, buffer.length - got, got);
+      got += n;
+      if (n === 0 || got === BATCH_READ_BYTES) break;
+    }
+    return buffer === SCRATCH || buffer.length - got > 4096
+      ? Buffer.from(buffer.subarray(0, got))
+      : buffer.subarray(0, got);
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The robots-file field of a --batch line, or null when the line has none. */
@@ -717,7 +767,7 @@ async function forEachLines(
   // A folder opens without error and fails only on the first read: refuse it here.
   if (file !== "-" && (await stat(file).catch(() => null))?.isDirectory() === true)
     throw new CliError(`cannot read ${file}: it is a folder, not a file of queries`);
-  const input = file === "-" ? io.stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
+  const input = file === "-" ? io.stdin : createReadStream(file, { highWaterMark: 64 * 1024 });
   const opened = new Promise<void>((resolve, reject) => {
     if (file === "-") return resolve();
     (input as ReturnType<typeof createReadStream>)
@@ -749,8 +799,105 @@ function readError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-// A policy hands out the same group and plan objects for every query of one robot, so their
-// JSON is written once; a batch run spends its time on answers, not on re-serialising them.
+/**
+ * One answer as a JSON object (DESIGN §6 fields first). Without `withPlan`, only REGP answers
+ * carry their plan (see {@link CheckOptions.plan}). Fields left undefined are left out.
+ */
+function toJsonText(answer: Answer, withPlan = true): string {
+  const d = answer.decision;
+  // One JSON.stringify writes one flat string. A line concatenated from pieces is a rope that
+  // must be copied flat again before it can be encoded, which made writing the output cost
+  // more than answering the queries.
+  const text = JSON.stringify({
+    allowed: allowedOf(answer),
+    agent: answer.agent,
+    url: answer.url,
+    dialect: d.dialect,
+    line: d.line,
+    rule: d.rule,
+    reason: d.reason,
+    delay: d.plan?.delaySeconds ?? 0,
+    next: d.next === undefined || d.next === null ? null : new Date(d.next).toISOString(),
+    basis: d.basis,
+    token: d.agent,
+    group: d.group,
+    robots: answer.robots,
+    input: answer.input,
+    detail: d.detail,
+    error: d.error,
+    plan: withPlan || d.dialect === "regp" ? d.plan : undefined,
+    status: d.reason === "fetch-status" ? answer.status : undefined,
+    warnings: answer.warnings,
+  });
+  // Usage preferences (never asked in a batch) follow the contract's fields.
+  return answer.usage === undefined
+    ? text
+    : `${text.slice(0, -1)}${usageJsonFields(answer.usage, answer.usageSettings ?? null)}}`;
+}
+
+/** {@link toJsonText}'s line written straight into bytes, for --batch: the same text. */
+function writeJson(out: LineBytes, answer: Answer, withPlan: boolean): void {
+  const d = answer.decision;
+  out.text(d.allowed ? '{"allowed":true,"agent":' : '{"allowed":false,"agent":');
+  out.json(answer.agent);
+  out.text(',"url":');
+  out.json(answer.url);
+  out.text(',"dialect":');
+  out.json(d.dialect);
+  out.text(',"line":');
+  if (d.line === null) out.text("null");
+  else out.number(d.line);
+  out.text(',"rule":');
+  if (d.rule === null) out.text("null");
+  else out.json(d.rule);
+  out.text(',"reason":');
+  out.json(d.reason);
+  out.text(',"delay":');
+  out.number(d.plan?.delaySeconds ?? 0);
+  out.text(',"next":');
+  if (d.next === undefined || d.next === null) out.text("null");
+  else out.json(new Date(d.next).toISOString());
+  if (d.basis !== undefined) {
+    out.text(',"basis":');
+    out.json(d.basis);
+  }
+  out.text(',"token":');
+  out.json(d.agent);
+  out.text(',"group":');
+  out.text(cachedJson(d.group));
+  if (answer.robots !== undefined) {
+    out.text(',"robots":');
+    out.json(answer.robots);
+  }
+  if (answer.input !== undefined) {
+    out.text(',"input":');
+    out.number(answer.input);
+  }
+  if (d.detail !== undefined) {
+    out.text(',"detail":');
+    out.json(d.detail);
+  }
+  if (d.error !== undefined) {
+    out.text(',"error":');
+    out.json(d.error);
+  }
+  if (d.plan !== undefined && (withPlan || d.dialect === "regp")) {
+    out.text(',"plan":');
+    out.text(cachedJson(d.plan));
+  }
+  if (d.reason === "fetch-status" && answer.status !== undefined) {
+    out.text(',"status":');
+    out.number(answer.status);
+  }
+  if (answer.warnings !== undefined) {
+    out.text(',"warnings":');
+    out.text(cachedJson(answer.warnings));
+  }
+  out.text("}");
+}
+
+// A policy hands out the same group and plan objects for every query of one robot: their JSON
+// is written once.
 const jsonOf = new WeakMap<object, string>();
 
 function cachedJson(value: object | null): string {
@@ -761,27 +908,6 @@ function cachedJson(value: object | null): string {
     jsonOf.set(value, text);
   }
   return text;
-}
-
-/** One answer as a JSON object (DESIGN §6 fields first), written field by field. */
-function toJsonText(answer: Answer): string {
-  const d = answer.decision;
-  const q = JSON.stringify;
-  let text = `{"allowed":${allowedOf(answer)},"agent":${q(answer.agent)},"url":${q(answer.url)},"dialect":"${d.dialect}","line":${d.line},"rule":${d.rule === null ? "null" : q(d.rule)},"reason":"${d.reason}","delay":${q(d.plan?.delaySeconds ?? 0)},"next":${d.next === undefined || d.next === null ? "null" : `"${new Date(d.next).toISOString()}"`}`;
-  if (d.basis !== undefined) text += `,"basis":"${d.basis}"`;
-  text += `,"token":${q(d.agent)},"group":${cachedJson(d.group)}`;
-  if (answer.robots !== undefined) text += `,"robots":${q(answer.robots)}`;
-  if (answer.input !== undefined) text += `,"input":${answer.input}`;
-  if (d.detail !== undefined) text += `,"detail":${q(d.detail)}`;
-  if (d.error !== undefined) text += `,"error":${q(d.error)}`;
-  if (d.plan !== undefined) text += `,"plan":${cachedJson(d.plan)}`;
-  if (d.reason === "fetch-status" && answer.status !== undefined) {
-    text += `,"status":${answer.status}`;
-  }
-  if (answer.warnings !== undefined) text += `,"warnings":${cachedJson(answer.warnings)}`;
-  if (answer.usage !== undefined)
-    text += usageJsonFields(answer.usage, answer.usageSettings ?? null);
-  return `${text}}`;
 }
 
 function toText(answer: Answer): string {

@@ -9,7 +9,7 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { MAX_AGENTS_PER_GROUP } from "./limits.js";
 import type { RobotsLine } from "./line-reader.js";
-import { PathPattern, type PatternOptions } from "./path-pattern.js";
+import { isPlainLiteral, PathPattern, type PatternOptions } from "./path-pattern.js";
 import { agentValueToken } from "./product-token.js";
 import { parseSeconds } from "./regp/values/delay.js";
 
@@ -31,6 +31,8 @@ export class Rule {
   readonly text: string;
   private readonly options: PatternOptions;
   private compiled: PathPattern | null = null;
+  /** {@link UNKNOWN}, {@link LITERAL} or {@link COMPILED}: how {@link matches} reads the pattern. */
+  private form = UNKNOWN;
 
   constructor(allow: boolean, source: string, line: number, text: string, options: PatternOptions) {
     this.allow = allow;
@@ -45,7 +47,37 @@ export class Rule {
     if (this.compiled === null) this.compiled = new PathPattern(this.source, this.options);
     return this.compiled;
   }
+
+  /**
+   * Does the pattern match this canonical path? A plain path (`/wp-admin/`, most rules) is its
+   * own compiled form, a prefix: it is compared as written and never compiled.
+   */
+  matches(path: string): boolean {
+    return this.formOf() === LITERAL ? path.startsWith(this.source) : this.pattern.matches(path);
+  }
+
+  /** The pattern's {@link PathPattern.specificity}, without compiling a plain path. */
+  get specificity(): number {
+    return this.formOf() === LITERAL ? this.source.length : this.pattern.specificity;
+  }
+
+  /** True when the pattern is a plain path, matched as written (a prefix) and never compiled. */
+  get plain(): boolean {
+    return this.formOf() === LITERAL;
+  }
+
+  private formOf(): number {
+    if (this.form === UNKNOWN) {
+      this.form = isPlainLiteral(this.source, this.options) ? LITERAL : COMPILED;
+    }
+    return this.form;
+  }
 }
+
+const UNKNOWN = 0;
+/** The source is a plain path, canonical as written: a prefix, `specificity` its length. */
+const LITERAL = 1;
+const COMPILED = 2;
 
 export interface Group {
   readonly agents: readonly AgentLine[];

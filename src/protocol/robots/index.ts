@@ -41,13 +41,8 @@ export {
 } from "./lint.js";
 export { PathPattern, type PatternOptions } from "./path-pattern.js";
 export { canonicalize } from "./percent-encoding.js";
-export {
-  type ParseOptions,
-  parseRobots,
-  type Robot,
-  RobotsPolicy,
-  type Selection,
-} from "./policy.js";
+export { type ParseOptions, parseRobots, type Robot, RobotsPolicy } from "./policy.js";
+export type { Selection } from "./selection.js";
 export { productToken } from "./product-token.js";
 export { type RequestPath, requestPath } from "./request-path.js";
 export {

@@ -106,7 +106,7 @@ export class PathPattern {
 }
 
 /** A pattern that is its own canonical form with a single piece: no `*`, `$`, `%`, upper case under ignoreCase, or character to encode. */
-function isPlainLiteral(source: string, options: PatternOptions): boolean {
+export function isPlainLiteral(source: string, options: PatternOptions): boolean {
   if (!isCanonical(source)) return false;
   // isCanonical refuses `*` and `$`, so the pattern has no wildcard.
   return options.ignoreCase !== true || source === source.toLowerCase();

@@ -5,14 +5,7 @@
 import type { Decision, DefaultBasis, GroupSummary } from "./decision.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
-import {
-  type AgentLine,
-  buildGroups,
-  type Group,
-  type Grouping,
-  type Rule,
-  type Sitemap,
-} from "./groups.js";
+import { buildGroups, type Group, type Grouping, type Rule, type Sitemap } from "./groups.js";
 import {
   decode,
   type ReadOptions,
@@ -22,8 +15,7 @@ import {
   sniffRobotVersion,
 } from "./line-reader.js";
 import { MAX_ROBOTS_BYTES } from "./limits.js";
-import { characterMask, type PathPattern } from "./path-pattern.js";
-import { type AccessPlan, EMPTY_PLAN, type FromLine } from "./plan.js";
+import { type AccessPlan, EMPTY_PLAN } from "./plan.js";
 import { productToken } from "./product-token.js";
 import { compile } from "./regp/compile.js";
 import { layOut } from "./regp/layout.js";
@@ -31,6 +23,14 @@ import { RegpRules } from "./regp/regp-rules.js";
 import { type IpAddress, parseIp } from "./regp/values/ip.js";
 import { originOf, requestPath } from "./request-path.js";
 import { scanGroups } from "./scan.js";
+import {
+  chooseKoster,
+  chooseRfc9309,
+  type GroupsByToken,
+  groupsByToken,
+  RobotRules,
+  type Selection,
+} from "./selection.js";
 
 export interface ParseOptions {
   /** Default `auto` (DESIGN §3): chosen by the file's `Robot-version` line. */
@@ -57,20 +57,6 @@ export interface Robot {
   readonly encodings?: readonly string[];
   /** Charsets the robot supports (REGP `Charset`). */
   readonly charsets?: readonly string[];
-}
-
-/** What applies to one robot: the groups chosen and their rules in deciding order. */
-export interface Selection {
-  readonly group: GroupSummary | null;
-  readonly groups: readonly Group[];
-  /** Rules in the order they are tried; the first that matches decides. */
-  readonly order: readonly Rule[];
-  /** Their compiled patterns, index for index. */
-  readonly patterns: readonly PathPattern[];
-  /** Each pattern's {@link PathPattern.mask} and {@link PathPattern.second}, packed for the query loop. */
-  readonly masks: Int32Array;
-  readonly seconds: Int32Array;
-  readonly crawlDelay: FromLine<number> | null;
 }
 
 // Selections kept per policy; enough for every robot a crawler runs as, bounded for batch runs.
@@ -103,19 +89,16 @@ export class RobotsPolicy {
   readonly regp: RegpRules | null;
   /** REGP `Last-modified` (seeds/003 §3.2.2) as an instant, when the file has a readable one. */
   readonly lastModified: number | null;
-  private readonly selections = new Map<string, Selection>();
-  private readonly byGroups = new Map<string, Selection>();
-  private readonly plans = new WeakMap<Selection, AccessPlan>();
+  private readonly selections = new Map<string, RobotRules>();
+  private byToken: GroupsByToken | null = null;
+  private readonly byGroups = new Map<string, RobotRules>();
   // The last robot asked about: a crawler asks many URLs of a site as one robot.
   private lastAgent: string | null = null;
   private lastToken = "";
-  private lastSelection: Selection | null = null;
-  private lastKnown: { readonly token: string; selection: Selection | null } | null = null;
-  /** Robots asked about, as they named themselves: their token and, once made, their selection. */
-  private readonly agents = new Map<
-    string,
-    { readonly token: string; selection: Selection | null }
-  >();
+  private lastRules: RobotRules | null = null;
+  private lastKnown: { readonly token: string; rules: RobotRules | null } | null = null;
+  /** Robots asked about, as they named themselves: their token and, once made, their rules. */
+  private readonly agents = new Map<string, { readonly token: string; rules: RobotRules | null }>();
   private readonly scanned: ScannedRobots | null;
   private readText: RobotsText | null;
   private readDiagnostics: readonly Diagnostic[] | null;
@@ -175,14 +158,14 @@ export class RobotsPolicy {
     if (agent !== this.lastAgent) {
       let known = this.agents.get(agent);
       if (known === undefined) {
-        known = { token: productToken(agent), selection: null };
+        known = { token: tokenOf(agent), rules: null };
         if (this.agents.size >= SELECTION_CACHE_SIZE) this.agents.clear();
         this.agents.set(agent, known);
       }
       this.lastAgent = agent;
       this.lastToken = known.token;
       this.lastKnown = known;
-      this.lastSelection = known.selection;
+      this.lastRules = known.rules;
     }
     const token = this.lastToken;
     const path = requestPath(url, this.regp === null ? NO_FRAGMENT : KEEP_FRAGMENT);
@@ -201,27 +184,17 @@ export class RobotsPolicy {
       const who: Robot = typeof robot === "string" ? { agent: robot } : robot;
       return this.checkRegp(this.regp, target.toLowerCase(), token, who);
     }
-    let selection = this.lastSelection;
-    if (selection === null) {
-      selection = this.select(token);
-      this.lastSelection = selection;
-      if (this.lastKnown !== null) this.lastKnown.selection = selection;
+    let rules = this.lastRules;
+    if (rules === null) {
+      rules = this.rulesFor(token);
+      this.lastRules = rules;
+      if (this.lastKnown !== null) this.lastKnown.rules = rules;
     }
-    if (selection.group === null) return this.byDefault("no-group", token, selection);
-    const { order, patterns, masks, seconds } = selection;
-    const have = characterMask(target);
-    const second = target.length > 1 ? target.charCodeAt(1) : -2;
-    for (let i = 0; i < patterns.length; i++) {
-      // Cheap refusals first: a needed character missing, or the wrong first letter.
-      if (((masks[i] as number) & ~have) !== 0) continue;
-      const want = seconds[i] as number;
-      if (want !== -1 && want !== second) continue;
-      if ((patterns[i] as PathPattern).matches(target)) {
-        const rule = order[i] as Rule;
-        return this.decided(rule, token, selection);
-      }
-    }
-    return this.byDefault("no-matching-rule", token, selection);
+    if (rules.group === null) return this.byDefault("no-group", token, rules);
+    const rule = rules.decide(target);
+    return rule === null
+      ? this.byDefault("no-matching-rule", token, rules)
+      : this.decided(rule, token, rules);
   }
 
   /** Is an absolute `url` on this policy's origin? A plain prefix needs no URL parse. */
@@ -242,31 +215,43 @@ export class RobotsPolicy {
   /** Crawl-delay in seconds for the robot, or null when its group sets none. */
   crawlDelay(agent: string): number | null {
     if (this.regp !== null) return this.check("/", agent).plan?.crawlDelay?.value ?? null;
-    return this.select(productToken(agent)).crawlDelay?.value ?? null;
+    return this.rulesFor(productToken(agent)).crawlDelay?.value ?? null;
   }
 
   /** The groups and rules that apply to a robot (Koster 1996 and RFC 9309). */
   select(token: string): Selection {
+    return this.rulesFor(token).selection();
+  }
+
+  private rulesFor(token: string): RobotRules {
     const key = token.toLowerCase();
-    let selection = this.selections.get(key);
-    if (selection === undefined) {
-      const choice = choose(this.dialect, this.groups, key, this.robotVersion);
-      // Robots that fall to the same groups (every robot the file does not name) share one selection.
-      const groupsKey =
-        choice === null
-          ? "none"
-          : choice.agents.every((a) => a.token === "*")
-            ? `*${choice.groups.map((g) => this.groups.indexOf(g)).join(",")}`
-            : `=${key}`;
-      selection = this.byGroups.get(groupsKey) ?? (choice === null ? NO_SELECTION : made(choice));
-      if (this.selections.size >= SELECTION_CACHE_SIZE) {
-        this.selections.clear();
-        this.byGroups.clear();
+    let rules = this.selections.get(key);
+    if (rules === undefined) {
+      if (this.dialect === "koster1996") {
+        const choice = chooseKoster(this.groups, key, this.robotVersion);
+        // Robots that fall to the `*` record (every robot the file does not name) share one selection.
+        const groupsKey =
+          choice === null ? "none" : choice.agents.every((a) => a.token === "*") ? "*" : `=${key}`;
+        rules = this.byGroups.get(groupsKey) ?? new RobotRules(choice);
+        this.remember(key, groupsKey, rules);
+      } else {
+        const byToken = (this.byToken ??= groupsByToken(this.groups));
+        // Robots the file does not name share the `*` groups' selection, made once.
+        const groupsKey = byToken.has(key) ? `=${key}` : "*";
+        rules = this.byGroups.get(groupsKey) ?? new RobotRules(chooseRfc9309(byToken, key));
+        this.remember(key, groupsKey, rules);
       }
-      this.selections.set(key, selection);
-      this.byGroups.set(groupsKey, selection);
     }
-    return selection;
+    return rules;
+  }
+
+  private remember(key: string, groupsKey: string, rules: RobotRules): void {
+    if (this.selections.size >= SELECTION_CACHE_SIZE) {
+      this.selections.clear();
+      this.byGroups.clear();
+    }
+    this.selections.set(key, rules);
+    this.byGroups.set(groupsKey, rules);
   }
 
   private answer(
@@ -290,37 +275,37 @@ export class RobotsPolicy {
   }
 
   /** A rule decided: the query loop's answer, built with no copying. */
-  private decided(rule: Rule, agent: string, selection: Selection): Decision {
+  private decided(rule: Rule, agent: string, rules: RobotRules): Decision {
     return {
       allowed: rule.allow,
       reason: "rule",
       dialect: this.dialect,
       agent,
-      group: selection.group,
+      group: rules.group,
       line: rule.line,
       rule: rule.text,
       next: null,
-      plan: this.planOf(selection),
+      plan: this.planOf(rules),
     };
   }
 
   /** Koster 1996 and RFC 9309 plan only the group's Crawl-delay and the file's sitemaps. */
   private classicPlan(agent: string): AccessPlan {
-    return this.planOf(this.select(agent));
+    return this.planOf(this.rulesFor(agent));
   }
 
-  /** One plan per selection, made when first needed and shared by its decisions. */
-  private planOf(selection: Selection): AccessPlan {
-    let plan = this.plans.get(selection);
-    if (plan === undefined) {
-      const delay = selection.crawlDelay;
+  /** One plan per robot's rules, made when first needed and shared by its decisions. */
+  private planOf(rules: RobotRules): AccessPlan {
+    let plan = rules.plan;
+    if (plan === null) {
+      const delay = rules.crawlDelay;
       plan = {
         ...EMPTY_PLAN,
         delaySeconds: delay?.value ?? 0,
         crawlDelay: delay,
         sitemaps: this.sitemaps.map((s) => ({ value: s.url, line: s.line })),
       };
-      this.plans.set(selection, plan);
+      rules.plan = plan;
     }
     return plan;
   }
@@ -356,17 +341,17 @@ export class RobotsPolicy {
     };
   }
 
-  private byDefault(basis: DefaultBasis, agent: string, selection: Selection): Decision {
+  private byDefault(basis: DefaultBasis, agent: string, rules: RobotRules): Decision {
     return {
       allowed: true,
       reason: "default",
       dialect: this.dialect,
       agent,
-      group: selection.group,
+      group: rules.group,
       line: null,
       rule: null,
       next: null,
-      plan: this.planOf(selection),
+      plan: this.planOf(rules),
       basis,
     };
   }
@@ -400,115 +385,24 @@ export function parseRobots(input: string | Uint8Array, options: ParseOptions = 
   );
 }
 
+// Product tokens of the robots asked about, across policies: a batch or a crawler asks the
+// same few robots of every file. Bounded; productToken is pure, so this changes speed only.
+const TOKENS = new Map<string, string>();
+const TOKENS_KEPT = 1024;
+
+function tokenOf(agent: string): string {
+  let token = TOKENS.get(agent);
+  if (token === undefined) {
+    token = productToken(agent);
+    if (TOKENS.size >= TOKENS_KEPT) TOKENS.clear();
+    TOKENS.set(agent, token);
+  }
+  return token;
+}
+
 const NO_FRAGMENT = { keepFragment: false } as const;
 const KEEP_FRAGMENT = { keepFragment: true } as const;
 
 function isAbsolute(url: string | URL): boolean {
   return typeof url !== "string" || !url.startsWith("/");
-}
-
-const NO_SELECTION: Selection = {
-  group: null,
-  groups: [],
-  order: [],
-  patterns: [],
-  masks: new Int32Array(0),
-  seconds: new Int32Array(0),
-  crawlDelay: null,
-};
-
-/** The groups that apply to a robot, and the User-agent lines that chose them. */
-interface Choice {
-  readonly groups: readonly Group[];
-  readonly agents: readonly AgentLine[];
-  /** Rules in deciding order. */
-  readonly order: () => readonly Rule[];
-}
-
-function choose(
-  dialect: Dialect,
-  groups: readonly Group[],
-  token: string,
-  version: string | null,
-): Choice | null {
-  return dialect === "koster1996"
-    ? chooseKoster(groups, token, version)
-    : chooseRfc9309(groups, token);
-}
-
-/**
- * RFC 9309 §2.2.1: every group naming the product token (case-insensitive), merged; else
- * every `*` group, merged. §2.2.2: the longest match decides; on a tie Allow wins.
- */
-function chooseRfc9309(groups: readonly Group[], token: string): Choice | null {
-  let chosen = groups.filter((g) => g.agents.some((a) => a.token === token));
-  if (chosen.length === 0) chosen = groups.filter((g) => g.agents.some((a) => a.token === "*"));
-  if (chosen.length === 0) return null;
-  const agents = chosen.flatMap((g) =>
-    g.agents.filter((a) => a.token === token || a.token === "*"),
-  );
-  const order = () => {
-    const rules = chosen.length === 1 ? (chosen[0] as Group).rules : chosen.flatMap((g) => g.rules);
-    // One number per rule, computed once: specificity, then Allow before Disallow, then line
-    // order (lines < 2^24 and specificity < 2^25 fit a double exactly). Sorting positions by
-    // it costs no pattern compilation and no lookup in the comparator.
-    const keys = new Float64Array(rules.length);
-    const positions = new Uint32Array(rules.length);
-    for (let i = 0; i < rules.length; i++) {
-      const rule = rules[i] as Rule;
-      keys[i] =
-        (rule.pattern.specificity * 2 + (rule.allow ? 1 : 0)) * 2 ** 24 +
-        (2 ** 24 - 1 - Math.min(rule.line, 2 ** 24 - 1));
-      positions[i] = i;
-    }
-    positions.sort((a, b) => (keys[b] as number) - (keys[a] as number));
-    return Array.from(positions, (i) => rules[i] as Rule);
-  };
-  return { groups: chosen, agents, order };
-}
-
-/**
- * seeds/004 §3.2.1: the first record with a User-agent value containing the robot's name token
- * (case-insensitive); else the first `*` record. §3.2.2: the first matching line decides.
- * `Robot-version: 1.0` robots predate Allow and ignore it (DESIGN §3).
- */
-function chooseKoster(
-  groups: readonly Group[],
-  token: string,
-  version: string | null,
-): Choice | null {
-  const named =
-    token === ""
-      ? undefined
-      : groups.find((g) =>
-          g.agents.some((a) => a.token !== "*" && a.value.toLowerCase().includes(token)),
-        );
-  const group = named ?? groups.find((g) => g.agents.some((a) => a.token === "*"));
-  if (group === undefined) return null;
-  const noAllow = version?.trim().split(".")[0] === "1";
-  return {
-    groups: [group],
-    agents: group.agents,
-    order: () => (noAllow ? group.rules.filter((r) => !r.allow) : group.rules),
-  };
-}
-
-function made(choice: Choice): Selection {
-  const { groups, agents } = choice;
-  const order = choice.order();
-  const withDelay = groups.find((g) => g.crawlDelay !== null);
-  const crawlDelay =
-    withDelay !== undefined && withDelay.crawlDelay !== null && withDelay.crawlDelayLine !== null
-      ? { value: withDelay.crawlDelay, line: withDelay.crawlDelayLine }
-      : null;
-  const patterns = order.map((rule) => rule.pattern);
-  return {
-    group: { agents: agents.map((a) => a.value), lines: agents.map((a) => a.line) },
-    groups,
-    order,
-    patterns,
-    masks: Int32Array.from(patterns, (p) => p.mask),
-    seconds: Int32Array.from(patterns, (p) => p.second),
-    crawlDelay,
-  };
 }

@@ -1,0 +1,170 @@
+/**
+ * Output lines written straight into UTF-8 bytes, for `heed check --batch`: a batch writes a
+ * line per query, millions of them. Strings built by concatenation are ropes that must be
+ * copied flat before they can be encoded, and JSON.stringify on Node 20 walks each object
+ * generically; both cost more than answering the query. Here each value is written once, a
+ * character at a time, into one growing buffer that a worker thread can hand over whole.
+ */
+
+/** Where each line of a {@link LineBytes} ends, and the bytes. */
+export interface WrittenLines {
+  /** The lines, each ending in `\n`. */
+  readonly bytes: Uint8Array;
+  /** The offset just past each line's `\n`, line for line. */
+  readonly ends: Uint32Array;
+}
+
+const HEX = "0123456789abcdef";
+
+export class LineBytes {
+  private bytes: Uint8Array;
+  private used = 0;
+  private ends: number[] = [];
+
+  constructor(size = 64 * 1024) {
+    this.bytes = new Uint8Array(size);
+  }
+
+  /** `text` as it is, in UTF-8 (lone surrogates as U+FFFD, as Buffer.write has them). */
+  text(text: string): void {
+    this.room(text.length * 3);
+    let used = this.used;
+    const bytes = this.bytes;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x80) {
+        bytes[used++] = c;
+        continue;
+      }
+      used = this.encode(text, i, c, used, false);
+      if (c >= 0xd800 && c <= 0xdbff && isLow(text.charCodeAt(i + 1))) i++;
+    }
+    this.used = used;
+  }
+
+  /** `text` as a JSON string literal, quotes included, exactly as JSON.stringify writes it. */
+  json(text: string): void {
+    // At most 6 bytes a UTF-16 unit (`\u001f`, or a lone surrogate escaped), and the quotes.
+    this.room(text.length * 6 + 2);
+    const bytes = this.bytes;
+    let used = this.used;
+    bytes[used++] = 0x22;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x20 && c < 0x80) {
+        if (c === 0x22 || c === 0x5c) bytes[used++] = 0x5c;
+        bytes[used++] = c;
+      } else if (c < 0x20) {
+        used = escapeControl(bytes, used, c);
+      } else {
+        used = this.encode(text, i, c, used, true);
+        if (c >= 0xd800 && c <= 0xdbff && isLow(text.charCodeAt(i + 1))) i++;
+      }
+    }
+    bytes[used++] = 0x22;
+    this.used = used;
+  }
+
+  /** A number as JSON writes it (finite numbers only reach here). */
+  number(value: number): void {
+    // Line numbers and the like: digits written in place, no string made.
+    if (!Number.isInteger(value) || value < 0 || value > 0x7fffffff) {
+      this.text(String(value));
+      return;
+    }
+    this.room(10);
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    let at = this.used + digits;
+    this.used = at;
+    let rest = value;
+    do {
+      this.bytes[--at] = 0x30 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    } while (rest > 0);
+  }
+
+  /** Ends the current line. */
+  end(): void {
+    this.room(1);
+    this.bytes[this.used++] = 0x0a;
+    this.ends.push(this.used);
+  }
+
+  /** The lines written so far; the writer starts afresh in new memory. */
+  take(): WrittenLines {
+    const written = { bytes: this.bytes.subarray(0, this.used), ends: Uint32Array.from(this.ends) };
+    this.bytes = new Uint8Array(Math.max(this.used, 1024));
+    this.used = 0;
+    this.ends = [];
+    return written;
+  }
+
+  /**
+   * Writes the non-ASCII unit `c` at `text[i]` (with its low surrogate when it starts a pair)
+   * at `used`; returns the new end. A lone surrogate is `\udxxx` in JSON (JSON.stringify's
+   * well-formed output) and U+FFFD in plain text.
+   */
+  private encode(text: string, i: number, c: number, used: number, json: boolean): number {
+    const bytes = this.bytes;
+    if (c < 0x800) {
+      bytes[used++] = 0xc0 | (c >> 6);
+      bytes[used++] = 0x80 | (c & 0x3f);
+      return used;
+    }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const low = text.charCodeAt(i + 1);
+      if (c <= 0xdbff && isLow(low)) {
+        const point = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+        bytes[used++] = 0xf0 | (point >> 18);
+        bytes[used++] = 0x80 | ((point >> 12) & 0x3f);
+        bytes[used++] = 0x80 | ((point >> 6) & 0x3f);
+        bytes[used++] = 0x80 | (point & 0x3f);
+        return used;
+      }
+      if (json) {
+        bytes[used++] = 0x5c;
+        bytes[used++] = 0x75;
+        for (let shift = 12; shift >= 0; shift -= 4) {
+          bytes[used++] = HEX.charCodeAt((c >> shift) & 0xf);
+        }
+        return used;
+      }
+      c = 0xfffd;
+    }
+    bytes[used++] = 0xe0 | (c >> 12);
+    bytes[used++] = 0x80 | ((c >> 6) & 0x3f);
+    bytes[used++] = 0x80 | (c & 0x3f);
+    return used;
+  }
+
+  private room(n: number): void {
+    if (this.used + n <= this.bytes.length) return;
+    const bigger = new Uint8Array(Math.max(this.bytes.length * 2, this.used + n));
+    bigger.set(this.bytes.subarray(0, this.used));
+    this.bytes = bigger;
+  }
+}
+
+function isLow(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** JSON's escape of a control character: `\n` and its kind, else `\u00xx`. */
+function escapeControl(bytes: Uint8Array, used: number, c: number): number {
+  bytes[used++] = 0x5c;
+  const short = SHORT_ESCAPES[c];
+  if (short !== undefined) {
+    bytes[used++] = short;
+    return used;
+  }
+  bytes[used++] = 0x75;
+  bytes[used++] = 0x30;
+  bytes[used++] = 0x30;
+  bytes[used++] = HEX.charCodeAt(c >> 4);
+  bytes[used++] = HEX.charCodeAt(c & 0xf);
+  return used;
+}
+
+// \b \t \n \f \r
+const SHORT_ESCAPES: Record<number, number> = { 8: 0x62, 9: 0x74, 10: 0x6e, 12: 0x66, 13: 0x72 };

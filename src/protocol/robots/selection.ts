@@ -1,0 +1,292 @@
+/**
+ * What applies to one robot under Koster 1996 and RFC 9309: the groups chosen for it, and which
+ * of their rules decides a path. Worked out once per robot and file, then asked per URL.
+ *
+ * Two ways to find the deciding rule give the same answer. A crawler asks a file a few
+ * questions as one robot, so the first questions scan the rules as written: no ordering, and a
+ * plain path (`/wp-admin/`, most rules) is compared as written, never compiled. A file asked
+ * more often has its rules put in deciding order once, with the character masks that let the
+ * query loop skip most of them without looking.
+ */
+import type { GroupSummary } from "./decision.js";
+import type { AgentLine, Group, Rule } from "./groups.js";
+import { characterMask, type PathPattern } from "./path-pattern.js";
+import type { AccessPlan, FromLine } from "./plan.js";
+
+/** What applies to one robot: the groups chosen and their rules in deciding order. */
+export interface Selection {
+  readonly group: GroupSummary | null;
+  readonly groups: readonly Group[];
+  /** Rules in the order they are tried; the first that matches decides. */
+  readonly order: readonly Rule[];
+  /** Their compiled patterns, index for index. */
+  readonly patterns: readonly PathPattern[];
+  /** Each pattern's {@link PathPattern.mask} and {@link PathPattern.second}, packed for the query loop. */
+  readonly masks: Int32Array;
+  readonly seconds: Int32Array;
+  readonly crawlDelay: FromLine<number> | null;
+}
+
+// Questions answered by scanning before the rules are ordered. Scanning costs a look at every
+// rule per question; ordering costs a sort and a look at every rule, and then lets each
+// question pass over most rules by their masks and stop at the first match.
+const SCAN_FIRST = 1;
+
+/** The groups that apply to a robot, and the User-agent lines that chose them. */
+export interface Choice {
+  readonly groups: readonly Group[];
+  readonly agents: readonly AgentLine[];
+  /** The rules that take part, in file order. */
+  readonly rules: readonly Rule[];
+  /** RFC 9309: the longest match decides; Koster 1996: the first in file order. */
+  readonly longest: boolean;
+}
+
+/** Rules in deciding order, with what lets the query loop pass over most without a look. */
+interface Ordered {
+  readonly order: readonly Rule[];
+  /** Each rule's {@link PathPattern.mask}. */
+  readonly masks: readonly number[];
+  /** Each rule's {@link PathPattern.second}. */
+  readonly seconds: readonly number[];
+}
+
+/** One robot's groups and rules, with the rule that decides a path. */
+export class RobotRules {
+  readonly group: GroupSummary | null;
+  readonly groups: readonly Group[];
+  readonly crawlDelay: FromLine<number> | null;
+  /** The access plan its decisions share, made by the policy when first needed. */
+  plan: AccessPlan | null = null;
+  private readonly rules: readonly Rule[];
+  private readonly longest: boolean;
+  private asked = 0;
+  private ordered: Ordered | null = null;
+  private selected: Selection | null = null;
+
+  constructor(choice: Choice | null) {
+    if (choice === null) {
+      this.group = null;
+      this.groups = [];
+      this.crawlDelay = null;
+      this.rules = [];
+      this.longest = false;
+      return;
+    }
+    const { groups, agents } = choice;
+    this.group = { agents: agents.map((a) => a.value), lines: agents.map((a) => a.line) };
+    this.groups = groups;
+    const withDelay = groups.find((g) => g.crawlDelay !== null);
+    this.crawlDelay =
+      withDelay !== undefined && withDelay.crawlDelay !== null && withDelay.crawlDelayLine !== null
+        ? { value: withDelay.crawlDelay, line: withDelay.crawlDelayLine }
+        : null;
+    this.rules = choice.rules;
+    this.longest = choice.longest;
+  }
+
+  /** The rule that decides `path` (canonical, see requestPath), or null when none matches. */
+  decide(path: string): Rule | null {
+    const ordered = this.ordered;
+    if (ordered !== null) return firstMatch(ordered, path);
+    if (++this.asked > SCAN_FIRST) {
+      this.ordered = order(this.rules, this.longest);
+      return firstMatch(this.ordered, path);
+    }
+    return this.longest ? longestMatch(this.rules, path) : firstInOrder(this.rules, path);
+  }
+
+  /** The rules in deciding order with their compiled patterns. */
+  selection(): Selection {
+    if (this.selected === null) {
+      this.ordered ??= order(this.rules, this.longest);
+      const { order: rules, masks, seconds } = this.ordered;
+      this.selected = {
+        group: this.group,
+        groups: this.groups,
+        order: rules,
+        patterns: rules.map((rule) => rule.pattern),
+        masks: Int32Array.from(masks),
+        seconds: Int32Array.from(seconds),
+        crawlDelay: this.crawlDelay,
+      };
+    }
+    return this.selected;
+  }
+}
+
+/** Koster 1996 (seeds/004 §3.2.2): the first matching line in file order decides. */
+function firstInOrder(rules: readonly Rule[], path: string): Rule | null {
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i] as Rule;
+    if (rule.matches(path)) return rule;
+  }
+  return null;
+}
+
+/**
+ * RFC 9309 §2.2.2: the longest match decides, Allow on a tie; between equals, the earlier line
+ * (as {@link order} has it, so that both ways name the same line).
+ */
+function longestMatch(rules: readonly Rule[], path: string): Rule | null {
+  let best: Rule | null = null;
+  let bestLength = -1;
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i] as Rule;
+    if (!rule.matches(path)) continue;
+    const length = rule.specificity;
+    if (length > bestLength || (length === bestLength && rule.allow && !(best as Rule).allow)) {
+      best = rule;
+      bestLength = length;
+    }
+  }
+  return best;
+}
+
+/** The first rule in deciding order that matches `path`. */
+function firstMatch(ordered: Ordered, path: string): Rule | null {
+  const { order, masks, seconds } = ordered;
+  const have = characterMask(path);
+  const second = path.length > 1 ? path.charCodeAt(1) : -2;
+  for (let i = 0; i < order.length; i++) {
+    // Cheap refusals first: a needed character missing, or the wrong first letter.
+    if (((masks[i] as number) & ~have) !== 0) continue;
+    const want = seconds[i] as number;
+    if (want !== -1 && want !== second) continue;
+    const rule = order[i] as Rule;
+    if (rule.matches(path)) return rule;
+  }
+  return null;
+}
+
+// Positions and line order fit the low 24 bits of a sort key (a robots.txt holds far fewer
+// rules: 500 KiB of them at 4 bytes a line is 2^17).
+const POSITION_BITS = 2 ** 24;
+
+/**
+ * Rules in deciding order: RFC 9309 (`longest`) by specificity, then Allow before Disallow,
+ * then line order; Koster 1996 in file order.
+ */
+function order(rules: readonly Rule[], longest: boolean): Ordered {
+  // Plain arrays: a typed array costs a backing store of its own, and most groups are small.
+  const n = rules.length;
+  const masks = new Array<number>(n);
+  const seconds = new Array<number>(n);
+  if (!longest) {
+    for (let i = 0; i < n; i++) describe(rules[i] as Rule, masks, seconds, i);
+    return { order: rules, masks, seconds };
+  }
+  // One number per rule: specificity, then Allow, then the position reversed (rules come in
+  // file order, so position order is line order), below 2^51 and so exact in a double.
+  const keys = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const rule = rules[i] as Rule;
+    keys[i] =
+      (rule.specificity * 2 + (rule.allow ? 1 : 0)) * POSITION_BITS + (POSITION_BITS - 1 - i);
+  }
+  // A large group sorts natively as a Float64Array, with no comparator to call back.
+  const ascending: ArrayLike<number> =
+    n > INSERTION_SORT_UP_TO ? new Float64Array(keys).sort() : insertionSort(keys);
+  const sorted = new Array<Rule>(n);
+  for (let k = 0; k < n; k++) {
+    const key = ascending[n - 1 - k] as number;
+    const rule = rules[POSITION_BITS - 1 - (key % POSITION_BITS)] as Rule;
+    sorted[k] = rule;
+    describe(rule, masks, seconds, k);
+  }
+  return { order: sorted, masks, seconds };
+}
+
+const INSERTION_SORT_UP_TO = 32;
+
+function insertionSort(keys: number[]): number[] {
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as number) > key) {
+      keys[j + 1] = keys[j] as number;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/** A rule's mask and second character, at index `k`: for a plain path, without compiling it. */
+function describe(rule: Rule, masks: number[], seconds: number[], k: number): void {
+  if (rule.plain) {
+    const source = rule.source;
+    masks[k] = characterMask(source);
+    seconds[k] = source.length >= 2 ? source.charCodeAt(1) : -1;
+  } else {
+    const pattern = rule.pattern;
+    masks[k] = pattern.mask;
+    seconds[k] = pattern.second;
+  }
+}
+
+/**
+ * RFC 9309 §2.2.1: every group naming the product token (case-insensitive), merged; else
+ * every `*` group, merged. §2.2.2: the longest match decides; on a tie Allow wins.
+ */
+export function chooseRfc9309(byToken: GroupsByToken, token: string): Choice | null {
+  const chosen = byToken.get(token) ?? byToken.get("*");
+  if (chosen === undefined) return null;
+  // Plain loops: flatMap costs more than the rest of choosing.
+  const agents: AgentLine[] = [];
+  let rules = (chosen[0] as Group).rules;
+  if (chosen.length > 1) rules = [];
+  for (const group of chosen) {
+    for (const agent of group.agents) {
+      if (agent.token === token || agent.token === "*") agents.push(agent);
+    }
+    if (chosen.length > 1) for (const rule of group.rules) (rules as Rule[]).push(rule);
+  }
+  return { groups: chosen, agents, rules, longest: true };
+}
+
+/** Groups by the tokens their User-agent lines name, each list in file order. */
+export type GroupsByToken = ReadonlyMap<string, readonly Group[]>;
+
+/**
+ * The groups of a file by token, made once per file: each robot then finds its groups by one
+ * lookup, where a file of many groups would be searched whole for every robot.
+ */
+export function groupsByToken(groups: readonly Group[]): GroupsByToken {
+  const byToken = new Map<string, Group[]>();
+  for (const group of groups) {
+    for (const agent of group.agents) {
+      const list = byToken.get(agent.token);
+      if (list === undefined) byToken.set(agent.token, [group]);
+      else if (list[list.length - 1] !== group) list.push(group);
+    }
+  }
+  return byToken;
+}
+
+/**
+ * seeds/004 §3.2.1: the first record with a User-agent value containing the robot's name token
+ * (case-insensitive); else the first `*` record. §3.2.2: the first matching line decides.
+ * `Robot-version: 1.0` robots predate Allow and ignore it (DESIGN §3).
+ */
+export function chooseKoster(
+  groups: readonly Group[],
+  token: string,
+  version: string | null,
+): Choice | null {
+  const named =
+    token === ""
+      ? undefined
+      : groups.find((g) =>
+          g.agents.some((a) => a.token !== "*" && a.value.toLowerCase().includes(token)),
+        );
+  const group = named ?? groups.find((g) => g.agents.some((a) => a.token === "*"));
+  if (group === undefined) return null;
+  const noAllow = version?.trim().split(".")[0] === "1";
+  return {
+    groups: [group],
+    agents: group.agents,
+    rules: noAllow ? group.rules.filter((r) => !r.allow) : group.rules,
+    longest: false,
+  };
+}
