@@ -55,13 +55,16 @@ export const MAX_ENTRY_CHARS = 512 * 1024;
 export const MAX_ENTRY_TAGS = 16_384;
 
 /**
- * Markup one XML file may hold, counted as its `<` characters: each costs the fast path about
- * 0.15 µs and the general tokenizer about twice that, so a `<` the tokenizer reads counts
- * {@link TOKENIZED_MARKUP_WEIGHT} times. A 49 MB sitemap of 50,000 entries, each with three
- * images and a news element, holds 2 million (4 million units if every entry went to the
- * tokenizer); 50 MB of `<x/>` holds 12 million, two to four seconds of CPU. Past it, reading
- * stops with `too-much-markup`, keeping the entries before, so that any file within the size
- * limit reads in well under a second.
+ * Markup one XML file may hold, counted as its `<` characters: each costs the fast path's scan
+ * about 0.15 µs and the general tokenizer about twice that, so a `<` the tokenizer reads counts
+ * {@link TOKENIZED_MARKUP_WEIGHT} times, and so does each `=` it reads (an attribute costs it about
+ * what a tag does); an entry the scan finds unusual and hands to the tokenizer counts both. A 49 MB
+ * sitemap of 50,000 entries, each with three images and a news element, holds 2 million `<`:
+ * 2 million units read by the fast path, 4 million by the tokenizer alone (a feed, an odd root);
+ * 50 MB of `<x/>` holds 12 million, two to four seconds of CPU. Past it, reading stops with
+ * `too-much-markup`, keeping the entries before, so that any file within the size limit reads in
+ * about half a second. The price: a file near 50 MB whose every entry is unusual (CDATA in each,
+ * say) and heavy with extensions stops before its end.
  */
 export const MAX_MARKUP_UNITS = 4_500_000;
 

@@ -228,18 +228,21 @@ export class XmlSitemapReader implements Partial<Handler> {
    */
   private feed(whole: string): void {
     let text = whole;
-    const room = Math.floor((MAX_MARKUP_UNITS - this.markupUnits) / TOKENIZED_MARKUP_WEIGHT);
-    let n = 0;
+    // Each `<` and each `=` (an attribute costs the tokenizer about what a tag does).
     let lt = text.indexOf("<");
-    while (lt >= 0 && n < room) {
-      n++;
-      lt = text.indexOf("<", lt + 1);
+    let eq = text.indexOf("=");
+    let cut = -1;
+    while (lt >= 0 || eq >= 0) {
+      const atLt = eq < 0 || (lt >= 0 && lt < eq);
+      this.markupUnits += TOKENIZED_MARKUP_WEIGHT;
+      if (this.markupUnits > MAX_MARKUP_UNITS) {
+        cut = atLt ? lt : eq;
+        break;
+      }
+      if (atLt) lt = text.indexOf("<", lt + 1);
+      else eq = text.indexOf("=", eq + 1);
     }
-    this.markupUnits += n * TOKENIZED_MARKUP_WEIGHT;
-    if (lt >= 0) {
-      text = text.slice(0, lt);
-      this.markupUnits = MAX_MARKUP_UNITS + 1;
-    }
+    if (cut >= 0) text = text.slice(0, cut);
     this.flushNewlines();
     this.keepFieldLine();
     this.lines.push(text);
@@ -249,7 +252,7 @@ export class XmlSitemapReader implements Partial<Handler> {
     // judged at each chunk's end too.
     if (this.blockDepth !== 0 && this.fed - this.blockStart > MAX_ENTRY_CHARS)
       this.entryTooLarge(this.blockLine);
-    if (lt >= 0) this.tooMuchMarkup(this.lineAt(this.fed));
+    if (cut >= 0) this.tooMuchMarkup(this.lineAt(this.fed));
   }
 
   private tooMuchMarkup(line: number): void {
@@ -449,8 +452,8 @@ export class XmlSitemapReader implements Partial<Handler> {
         this.toCatchUp();
         return;
       }
-      // A block given to the tokenizer is counted as it is given.
-      this.markupUnits += scan.kind === "ignored" ? 1 : scan.entry === null ? 0 : scan.tags;
+      // A block the tokenizer is then given costs this scan too, and is counted again as given.
+      this.markupUnits += scan.kind === "ignored" ? 1 : scan.tags;
       if (this.markupUnits > MAX_MARKUP_UNITS) {
         this.tooMuchMarkup(line);
         break;
