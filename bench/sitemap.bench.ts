@@ -333,6 +333,77 @@ async function startSitemapServer(files: number): Promise<{ origin: string; serv
 }
 
 // ---------------------------------------------------------------------------------------------
+// Hostile sitemaps within the 50 MB limit: markup meant to cost a reader time (issue 14 §2).
+
+const HOSTILE_HEAD = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${SITEMAP_NAMESPACE}" xmlns:e="urn:e">\n`;
+const hostileEntry = (i: number, body: string): string =>
+  `<url><loc>https://a.example/${i}</loc>${body}</url>\n`;
+function hostileText(entries: number, body: string): string {
+  const parts = [HOSTILE_HEAD];
+  for (let i = 0; i < entries; i++) parts.push(hostileEntry(i, body));
+  parts.push(FOOTER);
+  return parts.join("");
+}
+
+const HOSTILE: readonly (readonly [string, () => string])[] = [
+  ["12 entries of 4.3 MB of <x/>", () => hostileText(12, "<x/>".repeat(1_075_000))],
+  ["12 entries of 4.3 MB of nested tags", () => hostileText(12, "<a><b>t</b></a>".repeat(290_000))],
+  ["one 51 MB entry of <x/>", () => hostileText(1, "<x/>".repeat(12_800_000))],
+  ["800 entries of 15,000 <x/>", () => hostileText(800, "<x/>".repeat(15_000))],
+  ["800 plain entries of 10,000 <e:x/>", () => hostileText(800, "<e:x/>".repeat(10_000))],
+  ["800 entries of 8,000 comments", () => hostileText(800, "<!---->".repeat(8_000))],
+  [
+    "800 entries of 2,500 <y:x xmlns:y>",
+    () => hostileText(800, "<y:x xmlns:y='urn:y'/>".repeat(2_500)),
+  ],
+];
+
+/**
+ * The CPU heed spends on each hostile shape, with its fast path and with the tokenizer alone, and
+ * the peer's on the first shape, as ratios to heed's.
+ */
+async function hostileTable(runs: number): Promise<void> {
+  const rows: string[][] = [];
+  for (const [label, make] of HOSTILE) {
+    const bytes = new TextEncoder().encode(make());
+    const chunks = chunksOf(bytes);
+    const stops: string[] = [];
+    const fast: number[] = [];
+    const tokenizer: number[] = [];
+    const peer: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      fast.push(
+        await cpuMs(async () => {
+          let n = 0;
+          for await (const e of parseSitemap(chunks)) {
+            if (e.kind === "url") n++;
+            else if (e.kind === "end" && r === 0) stops.push(e.summary.stoppedBy ?? "none");
+          }
+          return n;
+        }),
+      );
+      tokenizer.push(await cpuMs(async () => heedTokenizerOnly(chunks)));
+      if (rows.length === 0)
+        peer.push(await cpuMs(() => peerEntries(chunks, false).catch(() => -1)));
+    }
+    const f = median(fast);
+    rows.push([
+      label,
+      mib(bytes.byteLength),
+      stops[0] ?? "",
+      fmt(f),
+      fmt(median(tokenizer)),
+      peer.length > 0 ? `${fmt(median(peer))} (${fmt(median(peer) / f, 1)}x)` : "",
+    ]);
+  }
+  printTable(
+    `CPU to read hostile sitemaps within the size limit (median of ${runs} runs)`,
+    ["shape", "size", "heed stops with", "heed CPU ms", "tokenizer only ms", "sitemap@9.0.1 ms"],
+    rows,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const started = now();
@@ -437,6 +508,8 @@ async function main(): Promise<void> {
       ["sitemap@9.0.1", fmt(bigMs[3] ?? 0), `${fmt((bigMs[3] ?? 0) / heedBig, 2)}x`],
     ],
   );
+
+  await hostileTable(QUICK ? 1 : 3);
 
   const files = QUICK ? 5 : 20;
   const { origin, server } = await startSitemapServer(files);

@@ -14,11 +14,23 @@
  */
 import { Tokenizer, type TokenizerCallbacks } from "htmlparser2";
 
-export type StartTagHandler = (name: string, attributes: Readonly<Record<string, string>>) => void;
+/** Called for each start tag; returning `false` stops reading the document there. */
+export type StartTagHandler = (
+  name: string,
+  attributes: Readonly<Record<string, string>>,
+) => unknown;
 
 /**
- * Calls `onStartTag` for each start tag of `html`, in order; with `only`, for the tags of those
- * (lower-case) names alone, and the attributes of no other tag are gathered.
+ * Characters kept of one attribute value: a URL is a few thousand at most. A longer value is
+ * dropped (the attribute reads as absent), so that a 16 MiB `href` of character references is
+ * not built up one reference at a time.
+ */
+export const MAX_ATTRIBUTE_CHARS = 64 * 1024;
+
+/**
+ * Calls `onStartTag` for each start tag of `html`, in order, until it returns `false`; with
+ * `only`, for the tags of those (lower-case) names alone, and the attributes of no other tag are
+ * gathered.
  */
 export function forEachStartTag(
   html: string,
@@ -27,6 +39,7 @@ export function forEachStartTag(
 ): void {
   const reader = new StartTags(html, onStartTag, only ?? null);
   const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, reader);
+  reader.stop = () => tokenizer.pause();
   tokenizer.write(html);
   tokenizer.end();
 }
@@ -37,6 +50,9 @@ class StartTags implements TokenizerCallbacks {
   private attributes: Record<string, string> | null = null;
   private attributeName = "";
   private attributeValue = "";
+  private attributeTooLong = false;
+  /** Stops the tokenizer (set once it exists). */
+  stop: () => void = () => undefined;
 
   constructor(
     private readonly html: string,
@@ -58,19 +74,24 @@ class StartTags implements TokenizerCallbacks {
   }
 
   onattribdata(start: number, endIndex: number): void {
-    if (this.attributes !== null) this.attributeValue += this.html.slice(start, endIndex);
+    if (this.attributes === null || this.attributeTooLong) return;
+    if (this.attributeValue.length + (endIndex - start) > MAX_ATTRIBUTE_CHARS)
+      this.attributeTooLong = true;
+    else this.attributeValue += this.html.slice(start, endIndex);
   }
 
   onattribentity(codepoint: number): void {
-    if (this.attributes === null) return;
-    this.attributeValue += codepoint <= 0x10ffff ? String.fromCodePoint(codepoint) : "\ufffd";
+    if (this.attributes === null || this.attributeTooLong) return;
+    if (this.attributeValue.length >= MAX_ATTRIBUTE_CHARS) this.attributeTooLong = true;
+    else this.attributeValue += codepoint <= 0x10ffff ? String.fromCodePoint(codepoint) : "\ufffd";
   }
 
   onattribend(): void {
     const attributes = this.attributes;
-    if (attributes !== null && !(this.attributeName in attributes))
+    if (attributes !== null && !this.attributeTooLong && !(this.attributeName in attributes))
       attributes[this.attributeName] = this.attributeValue;
     this.attributeValue = "";
+    this.attributeTooLong = false;
   }
 
   onopentagend(): void {
@@ -85,7 +106,7 @@ class StartTags implements TokenizerCallbacks {
     const attributes = this.attributes;
     if (attributes === null) return;
     this.attributes = null;
-    this.onStartTag(this.name, attributes);
+    if (this.onStartTag(this.name, attributes) === false) this.stop();
   }
 
   oncdata(): void {}

@@ -14,6 +14,13 @@ import { type NormalizeOptions, normalizeUrl } from "./url-normal.js";
  */
 export const MAX_PAGE_LINKS = 50_000;
 
+/**
+ * Link-bearing start tags read from one page, repeats included: past it reading stops and the
+ * links are cut. A 16 MiB page of `<a href=x>` (1.6 million tags of one link) took a second of
+ * CPU; four tags a kept link is far more than pages repeat their menus.
+ */
+export const MAX_PAGE_LINK_TAGS = 4 * MAX_PAGE_LINKS;
+
 /** The start tags that carry what a page links to, or what it says about robots. */
 const LINK_TAGS: ReadonlySet<string> = new Set([
   "a",
@@ -28,7 +35,10 @@ const LINK_TAGS: ReadonlySet<string> = new Set([
 export interface PageLinks {
   /** Normalised absolute URLs, in document order, without repeats. */
   readonly links: readonly string[];
-  /** The page had more than {@link MAX_PAGE_LINKS} links; those past it were not read. */
+  /**
+   * The page had more than {@link MAX_PAGE_LINKS} links, or {@link MAX_PAGE_LINK_TAGS} tags that
+   * may carry one; those past it were not read.
+   */
   readonly linksCut: boolean;
   /** Links marked `rel=nofollow`, kept apart: a polite robot does not follow them. */
   readonly nofollow: readonly string[];
@@ -71,6 +81,7 @@ export function extractLinks(
 
   const resolved = new Map<string, string | null>();
   let linksCut = false;
+  let tags = 0;
   const add = (href: string | undefined, rel: string | undefined) => {
     if (href === undefined || linksCut) return;
     if (seen.size >= MAX_PAGE_LINKS) {
@@ -92,6 +103,10 @@ export function extractLinks(
   forEachStartTag(
     html,
     (name, attributes) => {
+      if (++tags > MAX_PAGE_LINK_TAGS) {
+        linksCut = true;
+        return false;
+      }
       switch (name) {
         case "base":
           if (attributes.href !== undefined) {
@@ -130,6 +145,7 @@ export function extractLinks(
         default:
           break;
       }
+      return true;
     },
     LINK_TAGS,
   );

@@ -26,6 +26,8 @@ export const SITEMAP_CODES: Readonly<Record<SitemapCode, CodeInfo>> = {
   "gzip-corrupt": ERROR_STOP,
   "gzip-unsupported": ERROR_STOP,
   "xml-too-deep": ERROR_STOP,
+  "entry-too-large": ERROR_STOP,
+  "too-much-markup": ERROR_STOP,
   "xml-malformed": ERROR,
   "not-utf8": WARNING,
   namespace: WARNING,

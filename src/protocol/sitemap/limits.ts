@@ -37,6 +37,40 @@ export const MAX_FIELD_CHARS = 16 * 1024;
  */
 export const MAX_XML_DEPTH = 64;
 
+/**
+ * Characters one element at the top level of a sitemap (an entry, or anything else beside the
+ * entries) may span. A `<loc>` is under 2,048 characters (sitemaps.org); Google's image extension
+ * allows 1,000 images an entry, a few hundred characters each with caption and title, and video
+ * and news entries are a few KB. Past this, reading stops with `entry-too-large`: an entry this
+ * large is not a sitemap entry but markup meant to cost its reader time (12 entries of 4 MB of
+ * `<x/>` cost seconds of CPU to tokenize).
+ */
+export const MAX_ENTRY_CHARS = 512 * 1024;
+
+/**
+ * Markup (start and end tags, comments, CDATA sections, processing instructions) inside one
+ * top-level element: 1,000 images of four or five elements each (two tags an element), with room
+ * to spare. Past it, `entry-too-large`, so that an entry of many tiny tags is bounded too.
+ */
+export const MAX_ENTRY_TAGS = 16_384;
+
+/**
+ * Markup one XML file may hold, counted as its `<` characters: each costs the fast path's scan
+ * about 0.15 µs and the general tokenizer about twice that, so a `<` the tokenizer reads counts
+ * {@link TOKENIZED_MARKUP_WEIGHT} times, and so does each `=` it reads (an attribute costs it about
+ * what a tag does); an entry the scan finds unusual and hands to the tokenizer counts both. A 49 MB
+ * sitemap of 50,000 entries, each with three images and a news element, holds 2 million `<`:
+ * 2 million units read by the fast path, 4 million by the tokenizer alone (a feed, an odd root);
+ * 50 MB of `<x/>` holds 12 million, two to four seconds of CPU. Past it, reading stops with
+ * `too-much-markup`, keeping the entries before, so that any file within the size limit reads in
+ * about half a second. The price: a file near 50 MB whose every entry is unusual (CDATA in each,
+ * say) and heavy with extensions stops before its end.
+ */
+export const MAX_MARKUP_UNITS = 4_500_000;
+
+/** What one `<` read by the general tokenizer counts against {@link MAX_MARKUP_UNITS}. */
+export const TOKENIZED_MARKUP_WEIGHT = 2;
+
 /** Diagnostics reported per file; past it one `too-many-diagnostics` says the rest were dropped. */
 export const MAX_DIAGNOSTICS = 1000;
 

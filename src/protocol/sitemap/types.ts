@@ -62,6 +62,8 @@ export type SitemapCode =
   | "gzip-corrupt"
   | "gzip-unsupported"
   | "xml-too-deep"
+  | "entry-too-large"
+  | "too-much-markup"
   | "xml-malformed"
   | "not-utf8"
   | "namespace"

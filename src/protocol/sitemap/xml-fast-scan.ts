@@ -28,10 +28,20 @@ export type BlockScan =
   | { readonly kind: "more" }
   /** Something only the full reader reads right; it reads from here on. */
   | { readonly kind: "unusual" }
+  /** The block spans more than `maxChars` characters or holds more than `maxTags` tags. */
+  | { readonly kind: "too-large" }
   /** A comment or processing instruction between entries, ending at `end`: nothing to read. */
   | { readonly kind: "ignored"; readonly end: number }
-  /** A whole block ending at `end`; `entry` is its fields when it is a plain entry, else null. */
-  | { readonly kind: "block"; readonly end: number; readonly entry: readonly FastField[] | null };
+  /**
+   * A whole block ending at `end`; `entry` is its fields when it is a plain entry, else null;
+   * `tags` the `<` in it.
+   */
+  | {
+      readonly kind: "block";
+      readonly end: number;
+      readonly entry: readonly FastField[] | null;
+      readonly tags: number;
+    };
 
 /** What a direct child of an entry is: a field candidate, a subtree skipped whole, or neither. */
 export type ChildKind = "field" | "skip" | "other";
@@ -40,6 +50,9 @@ export interface ScanContext {
   /** `url` in a urlset, `sitemap` in an index. */
   readonly entryName: string;
   childKind(prefix: string, local: string): ChildKind;
+  /** limits.ts MAX_ENTRY_CHARS and MAX_ENTRY_TAGS: past them the scan stops with `too-large`. */
+  readonly maxChars: number;
+  readonly maxTags: number;
 }
 
 /**
@@ -51,6 +64,7 @@ const FAST_MAX_DEPTH = 24;
 
 const MORE: BlockScan = { kind: "more" };
 const UNUSUAL: BlockScan = { kind: "unusual" };
+const TOO_LARGE: BlockScan = { kind: "too-large" };
 
 const GT = 62; // >
 const SLASH = 47; // /
@@ -79,7 +93,8 @@ export function scanBlock(text: string, start: number, ctx: ScanContext): BlockS
   const status = tag.read(text, start);
   if (status === TAG_MORE) return MORE;
   if (status === TAG_BAD || tag.close) return UNUSUAL;
-  if (tag.selfClosing) return { kind: "block", end: tag.end, entry: null };
+  if (tag.end - start > ctx.maxChars) return TOO_LARGE;
+  if (tag.selfClosing) return { kind: "block", end: tag.end, entry: null, tags: 1 };
   let plainEntry =
     tag.plain &&
     tag.nameEnd - tag.nameStart === ctx.entryName.length &&
@@ -95,9 +110,13 @@ export function scanBlock(text: string, start: number, ctx: ScanContext): BlockS
   let fieldPrefix = "";
   let fieldLocal = "";
   let pos = tag.end;
+  // Bounded so that a hostile block costs at most a bounded scan: the reader then stops.
+  const limit = start + ctx.maxChars;
+  let tags = 0;
   for (;;) {
     const lt = text.indexOf("<", pos);
-    if (lt < 0) return MORE;
+    if (lt < 0) return text.length > limit ? TOO_LARGE : MORE;
+    if (lt >= limit || ++tags > ctx.maxTags) return TOO_LARGE;
     const next = text.charCodeAt(lt + 1);
     if (next === BANG) {
       // Comments and CDATA: the full reader reads the block.
@@ -107,14 +126,14 @@ export function scanBlock(text: string, start: number, ctx: ScanContext): BlockS
       if (text.startsWith("<!--", lt)) close = text.indexOf("-->", lt + 4);
       else if (text.startsWith("<![CDATA[", lt)) close = text.indexOf("]]>", lt + 9);
       else return UNUSUAL;
-      if (close < 0) return MORE;
+      if (close < 0) return text.length > limit ? TOO_LARGE : MORE;
       pos = close + 3;
       inField = false;
       continue;
     }
     if (next === QUESTION) return UNUSUAL;
     const read = tag.read(text, lt);
-    if (read === TAG_MORE) return MORE;
+    if (read === TAG_MORE) return text.length > limit ? TOO_LARGE : MORE;
     if (read === TAG_BAD) return UNUSUAL;
     pos = tag.end;
     const depth = starts.length;
@@ -128,7 +147,10 @@ export function scanBlock(text: string, start: number, ctx: ScanContext): BlockS
         return UNUSUAL;
       starts.pop();
       ends.pop();
-      if (depth === 1) return { kind: "block", end: pos, entry: plainEntry ? fields : null };
+      if (depth === 1) {
+        if (pos > limit) return TOO_LARGE;
+        return { kind: "block", end: pos, entry: plainEntry ? fields : null, tags: tags + 1 };
+      }
       if (depth === 2 && inField) {
         fields.push({
           prefix: fieldPrefix,

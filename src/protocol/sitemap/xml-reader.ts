@@ -37,10 +37,14 @@ import {
   ATOM_03_NAMESPACE,
   ATOM_NAMESPACE,
   LEGACY_SITEMAP_NAMESPACES,
+  MAX_ENTRY_CHARS,
+  MAX_ENTRY_TAGS,
   MAX_FIELD_CHARS,
+  MAX_MARKUP_UNITS,
   MAX_XML_DEPTH,
   REGP_NAMESPACE,
   SITEMAP_NAMESPACE,
+  TOKENIZED_MARKUP_WEIGHT,
 } from "./limits.js";
 import { LineIndex } from "./line-index.js";
 import type { Sink } from "./sink.js";
@@ -55,8 +59,6 @@ import {
   startTagEnd,
 } from "./xml-fast-scan.js";
 
-/** Text held back for the fast path while a block is cut by the chunk's end; past it, the full reader. */
-const MAX_FAST_BLOCK = 4 * 1024 * 1024;
 /** Text before the root element's start tag that the fast path looks through (declarations, comments). */
 const MAX_FAST_HEAD = 64 * 1024;
 
@@ -140,6 +142,17 @@ export class XmlSitemapReader implements Partial<Handler> {
   private fastLine = 1;
   private scanContext: ScanContext;
   private fastRead = 0;
+  /**
+   * The top-level element the tokenizer is reading (an entry, or any other element beside the
+   * entries): its depth (0 when none), where it starts, its line, and the markup read in it, so
+   * that it is held to MAX_ENTRY_CHARS and MAX_ENTRY_TAGS as the fast path holds its blocks.
+   */
+  private blockDepth = 0;
+  private blockStart = 0;
+  private blockLine = 0;
+  private blockMarkup = 0;
+  /** Markup read in this file, in MAX_MARKUP_UNITS. */
+  private markupUnits = 0;
 
   /** `fastPath: false` reads with the tokenizer alone (tests compare the two). */
   constructor(
@@ -152,6 +165,8 @@ export class XmlSitemapReader implements Partial<Handler> {
     this.scanContext = {
       entryName: "url",
       childKind: (prefix, local) => this.childKind(prefix, local),
+      maxChars: MAX_ENTRY_CHARS,
+      maxTags: MAX_ENTRY_TAGS,
     };
   }
 
@@ -207,13 +222,77 @@ export class XmlSitemapReader implements Partial<Handler> {
 
   // ---- the fast path ------------------------------------------------------------------------
 
-  /** Gives text to the tokenizer, after counting the newlines the fast path read. */
-  private feed(text: string): void {
+  /**
+   * Gives text to the tokenizer, after counting the newlines the fast path read, and its markup
+   * against MAX_MARKUP_UNITS: past it, only the text before the `<` over the limit is given.
+   */
+  private feed(whole: string): void {
+    let text = whole;
+    // Each `<` and each `=` (an attribute costs the tokenizer about what a tag does).
+    let lt = text.indexOf("<");
+    let eq = text.indexOf("=");
+    let cut = -1;
+    while (lt >= 0 || eq >= 0) {
+      const atLt = eq < 0 || (lt >= 0 && lt < eq);
+      this.markupUnits += TOKENIZED_MARKUP_WEIGHT;
+      if (this.markupUnits > MAX_MARKUP_UNITS) {
+        cut = atLt ? lt : eq;
+        break;
+      }
+      if (atLt) lt = text.indexOf("<", lt + 1);
+      else eq = text.indexOf("=", eq + 1);
+    }
+    if (cut >= 0) text = text.slice(0, cut);
     this.flushNewlines();
     this.keepFieldLine();
     this.lines.push(text);
     this.fed += text.length;
     this.parser.write(text);
+    // An element the tokenizer reads through without an event (text, unmatched end tags) is
+    // judged at each chunk's end too.
+    if (this.blockDepth !== 0 && this.fed - this.blockStart > MAX_ENTRY_CHARS)
+      this.entryTooLarge(this.blockLine);
+    if (cut >= 0) this.tooMuchMarkup(this.lineAt(this.fed));
+  }
+
+  private tooMuchMarkup(line: number): void {
+    if (this.sink.stopped) return;
+    this.sink.report(
+      "too-much-markup",
+      line,
+      `more than ${MAX_MARKUP_UNITS.toLocaleString("en-US")} tags, comments and CDATA sections in one file (a sitemap of 50,000 entries holds a few million); reading stopped`,
+    );
+    this.parser.pause();
+  }
+
+  /**
+   * An element at the top level over MAX_ENTRY_CHARS or MAX_ENTRY_TAGS: reading stops, keeping the
+   * entries before it. It is not skipped to read on after it: its end would have to be found by a
+   * reading of the markup in it, which is the cost being refused, and a cheaper look (the next
+   * `</url>`) could take one inside a comment or CDATA section for its end and read entries that
+   * are not in the file.
+   */
+  private entryTooLarge(line: number): void {
+    if (this.sink.stopped) return;
+    this.sink.report(
+      "entry-too-large",
+      line,
+      `an element here spans more than ${MAX_ENTRY_CHARS} characters or ${MAX_ENTRY_TAGS} tags (a sitemap entry is a few KB); reading stopped`,
+    );
+    this.parser.pause();
+  }
+
+  /** Counts one piece of markup in the element being read; false when reading stops here. */
+  private countMarkup(): boolean {
+    if (this.blockDepth === 0) return true;
+    if (
+      ++this.blockMarkup > MAX_ENTRY_TAGS ||
+      this.parser.startIndex - this.blockStart >= MAX_ENTRY_CHARS
+    ) {
+      this.entryTooLarge(this.blockLine);
+      return false;
+    }
+    return true;
   }
 
   private flushNewlines(): void {
@@ -339,10 +418,7 @@ export class XmlSitemapReader implements Partial<Handler> {
       this.defaultNs !== this.vocabulary
     )
       return false;
-    this.scanContext = {
-      entryName: format === "urlset" ? "url" : "sitemap",
-      childKind: this.scanContext.childKind,
-    };
+    this.scanContext = { ...this.scanContext, entryName: format === "urlset" ? "url" : "sitemap" };
     return true;
   }
 
@@ -363,12 +439,10 @@ export class XmlSitemapReader implements Partial<Handler> {
       if (scan.kind === "more") {
         // Scanned again only when twice as long, so that a long block costs linear time.
         this.needLength = 2 * (text.length - lt);
-        if (text.length - lt > MAX_FAST_BLOCK) {
-          this.pending = text.slice(lt);
-          this.pendingLine = line;
-          this.toCatchUp();
-          return;
-        }
+        break;
+      }
+      if (scan.kind === "too-large") {
+        this.entryTooLarge(line);
         break;
       }
       this.needLength = 0;
@@ -377,6 +451,12 @@ export class XmlSitemapReader implements Partial<Handler> {
         this.pendingLine = line;
         this.toCatchUp();
         return;
+      }
+      // A block the tokenizer is then given costs this scan too, and is counted again as given.
+      this.markupUnits += scan.kind === "ignored" ? 1 : scan.tags;
+      if (this.markupUnits > MAX_MARKUP_UNITS) {
+        this.tooMuchMarkup(line);
+        break;
       }
       const blockLines = countNewlines(text, lt, scan.end);
       if (scan.kind === "ignored") {
@@ -432,7 +512,7 @@ export class XmlSitemapReader implements Partial<Handler> {
   // ---- htmlparser2 callbacks ----------------------------------------------------------------
 
   onprocessinginstruction(name: string, data: string): void {
-    if (this.sink.stopped) return;
+    if (this.sink.stopped || !this.countMarkup()) return;
     const lower = name.toLowerCase();
     if (!lower.startsWith("!")) return; // `<?xml …?>` and other processing instructions
     const line = this.lineAt(this.parser.startIndex);
@@ -449,6 +529,11 @@ export class XmlSitemapReader implements Partial<Handler> {
 
   oncdatastart(): void {
     this.inCdata = true;
+    this.countMarkup();
+  }
+
+  oncomment(): void {
+    if (!this.inCdata && !this.sink.stopped) this.countMarkup();
   }
 
   oncdataend(): void {
@@ -461,8 +546,16 @@ export class XmlSitemapReader implements Partial<Handler> {
       this.parser.pause();
       return;
     }
+    if (!this.countMarkup()) return;
     const depth = ++this.depth;
     this.lastOpenStart = this.parser.startIndex;
+    if (depth === this.entryLevel) {
+      // An element where entries are (in RSS, inside the channel), an entry or not.
+      this.blockDepth = depth;
+      this.blockStart = this.parser.startIndex;
+      this.blockLine = this.lineAt(this.parser.startIndex);
+      this.blockMarkup = 0;
+    }
     if (depth > MAX_XML_DEPTH) {
       this.sink.report(
         "xml-too-deep",
@@ -540,9 +633,17 @@ export class XmlSitemapReader implements Partial<Handler> {
 
   onclosetag(name: string, isImplied: boolean): void {
     if (this.sink.stopped || this.ending) return;
+    if (!isImplied && !this.countMarkup()) return;
     this.lastCloseEnd = this.parser.endIndex;
     const depth = this.depth;
     if (depth === 0) return;
+    if (depth === this.blockDepth) {
+      this.blockDepth = 0;
+      if (this.parser.endIndex + 1 - this.blockStart > MAX_ENTRY_CHARS) {
+        this.entryTooLarge(this.blockLine);
+        return;
+      }
+    }
     if (isImplied && this.parser.startIndex !== this.lastOpenStart) this.malformed(name);
     if (this.skipDepth !== 0) {
       if (depth === this.skipDepth) this.skipDepth = 0;

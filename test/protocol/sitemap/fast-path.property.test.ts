@@ -338,11 +338,17 @@ describe("the XML reader's fast path reads as the tokenizer does", () => {
     }
   });
 
-  it("an entry longer than the fast path holds back is read by the tokenizer, alike", () => {
+  it("an entry over MAX_ENTRY_CHARS stops both readers alike, at its line, keeping what came before", () => {
     const huge = `<image:image><image:caption>${"z".repeat(5 * 1024 * 1024)}</image:caption></image:image>`;
-    const text = `<urlset xmlns="${SITEMAP_NAMESPACE}" xmlns:image="${IMAGE}"><url><loc>http://s.example/a</loc></url><url><loc>http://s.example/b</loc>${huge}</url><url><loc>http://s.example/c</loc></url></urlset>`;
+    const text = `<urlset xmlns="${SITEMAP_NAMESPACE}" xmlns:image="${IMAGE}">\n<url><loc>http://s.example/a</loc></url>\n<url><loc>http://s.example/b</loc>${huge}</url><url><loc>http://s.example/c</loc></url></urlset>`;
     const at = Array.from({ length: 100 }, (_, k) => k * 65_536);
     const reading = agree(text, at);
-    assert.equal(reading.events.filter((e) => e.kind === "url").length, 3);
+    assert.deepEqual(
+      reading.events.flatMap((e) => (e.kind === "url" ? [e.url.loc] : [])),
+      ["http://s.example/a"],
+    );
+    const stop = reading.events.find((e) => e.kind === "diagnostic" && e.diagnostic.fatal);
+    assert.equal(stop?.kind === "diagnostic" ? stop.diagnostic.code : null, "entry-too-large");
+    assert.equal(stop?.kind === "diagnostic" ? stop.diagnostic.line : null, 3);
   });
 });
