@@ -147,8 +147,10 @@ export async function runCrawl(
     });
   });
   const store = opened;
-  // "This crawl is finished" is for a store that held finished pages before this run began.
-  const doneBefore = (await store.frontier.counts()).done;
+  // URLs an earlier run settled (fetched, or failed for good): a run with nothing left to do on
+  // such a store is a finished crawl, not a first run that found nothing.
+  const before = await store.frontier.counts();
+  const settledBefore = before.done + before.failed;
   // --queued crawls the sites the store names: a private or loopback one is refused by the
   // address guard unless asked for, and saying so now beats "robots.txt no answer" later.
   if (options.queued === true && !allowPrivate) {
@@ -335,7 +337,7 @@ export async function runCrawl(
     );
     if (catalogs !== null) io.stderr.write(`${catalogLine(catalogs)}\n`);
     const again = options.recrawl === true || options.revisit === true;
-    if (summary.stoppedBy === "finished" && summary.fetched === 0 && doneBefore > 0 && !again)
+    if (summary.stoppedBy === "finished" && summary.fetched === 0 && settledBefore > 0 && !again)
       io.stderr.write(
         "heed crawl: this crawl is finished: --revisit fetches the pages due again, " +
           "--recrawl fetches every page again\n",
