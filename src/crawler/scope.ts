@@ -1,4 +1,5 @@
 /** Which URLs a crawl may follow, relative to its seeds. */
+import { originOf } from "./url-normal.js";
 
 export type ScopeKind = "host" | "domain" | "prefix";
 
@@ -14,7 +15,7 @@ export function makeScope(kind: ScopeKind, seeds: readonly string[]): Scope {
   switch (kind) {
     case "host": {
       const origins = new Set(parsed.map((u) => u.origin));
-      return (url) => origins.has(new URL(url).origin);
+      return (url) => origins.has(originOf(url));
     }
     case "domain": {
       const domains = parsed.map((u) => u.hostname.replace(/^www\./, ""));

@@ -6,6 +6,17 @@
 export type * from "./types.js";
 export { StoreError, type StoreErrorCode } from "./errors.js";
 export { MAX_ITEM_CHARS } from "./items.js";
-export { openRedisStore, type RedisStoreOptions } from "./redis/index.js";
+import type { CrawlStore } from "./types.js";
+import type { RedisStoreOptions } from "./redis/index.js";
+export type { RedisStoreOptions } from "./redis/index.js";
 export { openSqliteStore, type SqliteStoreOptions } from "./sqlite/index.js";
 export { DEFAULT_REDIS_PREFIX, openStore } from "./open.js";
+
+/**
+ * Opens the store in Redis (redis/index.ts). The Redis client is loaded on first use, as
+ * openStore does: a program that never opens a Redis store does not carry it in memory.
+ */
+export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlStore> {
+  const redis = await import("./redis/index.js");
+  return redis.openRedisStore(options);
+}

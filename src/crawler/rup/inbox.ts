@@ -7,8 +7,6 @@
  * refused for the moment (451), and the site's outbox tries again later.
  */
 import type { AddressInfo } from "node:net";
-import { simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { MAX_REPORT_BYTES, parseReport } from "../../protocol/rup/index.js";
 import {
   checkOverdue,
@@ -58,6 +56,11 @@ function smtpError(message: string, code: number): SmtpError {
 }
 
 export async function startInbox(options: InboxOptions): Promise<Inbox> {
+  // The mail libraries are loaded when an inbox starts, not by every program importing heed.
+  const [{ simpleParser }, { SMTPServer }] = await Promise.all([
+    import("mailparser"),
+    import("smtp-server"),
+  ]);
   const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   // Reports are taken in one after another: sequence checks and recoveries never interleave.
   let chain: Promise<unknown> = Promise.resolve();

@@ -5,10 +5,11 @@
  */
 import { DEFAULT_REDIS_PREFIX } from "../../store/open.js";
 import { type RobotState, SqliteRobotState } from "./robot-state.js";
-import { openRedisRobotState } from "./robot-state-redis.js";
 
 export async function openRobotState(spec: string): Promise<RobotState> {
   if (/^rediss?:\/\//i.test(spec)) {
+    // Loaded here: the Redis client stays out of memory when no Redis store is named.
+    const { openRedisRobotState } = await import("./robot-state-redis.js");
     const hash = spec.indexOf("#");
     return openRedisRobotState({
       url: hash === -1 ? spec : spec.slice(0, hash),

@@ -4,7 +4,7 @@
  * it; until then it is tried again, with a growing pause, and later reports of the same robot
  * wait behind it, so that they arrive in sequence order.
  */
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { HttpClient } from "../../net/http-client.js";
 import type { OutboxEntry, SiteState } from "./state.js";
 import { isWebhookTarget, postWebhook, webhookBody } from "./webhook.js";
@@ -52,20 +52,28 @@ export function parseSmtpUrl(url: string): SmtpTarget | null {
 
 /** An SMTP transport through nodemailer. */
 export function smtpTransport(target: SmtpTarget): MailTransport {
-  const transporter = nodemailer.createTransport({
-    host: target.host,
-    port: target.port,
-    secure: target.secure,
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
-  });
+  // nodemailer is loaded at the first report sent, not by every program importing heed.
+  let transporter: Promise<Transporter> | null = null;
+  const open = () =>
+    (transporter ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        host: target.host,
+        port: target.port,
+        secure: target.secure,
+        connectionTimeout: SMTP_TIMEOUT_MS,
+        greetingTimeout: SMTP_TIMEOUT_MS,
+        socketTimeout: SMTP_TIMEOUT_MS,
+      }),
+    ));
   return {
     async send(mail) {
-      await transporter.sendMail({ ...mail, headers: { ...mail.headers } });
+      await (await open()).sendMail({ ...mail, headers: { ...mail.headers } });
     },
     close() {
-      transporter.close();
+      void transporter?.then(
+        (t) => t.close(),
+        () => {},
+      );
     },
   };
 }
