@@ -19,7 +19,10 @@ import { CrawlerError } from "./errors.js";
 export interface Page {
   readonly url: string;
   readonly status: number;
-  /** Response headers, names lower-cased, the first value of each. */
+  /**
+   * Response headers, names lower-cased, the first value of each; every line of Content-Usage
+   * and Content-Signal (joined with ", ") and of X-Robots-Tag (joined with a line break).
+   */
   readonly headers: Readonly<Record<string, string>>;
   /** The media type, lower-cased, without parameters (`text/html`), or null. */
   readonly contentType: string | null;
