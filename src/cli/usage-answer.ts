@@ -52,10 +52,15 @@ export async function usageSettings(options: UsageOptions): Promise<UsageSetting
       throw new CliError(
         `--header: expected NAME: VALUE such as "Content-Usage: train-ai=n", got "${text}"`,
       );
-    headers ??= {};
+    // No prototype: a header named `constructor` or `__proto__` is a header like any other.
+    headers ??= Object.create(null) as Record<string, string>;
     const value = text.slice(colon + 1).trim();
-    // RFC 9110 §5.3: repeated field lines are one value, joined with commas.
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    // RFC 9110 §5.3: repeated field lines are one value, joined with commas; but each
+    // X-Robots-Tag line stands alone (`otherbot: noindex` must not take in the next line's
+    // `noai`), so its lines are kept a line each, as a crawl reads them (net/http-client.ts).
+    const joiner = name === "x-robots-tag" ? "\n" : ", ";
+    const before = headers[name];
+    headers[name] = before === undefined ? value : `${before}${joiner}${value}`;
   }
   let tdmrep: TdmRepFile | null = null;
   if (options.tdmrep !== undefined) {

@@ -17,6 +17,7 @@ import { createHttpClient } from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";
 import { VERSION } from "../net/version.js";
 import { type DialectChoice, productToken } from "../protocol/robots/index.js";
+import { EMPTY_PLAN } from "../protocol/robots/plan.js";
 import { openStore } from "../store/open.js";
 import type { CrawlStore } from "../store/types.js";
 import { SiteGate, type Ticket } from "../crawler/site-gate.js";
@@ -115,8 +116,17 @@ export async function crawleePoliteness(options: PolitenessOptions): Promise<Pol
   });
   const held = new WeakMap<CrawleeRequestLike, Ticket>();
   const check = async (url: string): Promise<Verdict> => {
-    const origin = new URL(url).origin;
-    return decide(await sites.view(origin), url, { agent, at: now() });
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    // Only http(s) has a robots.txt: any other URL is refused for good, with no request made
+    // (its origin is "null", which is no site to ask).
+    if (parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:"))
+      return {
+        allowed: false,
+        why: `not an http(s) URL: ${url.slice(0, 200)}`,
+        retryAt: null,
+        plan: EMPTY_PLAN,
+      };
+    return decide(await sites.view(parsed.origin), url, { agent, at: now() });
   };
   return {
     userAgent,

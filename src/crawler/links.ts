@@ -134,8 +134,7 @@ export function extractLinks(
         case "meta": {
           const name = (attributes.name ?? "").toLowerCase();
           const usage = name === "robots" || name === agent || USAGE_META.has(name);
-          if (usage && usageMeta.length < MAX_USAGE_META)
-            usageMeta.push({ name, content: attributes.content ?? "" });
+          if (usage) keepUsageMeta(usageMeta, name, attributes.content ?? "");
           if (name !== "robots" && name !== agent) break;
           const content = (attributes.content ?? "").toLowerCase();
           if (/\b(?:noindex|none)\b/.test(content)) noindex = true;
@@ -150,6 +149,17 @@ export function extractLinks(
     LINK_TAGS,
   );
   return { links, linksCut, nofollow, canonical, noindex, nofollowAll, usageMeta };
+}
+
+/**
+ * Keeps a usage `<meta>` unless the same name and content is kept already: a template that
+ * repeats `<meta name="robots" content="index, follow">` must not use up the
+ * {@link MAX_USAGE_META} places before the tag that says `noai`.
+ */
+function keepUsageMeta(kept: { name: string; content: string }[], name: string, content: string) {
+  if (kept.length >= MAX_USAGE_META) return;
+  for (const m of kept) if (m.name === name && m.content === content) return;
+  kept.push({ name, content });
 }
 
 /** `X-Robots-Tag` header values (`noindex`, `nofollow`, `none`, and `agent: …` forms). */

@@ -116,7 +116,10 @@ export interface PageResponse {
   /** The URL asked (parsed, without its #fragment, which is never sent). */
   readonly url: string;
   readonly status: number;
-  /** Response headers, names lower-cased, the first value of each. */
+  /**
+   * Response headers, names lower-cased, the first value of each; every line of Content-Usage
+   * and Content-Signal (joined with ", ") and of X-Robots-Tag (joined with a line break).
+   */
   readonly headers: Readonly<Record<string, string>>;
   /** The media type without parameters, lower-cased (`text/html`), or null. */
   readonly contentType: string | null;
@@ -384,11 +387,30 @@ function requestHeaders(
   return headers;
 }
 
+/**
+ * Fields of which every line counts, and how their lines are joined. Content-Usage and
+ * Content-Signal are Structured Fields dictionaries: their lines combine, in order, with ", "
+ * (RFC 9110 §5.3, RFC 9651 §4.2), so a second line saying `train-ai=n` is read. X-Robots-Tag
+ * lines each stand alone (one may name a robot, `googlebot: noindex`, and the next not), so
+ * they are kept a line each, which its readers split on.
+ */
+const JOINED_FIELDS: Readonly<Record<string, string>> = {
+  "content-usage": ", ",
+  "content-signal": ", ",
+  "x-robots-tag": "\n",
+};
+
 function firstValues(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, value] of Object.entries(raw)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) headers[name.toLowerCase()] = first;
+  for (const [key, value] of Object.entries(raw)) {
+    const name = key.toLowerCase();
+    const joiner = Object.hasOwn(JOINED_FIELDS, name) ? JOINED_FIELDS[name] : undefined;
+    const first = !Array.isArray(value)
+      ? value
+      : joiner === undefined
+        ? value[0]
+        : value.join(joiner);
+    if (first !== undefined) headers[name] = first;
   }
   return headers;
 }

@@ -141,6 +141,30 @@ describe("heed check: usage preferences", () => {
     assert.equal(usage(x).search?.from?.place, "header");
   });
 
+  it("repeated --header lines: Content-Usage lines combine, X-Robots-Tag lines stand alone", async () => {
+    const ask = async (...headers: string[]) => {
+      const r = await runCli([
+        "check",
+        plain,
+        "--agent",
+        "ExampleBot",
+        "--json",
+        "--url",
+        "/x",
+        "--purpose",
+        "train-ai",
+        ...headers.flatMap((h) => ["--header", h]),
+      ]);
+      const [o] = jsonLines(r.stdout);
+      return (o?.usage as Record<string, { value: string }>)["train-ai"]?.value;
+    };
+    // The second line's `noai` is for every robot, not for the one the first line names.
+    assert.equal(await ask("X-Robots-Tag: otherbot: noindex", "X-Robots-Tag: noai"), "disallowed");
+    assert.equal(await ask("X-Robots-Tag: otherbot: noindex, noai"), "unknown");
+    assert.equal(await ask("Content-Usage: train-ai=y", "Content-Usage: train-ai=n"), "disallowed");
+    assert.equal(await ask("Constructor: x", "Content-Usage: train-ai=n"), "disallowed");
+  });
+
   it("a file without usage lines answers as before: no usage field", async () => {
     const r = await runCli(["check", plain, "--agent", "bot", "--json", "--url", "/x"]);
     const [o] = jsonLines(r.stdout);

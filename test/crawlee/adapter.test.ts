@@ -83,6 +83,24 @@ describe("heed/crawlee", { timeout: 90_000 }, () => {
     }
   });
 
+  it("a URL that is not http(s) (or no URL) is refused for good, not retried as a site closed for now", async () => {
+    const polite = await crawleePoliteness({ agent: "HeedTest", allowPrivateAddresses: true });
+    try {
+      for (const url of ["file:///etc/passwd", "javascript:alert(1)", "data:text/html,x", "x y"]) {
+        const request = { url, noRetry: false };
+        await assert.rejects(polite.before({ request }, {}), {
+          name: "RobotsRefusal",
+          message: /not an http\(s\) URL/,
+        });
+        assert.equal(request.noRetry, true, url);
+        const verdict = await polite.check(url);
+        assert.equal(verdict.allowed, false);
+      }
+    } finally {
+      await polite.close();
+    }
+  });
+
   it("never a disallowed page; heed's User-Agent; the Crawl-delay kept", async () => {
     const site = await startSite({
       pages: 10,

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Crawler, type CrawlerOptions, CrawlerError, type PageContext } from "heed";
+import { MAX_ENQUEUE_PER_PAGE } from "../../src/crawler/api/index.js";
 import { tempDir } from "../helpers/crawl-harness.js";
 import { isPage, startSite } from "../helpers/synthetic-site.js";
 
@@ -134,11 +135,13 @@ describe("a hostile handler", { timeout: 60_000 }, () => {
         );
       const cycle: Record<string, unknown> = {};
       cycle["self"] = cycle;
+      let queued = -1;
       const crawler = new Crawler({
         agent: "HeedTest",
         store: join(temp.dir, "crawl.db"),
         seeds: [`${site.origin}/`],
-        handler: async (_page, ctx) => {
+        handler: async (page, ctx) => {
+          if (new URL(page.url).pathname !== "/") return;
           await ctx.enqueue("/a", { priority: Number.NaN }).catch(note);
           await ctx.enqueue("/a", { depth: -1 }).catch(note);
           await ctx.enqueue({ url: "/a", label: 5 as unknown as string }).catch(note);
@@ -147,10 +150,17 @@ describe("a hostile handler", { timeout: 60_000 }, () => {
           await ctx.push(() => 1).catch(note);
           await ctx.rules.check(5 as unknown as string).catch(note);
           await ctx.rules.check("ftp://x.example/").catch(note);
+          // A refused call spends none of the page's budget: after one of the whole budget with
+          // a bad last item, the budget is still there.
+          const many: unknown[] = Array.from({ length: MAX_ENQUEUE_PER_PAGE - 1 }, () => "/a");
+          many.push(7);
+          await ctx.enqueue(many as string[]).catch(note);
+          queued = (await ctx.enqueue(Array(MAX_ENQUEUE_PER_PAGE).fill("/b") as string[])).queued;
         },
       });
       await crawler.run();
-      assert.deepEqual(codes, Array(8).fill("HEED_BAD_ARGUMENT"));
+      assert.deepEqual(codes, Array(9).fill("HEED_BAD_ARGUMENT"));
+      assert.equal(queued, 1);
     } finally {
       await site.close();
       await temp.cleanup();

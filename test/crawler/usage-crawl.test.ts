@@ -12,7 +12,11 @@ import { tempDir } from "../helpers/crawl-harness.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { type Site, startSite } from "../helpers/synthetic-site.js";
 
-function page(res: ServerResponse, body: string, headers: Record<string, string> = {}): true {
+function page(
+  res: ServerResponse,
+  body: string,
+  headers: Record<string, string | string[]> = {},
+): true {
   res.writeHead(200, { "content-type": "text/html", ...headers }).end(`<html>${body}</html>`);
   return true;
 }
@@ -23,10 +27,13 @@ Content-Usage: /robots-no/ train-ai=n
 Content-Signal: /signal-no/ ai-train=no, search=yes
 `;
 
-const PAGES: Record<string, [string, Record<string, string>]> = {
+const PAGES: Record<string, [string, Record<string, string | string[]>]> = {
   "/robots-no/a.html": ["", {}],
   "/signal-no/a.html": ["", {}],
   "/header-no.html": ["", { "content-usage": "train-ai=n" }],
+  // The refusal on a second header line, or on an X-Robots-Tag line after one naming a robot.
+  "/header-second-line.html": ["", { "content-usage": ["train-ai=y", "train-ai=n"] }],
+  "/tag-second-line.html": ["", { "x-robots-tag": ["otherbot: noindex", "noai"] }],
   "/meta-noai.html": ['<head><meta name="robots" content="noai, noimageai"></head>', {}],
   "/tdm-meta.html": ['<head><meta name="tdm-reservation" content="1"></head>', {}],
   "/tdm-header.html": ["", { "tdm-reservation": "1" }],
@@ -39,6 +46,8 @@ const REFUSED_FOR_TRAINING = [
   "/robots-no/a.html",
   "/signal-no/a.html",
   "/header-no.html",
+  "/header-second-line.html",
+  "/tag-second-line.html",
   "/meta-noai.html",
   "/tdm-meta.html",
   "/tdm-header.html",
@@ -142,7 +151,7 @@ describe(
 
       const report = await runCli(["report", "--store", store]);
       assert.equal(report.code, 0, report.stderr);
-      assert.match(report.stdout, /not kept for the crawl's purpose: 7/);
+      assert.match(report.stdout, /not kept for the crawl's purpose: 9/);
       const filtered = await runCli([
         "export",
         "--store",

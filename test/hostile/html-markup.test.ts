@@ -60,4 +60,13 @@ describe("HTML link reading is bounded (issue 14 §2)", () => {
     forEachStartTag(`<a href="/${fits}">`, (_name, attributes) => seen.push(attributes.href ?? ""));
     assert.equal(seen[0]?.length, MAX_ATTRIBUTE_CHARS);
   });
+
+  it("a usage <meta> repeated many times does not crowd out a later one saying noai", () => {
+    const repeated = '<meta name="robots" content="index, follow">'.repeat(1000);
+    const read = extractLinks(`${repeated}<meta name="robots" content="noai">`, PAGE, "heed");
+    assert.deepEqual(read.usageMeta, [
+      { name: "robots", content: "index, follow" },
+      { name: "robots", content: "noai" },
+    ]);
+  });
 });

@@ -74,6 +74,9 @@ describe("fetchPage", () => {
       }),
       "/multi": (_req, res) => {
         res.setHeader("x-multi", ["first", "second"]);
+        res.setHeader("Content-Usage", ["train-ai=y", "train-ai=n"]);
+        res.setHeader("content-signal", ["search=yes", "ai-train=no"]);
+        res.setHeader("x-robots-tag", ["googlebot: noindex", "noai"]);
         res.end("two");
       },
       "/created": text("", 201),
@@ -164,6 +167,14 @@ describe("fetchPage", () => {
         response(await client.fetchPage(`${server.origin}/multi`)).headers["x-multi"],
         "first",
       );
+    });
+    it("every line of Content-Usage, Content-Signal and X-Robots-Tag is kept", async () => {
+      // A second Content-Usage line saying train-ai=n must be read (RFC 9110 §5.3: the lines
+      // combine in order); an X-Robots-Tag line naming a robot must not take in the next one.
+      const { headers } = response(await client.fetchPage(`${server.origin}/multi`));
+      assert.equal(headers["content-usage"], "train-ai=y, train-ai=n");
+      assert.equal(headers["content-signal"], "search=yes, ai-train=no");
+      assert.equal(headers["x-robots-tag"], "googlebot: noindex\nnoai");
     });
     it("201, 404, 410 and 500 are responses, not errors", async () => {
       for (const [path, status] of [

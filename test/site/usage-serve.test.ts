@@ -1,7 +1,7 @@
 // `heed serve --usage`: the Content-Usage header per path and /.well-known/tdmrep.json, from one
 // description, over real HTTP; and `heed usage build` writing robots.txt lines and tdmrep.json.
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -124,6 +124,41 @@ describe("heed usage build", () => {
     assert.equal(await readFile(robots, "utf8"), text);
     const tdm = readTdmRepJson(await readFile(join(dir, "tdmrep.json")));
     assert.equal(tdm.rules.length, 3);
+  });
+
+  it("a robots.txt that starts with a byte order mark: the lines go into its * group", async () => {
+    const robots = join(dir, "bom-robots.txt");
+    await writeFile(robots, "\uFEFFUser-agent: *\nDisallow: /private/\n");
+    const r = await runCli(["usage", "build", join(dir, "usage.json"), "--robots", robots]);
+    assert.equal(r.code, 0);
+    const text = await readFile(robots, "utf8");
+    assert.equal(text.match(/User-agent: \*/g)?.length, 1, text);
+    // Koster 1996 reads the first * record only: the lines must be in it.
+    const policy = parseRobots(text, { dialect: "koster1996" });
+    assert.equal(
+      usageFor({ url: "/p", agent: "bot", robots: policy }).categories["train-ai"].value,
+      "disallowed",
+    );
+  });
+
+  it("a file that cannot be written: exit 2, the other left as it was, no temporary left", async () => {
+    const sub = join(dir, "partial");
+    await mkdir(sub, { recursive: true });
+    const robots = join(sub, "robots.txt");
+    await writeFile(robots, "User-agent: *\nDisallow: /x\n");
+    const r = await runCli([
+      "usage",
+      "build",
+      join(dir, "usage.json"),
+      "--robots",
+      robots,
+      "--tdmrep",
+      join(sub, "no-such-folder", "tdmrep.json"),
+    ]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /cannot write .*tdmrep\.json/);
+    assert.equal(await readFile(robots, "utf8"), "User-agent: *\nDisallow: /x\n");
+    assert.deepEqual(await readdir(sub), ["robots.txt"]);
   });
 
   it("a bad description: exit 2 naming the field", async () => {

@@ -3,7 +3,7 @@
  * (docs/usage-preferences.md#one-description), the robots.txt lines (Content-Usage and
  * Content-Signal in the `User-agent: *` group) and /.well-known/tdmrep.json.
  */
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { robotsUsageLines, tdmRepRules } from "../../protocol/usage/description.js";
 import { CliError, EXIT_OK } from "../errors.js";
@@ -24,6 +24,9 @@ export async function runUsageBuild(
 ): Promise<number> {
   const description = await loadUsageDescription(resolve(io.cwd, file));
   const lines = robotsUsageLines(description);
+  // Every file is written beside its target first, then all renamed: a file that cannot be
+  // written leaves the others as they were, and no temporary behind.
+  const writes: { target: string; text: string; done: string }[] = [];
   if (options.robots === undefined) {
     io.stdout.write(["User-agent: *", ...lines, ""].join("\n"));
   } else {
@@ -37,20 +40,30 @@ export async function runUsageBuild(
           cause: error,
         });
     }
-    await writeAtomically(target, withUsageLines(text, lines));
-    io.stdout.write(`wrote ${lines.length} lines into ${options.robots}\n`);
+    writes.push({
+      target,
+      text: withUsageLines(text, lines),
+      done: `wrote ${lines.length} lines into ${options.robots}\n`,
+    });
   }
   if (options.tdmrep !== undefined) {
     const rules = tdmRepRules(description);
-    await writeAtomically(resolve(io.cwd, options.tdmrep), `${JSON.stringify(rules, null, 2)}\n`);
-    io.stdout.write(`wrote ${rules.length} rules to ${options.tdmrep}\n`);
+    writes.push({
+      target: resolve(io.cwd, options.tdmrep),
+      text: `${JSON.stringify(rules, null, 2)}\n`,
+      done: `wrote ${rules.length} rules to ${options.tdmrep}\n`,
+    });
   }
+  await writeAll(writes);
+  for (const w of writes) io.stdout.write(w.done);
   return EXIT_OK;
 }
 
-const USAGE_LINE = /^[ \t]*content-(?:usage|signal)[ \t]*:/i;
-const STAR_AGENT = /^[ \t]*user-agent[ \t]*:[ \t]*\*[ \t]*(?:#.*)?$/i;
-const AGENT = /^[ \t]*user-agent[ \t]*:/i;
+// A file may start with a byte order mark (RFC 9309 §2.2 has parsers skip it): its first line
+// is still a line, and a `User-agent: *` there is the group to write into.
+const USAGE_LINE = /^\uFEFF?[ \t]*content-(?:usage|signal)[ \t]*:/i;
+const STAR_AGENT = /^\uFEFF?[ \t]*user-agent[ \t]*:[ \t]*\*[ \t]*(?:#.*)?$/i;
+const AGENT = /^\uFEFF?[ \t]*user-agent[ \t]*:/i;
 
 /**
  * `text` with its Content-Usage and Content-Signal lines replaced by `lines`, placed after the
@@ -70,12 +83,22 @@ export function withUsageLines(text: string, lines: readonly string[]): string {
   return [...kept.slice(0, after), ...lines, ...kept.slice(after), ""].join(eol);
 }
 
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
+async function writeAll(writes: readonly { target: string; text: string }[]): Promise<void> {
+  const written: string[] = [];
+  let at = "";
   try {
-    await writeFile(temporary, text);
-    await rename(temporary, path);
+    for (const { target, text } of writes) {
+      at = target;
+      const temporary = `${target}.${process.pid}.tmp`;
+      written.push(temporary);
+      await writeFile(temporary, text);
+    }
+    for (const [i, { target }] of writes.entries()) {
+      at = target;
+      await rename(written[i] as string, target);
+    }
   } catch (error) {
-    throw new CliError(`cannot write ${path}: ${(error as Error).message}`, 2, { cause: error });
+    await Promise.all(written.map((t) => rm(t, { force: true }).catch(() => {})));
+    throw new CliError(`cannot write ${at}: ${(error as Error).message}`, 2, { cause: error });
   }
 }

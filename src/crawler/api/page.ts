@@ -19,7 +19,10 @@ import { CrawlerError } from "./errors.js";
 export interface Page {
   readonly url: string;
   readonly status: number;
-  /** Response headers, names lower-cased, the first value of each. */
+  /**
+   * Response headers, names lower-cased, the first value of each; every line of Content-Usage
+   * and Content-Signal (joined with ", ") and of X-Robots-Tag (joined with a line break).
+   */
   readonly headers: Readonly<Record<string, string>>;
   /** The media type, lower-cased, without parameters (`text/html`), or null. */
   readonly contentType: string | null;
@@ -189,8 +192,9 @@ export function pageContext(parts: ContextParts): {
         "HEED_TOO_MANY",
         `enqueue: a page may queue at most ${MAX_ENQUEUE_PER_PAGE} URLs; ${page.url} asked for ${queuedCount + list.length}`,
       );
-    queuedCount += list.length;
-    return list.map((item, i) => {
+    // Counted once every item is read: a call refused for a bad item queues nothing and spends
+    // none of the page's budget.
+    const requests = list.map((item, i) => {
       const request = (typeof item === "string" ? { url: item } : item) as Partial<EnqueueRequest>;
       const where = Array.isArray(urls) ? `enqueue: item ${i}` : "enqueue";
       if (request === null || typeof request !== "object" || typeof request.url !== "string")
@@ -228,6 +232,8 @@ export function pageContext(parts: ContextParts): {
         ...(label === undefined ? {} : { label }),
       };
     });
+    queuedCount += requests.length;
+    return requests;
   };
   const verdict = (url: unknown): Promise<Verdict> => {
     if (typeof url !== "string" || url.length > MAX_URL_CHARS)

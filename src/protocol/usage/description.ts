@@ -13,7 +13,8 @@
  *
  * Values are `y` or `n` (`yes`/`no` accepted); a category left out states nothing. A path is a
  * robots.txt path pattern; for a URL, each category comes from the longest path that names it,
- * else from `default`, as the robots.txt rules written from it read (draft-ietf-aipref-attach-05 §3.1).
+ * else from `default`, as the robots.txt rules written from it read (draft-ietf-aipref-attach-05 §3.1);
+ * between paths of one length that differ, the refusal wins.
  */
 import { PathPattern } from "../robots/path-pattern.js";
 import { requestPath } from "../robots/request-path.js";
@@ -127,14 +128,47 @@ function readEntry(
 /** The preferences the description gives `url` (a path or an absolute URL). */
 export function describedPreferences(description: UsageDescription, url: string): Preferences {
   const path = requestPath(url);
-  const out: Partial<Record<Category, Preference>> = {};
   const matching = path.ok ? description.paths.filter((p) => p.pattern.matches(path.path)) : [];
-  for (const category of CATEGORIES) {
-    const from = matching.find((p) => p.preferences[category] !== undefined);
-    const value = from?.preferences[category] ?? description.defaults[category];
-    if (value !== undefined) out[category] = value;
+  // As the robots.txt lines written from it read (robots-usage.ts): each form by itself, from
+  // every line of the longest matching path that has one of that form; where two of them differ
+  // the refusal wins (vocab-07 §5.1). Paths of one length are not ranked by the order written.
+  const out: Partial<Record<Category, Preference>> = {};
+  const say = (said: Preferences, categories: readonly Category[]) => {
+    for (const category of categories) {
+      const value = said[category];
+      if (value !== undefined && out[category] !== "disallowed") out[category] = value;
+    }
+  };
+  for (const form of FORMS) {
+    let longest = -1;
+    for (const p of matching) {
+      if (p.pattern.specificity < longest) break;
+      const said = inheritedOnce(description, p);
+      if (!form.some((category) => said[category] !== undefined)) continue;
+      longest = p.pattern.specificity;
+      say(said, form);
+    }
+    if (longest === -1) say(description.defaults, form);
   }
   return out;
+}
+
+// The categories each robots.txt line states: Content-Usage, then Content-Signal (see below).
+const FORMS: readonly (readonly Category[])[] = [
+  ["train-ai", "search"],
+  ["search", "ai-input", "train-ai"],
+];
+
+const inheritedOf = new WeakMap<DescribedPath, Preferences>();
+
+/** {@link inherited}, worked out once per path: a server asks it on every request. */
+function inheritedOnce(description: UsageDescription, entry: DescribedPath): Preferences {
+  let said = inheritedOf.get(entry);
+  if (said === undefined) {
+    said = inherited(description, entry);
+    inheritedOf.set(entry, said);
+  }
+  return said;
 }
 
 /** A Content-Usage value (vocab-07 §6) for the vocabulary's categories, or null when it states none. */
@@ -213,7 +247,18 @@ export function tdmRepRules(description: UsageDescription): Record<string, unkno
       ...(reservation === 1 && policy !== null ? { "tdm-policy": policy } : {}),
     });
   };
-  for (const p of description.paths)
+  // Paths of one length: a reservation first, since TDMRep's first match decides and the
+  // other forms let a refusal win between them (see describedPreferences).
+  const reserving = (p: DescribedPath) => {
+    const said = inherited(description, p);
+    return said["train-ai"] === "disallowed" || said["ai-input"] === "disallowed" ? 0 : 1;
+  };
+  const ordered = description.paths
+    .map((p, i) => ({ p, i, key: reserving(p) }))
+    .sort(
+      (a, b) => b.p.pattern.specificity - a.p.pattern.specificity || a.key - b.key || a.i - b.i,
+    );
+  for (const { p } of ordered)
     rule(p.path, inherited(description, p), p.tdmPolicy ?? description.defaultTdmPolicy);
   rule("/", description.defaults, description.defaultTdmPolicy);
   return rules;

@@ -73,6 +73,63 @@ describe("usage description", () => {
     );
   });
 
+  // Paths of one length that match the same URL, and one path written twice: the robots.txt
+  // lines let a refusal win between them, so the description, its header and tdmrep.json must.
+  const TIED = ["/;", "/*", "/a", "/a", "/*a", "/a*", "/"];
+  const tied = fc
+    .tuple(prefs, fc.array(fc.tuple(fc.constantFrom(...TIED), prefs), { maxLength: 4 }))
+    .map(([d, paths]) =>
+      JSON.stringify({
+        default: clean(d),
+        paths: paths.map(([path, p]) => ({ path, ...clean(p) })),
+      }),
+    );
+  const TIED_URLS = ["/", "/;", "/;/x", "/a", "/ab", "/ba", "/x"];
+
+  it("paths of one length read back as the robots.txt lines and tdmrep.json say", () => {
+    fc.assert(
+      fc.property(tied, fc.constantFrom(...TIED_URLS), (text, url) => {
+        const read = readUsageDescription(text);
+        assert.ok(read.ok);
+        const robots = parseRobots(
+          ["User-agent: *", ...robotsUsageLines(read.description)].join("\n"),
+        );
+        const answer = usageFor({ url, agent: "bot", robots });
+        const want = describedPreferences(read.description, url);
+        for (const c of CATEGORIES)
+          assert.equal(answer.categories[c].value, want[c] ?? "unknown", `${c} ${url} ${text}`);
+        const file = readTdmRepJson(JSON.stringify(tdmRepRules(read.description)));
+        const got = tdmAnswer({ file, url }).reservation;
+        if (want["train-ai"] === "disallowed" || want["ai-input"] === "disallowed")
+          assert.equal(got, 1, `${url} ${text}`);
+        else if (want["train-ai"] === "allowed") assert.equal(got, 0, `${url} ${text}`);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("two paths of one length that differ: the refusal wins, whichever was written first", () => {
+    for (const paths of [
+      [
+        { path: "/;", search: "y" },
+        { path: "/*", search: "n" },
+      ],
+      [
+        { path: "/*", search: "n" },
+        { path: "/;", search: "y" },
+      ],
+      [
+        { path: "/", "train-ai": "y" },
+        { path: "/", "train-ai": "n" },
+      ],
+    ]) {
+      const read = readUsageDescription(JSON.stringify({ paths }));
+      assert.ok(read.ok);
+      const field = paths[0]?.path === "/" ? "train-ai" : "search";
+      assert.equal(describedPreferences(read.description, "/;x")[field], "disallowed");
+    }
+  });
+
   const bad: readonly [string, RegExp][] = [
     ["[]", /expected an object/],
     ['{"default":{"train-ai":"maybe"}}', /default\.train-ai: expected "y" or "n"/],
