@@ -156,6 +156,12 @@ const SHAPES: readonly Shape[] = [
     before: -1,
   },
   {
+    name: "entries of namespace-declaring tags: each declaration weighs more, the file is bounded",
+    text: () => HEAD + entries(800, "<y:x xmlns:y='urn:y'/>".repeat(2_500)) + FOOT,
+    stop: "too-much-markup",
+    before: -1,
+  },
+  {
     name: "unmatched end tags between entries: the file's markup is bounded",
     text: () => HEAD + "</x>".repeat(MAX_MARKUP_UNITS) + entry("after", "") + FOOT,
     stop: "too-much-markup",
@@ -213,3 +219,20 @@ describe("sitemap markup is bounded (issue 14 §2)", () => {
     );
   });
 });
+
+it(
+  "a namespace declaration counts more than a plain attribute against the markup budget",
+  HANG_GUARD,
+  () => {
+    const plain = read(HEAD + entries(800, "<y:x z:y='urn:y'/>".repeat(2_500)) + FOOT, true);
+    const declaring = read(
+      HEAD + entries(800, "<y:x xmlns:y='urn:y'/>".repeat(2_500)) + FOOT,
+      true,
+    );
+    assert.equal(declaring.stop, "too-much-markup");
+    assert.ok(
+      declaring.locs.length * 2 < plain.locs.length,
+      `${declaring.locs.length} entries read with declarations, ${plain.locs.length} without`,
+    );
+  },
+);

@@ -41,6 +41,7 @@ import {
   MAX_ENTRY_TAGS,
   MAX_FIELD_CHARS,
   MAX_MARKUP_UNITS,
+  NAMESPACE_MARKUP_WEIGHT,
   MAX_XML_DEPTH,
   REGP_NAMESPACE,
   SITEMAP_NAMESPACE,
@@ -235,6 +236,7 @@ export class XmlSitemapReader implements Partial<Handler> {
     while (lt >= 0 || eq >= 0) {
       const atLt = eq < 0 || (lt >= 0 && lt < eq);
       this.markupUnits += TOKENIZED_MARKUP_WEIGHT;
+      if (!atLt && declaresNamespace(text, eq)) this.markupUnits += NAMESPACE_MARKUP_WEIGHT;
       if (this.markupUnits > MAX_MARKUP_UNITS) {
         cut = atLt ? lt : eq;
         break;
@@ -956,6 +958,17 @@ function emptyDraft(line: number): Draft {
     srcloc: null,
     seen: 0,
   };
+}
+
+/** Whether the attribute whose `=` is at `eq` is a namespace declaration (`xmlns`, `xmlns:p`). */
+function declaresNamespace(text: string, eq: number): boolean {
+  let end = eq;
+  while (end > 0 && /\s/.test(text[end - 1] ?? "")) end--;
+  // A name longer than this is no declaration worth weighing; the walk stays bounded.
+  const stop = Math.max(0, end - 64);
+  let start = end;
+  while (start > stop && !/[\s<>"'=/]/.test(text[start - 1] ?? "")) start--;
+  return text.startsWith("xmlns", start) && (end - start === 5 || text[start + 5] === ":");
 }
 
 function isSitemapNamespace(ns: string): boolean {
