@@ -9,10 +9,13 @@
  * Two bindings (seeds/003 §3.2.6-3.2.7): Crawl-delay and Request-rate bind the name token (key:
  * the origin); Ip-delay and Ip-rate bind one IP address (key: origin and IP).
  */
+import type { HttpClient } from "../net/http-client.js";
+import { fetchRobots } from "../net/robots-fetch.js";
 import { parseRobots } from "../protocol/robots/index.js";
 import type { AccessPlan } from "../protocol/robots/plan.js";
 import type { CrawlStore, PaceRule, Reservation } from "../store/types.js";
 import { ProcessWatch } from "./process-watch.js";
+import { SiteRules } from "./site-rules.js";
 import { cancellableSleep } from "./sleep.js";
 
 /** A reservation held: give it back with {@link SiteGate.release}. */
@@ -169,17 +172,45 @@ export async function inTurn<T>(
 
 /**
  * Exchanges outside the frontier (RUP actions) through the gate: each under its site's
- * reservation and the rules of the store's copy of its robots.txt.
+ * reservation and the rules of its robots.txt. With `client`, a site whose robots.txt the store
+ * holds no fresh copy of has it read first, under the same reservation, so that its delay
+ * governs from the first exchange; without, the store's copy (if any) is all there is.
  */
 export function siteTurn(
   gate: SiteGate,
   store: CrawlStore,
   agent: string,
   now: () => number,
+  client?: HttpClient,
 ): <T>(url: string, exchange: () => Promise<T>) => Promise<T> {
+  const rules =
+    client === undefined
+      ? null
+      : new SiteRules({
+          cache: store.robots,
+          now,
+          fetch: (robotsUrl) => fetchRobots(robotsUrl, { client, now }),
+          reserve: async (origin, previous) => {
+            const plan =
+              previous?.action === "parse" && previous.body !== null
+                ? (parseRobots(previous.body, { origin }).check(`${origin}/`, { agent, at: now() })
+                    .plan ?? null)
+                : null;
+            const ticket = await gate.take(origin, plan, "robots.txt");
+            return ticket === null
+              ? null
+              : { release: (asked: boolean) => gate.release(ticket, asked) };
+          },
+        });
   return async <T>(url: string, exchange: () => Promise<T>): Promise<T> => {
     const origin = new URL(url).origin;
-    const plan = await keptPlan(store, origin, agent, now());
+    const view = rules === null ? null : await rules.view(origin);
+    const plan =
+      view === null
+        ? await keptPlan(store, origin, agent, now())
+        : view.kind === "rules"
+          ? (view.policy.check(`${origin}/`, { agent, at: now() }).plan ?? null)
+          : null;
     const done = await inTurn(gate, origin, plan, "site", async () => ({
       value: await exchange(),
     }));

@@ -121,7 +121,7 @@ async function withRobot<T>(
   const store = await openCrawlStore(options.store, state);
   // Each action takes the site's reservation in the crawl store, as the crawl's pages do.
   const { gate, close } = await openSiteGate({ store, now: Date.now });
-  const turn = siteTurn(gate, store, productToken(options.agent), Date.now);
+  const turn = siteTurn(gate, store, productToken(options.agent), Date.now, http);
   try {
     return await guarded(() => work({ client: http, state, now: Date.now, turn }));
   } finally {
@@ -321,7 +321,7 @@ export async function runRupInbox(
   const store = await openCrawlStore(options.store, state);
   const http = client(options, null);
   const { gate, close } = await openSiteGate({ store, now: Date.now });
-  const turn = siteTurn(gate, store, productToken(options.agent), Date.now);
+  const turn = siteTurn(gate, store, productToken(options.agent), Date.now, http);
   const print = (event: InboxEvent): void => {
     if (options.json === true) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.kind === "taken")
