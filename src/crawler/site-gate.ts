@@ -13,7 +13,7 @@ import type { HttpClient } from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";
 import { parseRobots } from "../protocol/robots/index.js";
 import type { AccessPlan } from "../protocol/robots/plan.js";
-import type { CrawlStore, PaceRule, Reservation } from "../store/types.js";
+import type { CachedRobots, CrawlStore, PaceRule, Reservation } from "../store/types.js";
 import { ProcessWatch } from "./process-watch.js";
 import { SiteRules } from "./site-rules.js";
 import { cancellableSleep } from "./sleep.js";
@@ -191,11 +191,7 @@ export function siteTurn(
           now,
           fetch: (robotsUrl) => fetchRobots(robotsUrl, { client, now }),
           reserve: async (origin, previous) => {
-            const plan =
-              previous?.action === "parse" && previous.body !== null
-                ? (parseRobots(previous.body, { origin }).check(`${origin}/`, { agent, at: now() })
-                    .plan ?? null)
-                : null;
+            const plan = copyPlan(previous, origin, agent, now());
             const ticket = await gate.take(origin, plan, "robots.txt");
             return ticket === null
               ? null
@@ -226,7 +222,16 @@ export async function keptPlan(
   agent: string,
   at: number,
 ): Promise<AccessPlan | null> {
-  const cached = await store.robots.get(origin);
+  return copyPlan(await store.robots.get(origin), origin, agent, at);
+}
+
+/** The rules a robots.txt copy (even an expired one) gives the robot at `at`, or null. */
+function copyPlan(
+  cached: CachedRobots | null,
+  origin: string,
+  agent: string,
+  at: number,
+): AccessPlan | null {
   if (cached?.action !== "parse" || cached.body === null) return null;
   return parseRobots(cached.body, { origin }).check(`${origin}/`, { agent, at }).plan ?? null;
 }
