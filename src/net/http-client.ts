@@ -117,8 +117,9 @@ export interface PageResponse {
   readonly url: string;
   readonly status: number;
   /**
-   * Response headers, names lower-cased, the first value of each; every line of Content-Usage
-   * and Content-Signal (joined with ", ") and of X-Robots-Tag (joined with a line break).
+   * Response headers, names lower-cased, the first value of each; every line of Content-Usage,
+   * Content-Signal and tdm-reservation (joined with ", ") and of X-Robots-Tag (joined with a
+   * line break).
    */
   readonly headers: Readonly<Record<string, string>>;
   /** The media type without parameters, lower-cased (`text/html`), or null. */
@@ -392,11 +393,13 @@ function requestHeaders(
  * Content-Signal are Structured Fields dictionaries: their lines combine, in order, with ", "
  * (RFC 9110 §5.3, RFC 9651 §4.2), so a second line saying `train-ai=n` is read. X-Robots-Tag
  * lines each stand alone (one may name a robot, `googlebot: noindex`, and the next not), so
- * they are kept a line each, which its readers split on.
+ * they are kept a line each, which its readers split on. tdm-reservation lines are joined too:
+ * one saying 1 reserves, whichever line it is (protocol/usage/tdmrep.ts).
  */
 const JOINED_FIELDS: Readonly<Record<string, string>> = {
   "content-usage": ", ",
   "content-signal": ", ",
+  "tdm-reservation": ", ",
   "x-robots-tag": "\n",
 };
 

@@ -163,6 +163,10 @@ describe("heed check: usage preferences", () => {
     assert.equal(await ask("X-Robots-Tag: otherbot: noindex, noai"), "unknown");
     assert.equal(await ask("Content-Usage: train-ai=y", "Content-Usage: train-ai=n"), "disallowed");
     assert.equal(await ask("Constructor: x", "Content-Usage: train-ai=n"), "disallowed");
+    // A reservation on either tdm-reservation line reserves; two 0 lines do not.
+    assert.equal(await ask("tdm-reservation: 0", "tdm-reservation: 1"), "disallowed");
+    assert.equal(await ask("tdm-reservation: 1", "tdm-reservation: 0"), "disallowed");
+    assert.equal(await ask("tdm-reservation: 0", "tdm-reservation: 0"), "allowed");
   });
 
   it("a file without usage lines answers as before: no usage field", async () => {

@@ -37,6 +37,8 @@ const PAGES: Record<string, [string, Record<string, string | string[]>]> = {
   "/meta-noai.html": ['<head><meta name="robots" content="noai, noimageai"></head>', {}],
   "/tdm-meta.html": ['<head><meta name="tdm-reservation" content="1"></head>', {}],
   "/tdm-header.html": ["", { "tdm-reservation": "1" }],
+  // Two header lines: the reservation on the second one counts.
+  "/tdm-header-second-line.html": ["", { "tdm-reservation": ["0", "1"] }],
   "/tdm-file/a.html": ["", {}],
   "/search-no.html": ["", { "content-usage": "search=n" }],
   "/ok.html": ["", { "content-usage": "train-ai=y" }],
@@ -51,6 +53,7 @@ const REFUSED_FOR_TRAINING = [
   "/meta-noai.html",
   "/tdm-meta.html",
   "/tdm-header.html",
+  "/tdm-header-second-line.html",
   "/tdm-file/a.html",
 ];
 const TDMREP = JSON.stringify([{ location: "/tdm-file/", "tdm-reservation": 1 }]);
@@ -151,7 +154,10 @@ describe(
 
       const report = await runCli(["report", "--store", store]);
       assert.equal(report.code, 0, report.stderr);
-      assert.match(report.stdout, /not kept for the crawl's purpose: 9/);
+      assert.match(
+        report.stdout,
+        new RegExp(`not kept for the crawl's purpose: ${REFUSED_FOR_TRAINING.length}\\b`),
+      );
       const filtered = await runCli([
         "export",
         "--store",

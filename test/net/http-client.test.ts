@@ -76,6 +76,7 @@ describe("fetchPage", () => {
         res.setHeader("x-multi", ["first", "second"]);
         res.setHeader("Content-Usage", ["train-ai=y", "train-ai=n"]);
         res.setHeader("content-signal", ["search=yes", "ai-train=no"]);
+        res.setHeader("tdm-reservation", ["0", "1"]);
         res.setHeader("x-robots-tag", ["googlebot: noindex", "noai"]);
         res.end("two");
       },
@@ -168,12 +169,14 @@ describe("fetchPage", () => {
         "first",
       );
     });
-    it("every line of Content-Usage, Content-Signal and X-Robots-Tag is kept", async () => {
+    it("every line of Content-Usage, Content-Signal, tdm-reservation and X-Robots-Tag is kept", async () => {
       // A second Content-Usage line saying train-ai=n must be read (RFC 9110 §5.3: the lines
       // combine in order); an X-Robots-Tag line naming a robot must not take in the next one.
       const { headers } = response(await client.fetchPage(`${server.origin}/multi`));
       assert.equal(headers["content-usage"], "train-ai=y, train-ai=n");
       assert.equal(headers["content-signal"], "search=yes, ai-train=no");
+      // A reservation on the second line is read (protocol/usage/tdmrep.ts: any 1 reserves).
+      assert.equal(headers["tdm-reservation"], "0, 1");
       assert.equal(headers["x-robots-tag"], "googlebot: noindex\nnoai");
     });
     it("201, 404, 410 and 500 are responses, not errors", async () => {

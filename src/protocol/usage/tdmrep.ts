@@ -206,16 +206,10 @@ export function tdmAnswer(inputs: TdmInputs): TdmAnswer {
   ) => {
     if (value !== undefined) {
       const trimmed = value.trim();
-      const read = trimmed === "1" ? 1 : trimmed === "0" ? 0 : null;
-      if (read === null) {
-        diagnostics.push({
-          severity: "warning",
-          code: "tdm-reservation-value",
-          message: `${name} ${JSON.stringify(shortText(trimmed))} is neither 1 nor 0; TDMRep reads it as unset`,
-        });
-      } else {
+      const read = readReservationValues(trimmed, name, diagnostics);
+      if (read !== null) {
         reservation = read;
-        source = { form: "tdmrep", place, line: null, name, text: trimmed };
+        source = { form: "tdmrep", place, line: null, name, text: shortText(trimmed) };
         policy = null;
       }
     }
@@ -227,11 +221,50 @@ export function tdmAnswer(inputs: TdmInputs): TdmAnswer {
   let metaPolicy: string | undefined;
   for (const m of inputs.meta ?? []) {
     const name = m.name.trim().toLowerCase();
-    if (name === "tdm-reservation" || name === "tdm:reservation") metaReservation = m.content;
+    // Repeated elements are read as repeated header lines are: every one counts.
+    if (name === "tdm-reservation" || name === "tdm:reservation")
+      metaReservation =
+        metaReservation === undefined ? m.content : `${metaReservation}, ${m.content}`;
     else if (name === "tdm-policy" || name === "tdm:policy") metaPolicy = m.content;
   }
   take("meta", "tdm-reservation", metaReservation, metaPolicy);
   return { reservation, policy, source, diagnostics };
+}
+
+/** Values of one tdm-reservation field that get a diagnostic each; the rest are still read. */
+const MAX_VALUE_DIAGNOSTICS = 5;
+
+/**
+ * A tdm-reservation field, which may have come as several lines joined with ", " (RFC 9110
+ * §5.3; net/http-client.ts joins them). TDMRep defines one value, 1 or 0, and says nothing of
+ * repeated lines; heed's reading is the safe one: any 1 reserves, else any 0 does not, and a
+ * value that is neither is a protocol error that leaves only itself unset (TDMRep).
+ */
+function readReservationValues(
+  value: string,
+  name: string,
+  diagnostics: UsageDiagnostic[],
+): 0 | 1 | null {
+  const values = value.split(",").map((v) => v.trim());
+  let read: 0 | 1 | null = null;
+  let bad = 0;
+  for (const v of values) {
+    if (v === "1") read = 1;
+    else if (v === "0") read ??= 0;
+    else if (++bad <= MAX_VALUE_DIAGNOSTICS)
+      diagnostics.push({
+        severity: "warning",
+        code: "tdm-reservation-value",
+        message: `${name} ${JSON.stringify(shortText(v))} is neither 1 nor 0; TDMRep reads it as unset`,
+      });
+  }
+  if (values.length > 1 && new Set(values).size > 1)
+    diagnostics.push({
+      severity: "warning",
+      code: "tdm-reservation-repeated",
+      message: `${name} is given ${values.length} times (${shortText(values.join(", "))}); heed reads any 1 as reserved`,
+    });
+  return read;
 }
 
 /**

@@ -341,6 +341,51 @@ describe("TDMRep (W3C final report)", () => {
     assert.equal(f.diagnostics[0]?.code, "tdmrep-reservation");
   });
 
+  // TDMRep defines one value and says nothing of repeated lines (RFC 9110 §5.3 joins them with
+  // ", "); heed's safe reading: any 1 reserves, else any 0, and a bad value is unset alone.
+  const repeated: readonly [string, 0 | 1 | null, readonly string[]][] = [
+    ["1, 0", 1, ["tdm-reservation-repeated"]],
+    ["0, 1", 1, ["tdm-reservation-repeated"]],
+    ["0,0", 0, []],
+    ["1 , 1", 1, []],
+    ["yes, 1", 1, ["tdm-reservation-value", "tdm-reservation-repeated"]],
+    ["0, maybe", 0, ["tdm-reservation-value", "tdm-reservation-repeated"]],
+    [
+      "yes, no",
+      null,
+      ["tdm-reservation-value", "tdm-reservation-value", "tdm-reservation-repeated"],
+    ],
+    [`${"0, ".repeat(5000)}1`, 1, ["tdm-reservation-repeated"]],
+  ];
+  for (const [value, reservation, codes] of repeated) {
+    it(`repeated header lines ${JSON.stringify(value.slice(0, 20))}: ${reservation}`, () => {
+      const a = tdmAnswer({ url: "/x", headers: { "tdm-reservation": value } });
+      assert.equal(a.reservation, reservation);
+      assert.deepEqual(
+        a.diagnostics.map((d) => d.code),
+        codes,
+      );
+      if (reservation !== null) assert.ok((a.source?.text.length ?? 0) <= 200);
+    });
+  }
+
+  it("repeated meta elements: any 1 reserves, wherever it comes", () => {
+    const meta = (...contents: string[]) =>
+      tdmAnswer({
+        url: "/x",
+        meta: contents.map((content) => ({ name: "tdm-reservation", content })),
+      });
+    assert.equal(meta("1", "0").reservation, 1);
+    assert.equal(meta("0", "1").reservation, 1);
+    assert.equal(meta("0", "0").reservation, 0);
+  });
+
+  it("bad values among many get a few diagnostics, not one each", () => {
+    const a = tdmAnswer({ url: "/x", headers: { "tdm-reservation": "x,".repeat(1000) + "1" } });
+    assert.equal(a.reservation, 1);
+    assert.ok(a.diagnostics.length <= 6, String(a.diagnostics.length));
+  });
+
   it("the reservation maps to train-ai and ai-input, not search", () => {
     const a = usageFor({
       url: "/x",
