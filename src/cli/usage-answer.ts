@@ -7,6 +7,7 @@ import type { RobotsPolicy } from "../protocol/robots/index.js";
 import {
   type Category,
   hasUsageLines,
+  limitDiagnostics,
   mayUse,
   readPurpose,
   readTdmRepJson,
@@ -23,6 +24,8 @@ export interface UsageSettings {
   /** Response headers given with --header, lower-case names, repeated ones joined. */
   readonly headers: Readonly<Record<string, string>> | null;
   readonly tdmrep: TdmRepFile | null;
+  /** What reading the --tdmrep file left out for a limit, for every answer to say. */
+  readonly tdmrepWarnings: readonly string[];
 }
 
 export interface UsageOptions {
@@ -75,7 +78,10 @@ export async function usageSettings(options: UsageOptions): Promise<UsageSetting
     tdmrep = readTdmRepJson(bytes);
   }
   if (purposes.length === 0 && headers === null && tdmrep === null) return null;
-  return { purposes, headers, tdmrep };
+  const tdmrepWarnings = (tdmrep?.diagnostics ?? [])
+    .filter((d) => d.limit !== undefined)
+    .map((d) => `--tdmrep ${options.tdmrep}: ${d.message} (docs/usage-preferences.md#limits)`);
+  return { purposes, headers, tdmrep, tdmrepWarnings };
 }
 
 /** What the preferences say of one answered query. */
@@ -132,8 +138,13 @@ export function usageJsonFields(found: UsageOfAnswer, settings: UsageSettings | 
   return text;
 }
 
-/** Where a statement was made, for a person: `Content-Usage line 4 "…"`, `header Content-Usage`. */
+/** Where a statement was made, for a person: `Content-Usage line 4: …`, `header content-usage: …`. */
 export function describeSource(source: UsageSource): string {
+  return `${placeOf(source)}: ${source.text}`;
+}
+
+/** A statement's place without its text: `Content-Usage line 4`, `header content-usage`. */
+function placeOf(source: UsageSource): string {
   const form =
     source.form === "content-usage"
       ? "Content-Usage"
@@ -144,16 +155,28 @@ export function describeSource(source: UsageSource): string {
           : "noai";
   switch (source.place) {
     case "robots.txt":
-      return `${form} line ${source.line}: ${source.text}`;
+      return `${form} line ${source.line}`;
     case "tdmrep.json":
-      return `tdmrep.json rule ${source.line}: ${source.text}`;
+      return `tdmrep.json rule ${source.line}`;
     default:
-      return `${source.place} ${source.name ?? form}: ${source.text}`;
+      return `${source.place} ${source.name ?? form}`;
   }
 }
 
+/**
+ * What an answer must warn of: each statement that applied but was not read for a limit, named
+ * by its line or header (`Content-Usage line 4: the statement is 9000 characters; …`).
+ */
+export function usageWarnings(found: UsageOfAnswer, settings: UsageSettings | null): string[] {
+  const said = limitDiagnostics(found.usage).map((d) => {
+    const where = d.source === null ? "a statement" : placeOf(d.source);
+    return `${where}: ${d.message} (docs/usage-preferences.md#limits)`;
+  });
+  return [...(settings?.tdmrepWarnings ?? []), ...said];
+}
+
 /** `; usage: train-ai disallowed (Content-Usage line 4: …)` for the text output. */
-export function usageTextTail(found: UsageOfAnswer): string {
+export function usageTextTail(found: UsageOfAnswer, settings: UsageSettings | null): string {
   const said: string[] = [];
   for (const [category, answer] of Object.entries(found.usage.categories)) {
     if (answer.value === "unknown") continue;
@@ -161,5 +184,9 @@ export function usageTextTail(found: UsageOfAnswer): string {
       `${category} ${answer.value}${answer.from === null ? "" : ` (${describeSource(answer.from)})`}`,
     );
   }
-  return said.length === 0 ? "; usage: no preferences" : `; usage: ${said.join(", ")}`;
+  const warned = usageWarnings(found, settings).map((w) => `; usage warning: ${w}`);
+  return (
+    (said.length === 0 ? "; usage: no preferences" : `; usage: ${said.join(", ")}`) +
+    warned.join("")
+  );
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startServer, type TestServer, text } from "../helpers/http-server.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
+import { MAX_PREFERENCE_LENGTH, MAX_TDMREP_BYTES } from "../../src/protocol/usage/index.js";
 
 // draft-ietf-aipref-attach-05 §3.4's example, restated, with Cloudflare's Content-Signal line.
 const ROBOTS = `User-Agent: *
@@ -167,6 +168,75 @@ describe("heed check: usage preferences", () => {
     assert.equal(await ask("tdm-reservation: 0", "tdm-reservation: 1"), "disallowed");
     assert.equal(await ask("tdm-reservation: 1", "tdm-reservation: 0"), "disallowed");
     assert.equal(await ask("tdm-reservation: 0", "tdm-reservation: 0"), "allowed");
+  });
+
+  it("a statement over 8 KiB is not read, and the answer says so (text and JSON)", async () => {
+    const long = `train-ai=n, ${Array.from({ length: 1200 }, (_, i) => `x${i}=y`).join(", ")}`;
+    assert.ok(long.length > MAX_PREFERENCE_LENGTH);
+    const file = join(dir, "long.txt");
+    await writeFile(file, `User-agent: *\nAllow: /\nContent-Usage: /long/ ${long}\n`);
+    const big = join(dir, "big-tdmrep.json");
+    await writeFile(big, `[${'{"location":"/","tdm-reservation":1},'.repeat(20_000)}{}]`);
+    const json = await runCli([
+      "check",
+      file,
+      "--agent",
+      "bot",
+      "--json",
+      "--url",
+      "/long/a",
+      "--url",
+      "/short",
+      "--header",
+      `Content-Usage: ${long}`,
+    ]);
+    const [atLong, atShort] = jsonLines(json.stdout);
+    const warningsOf = (o: Record<string, unknown> | undefined) => (o?.warnings ?? []) as string[];
+    assert.equal(warningsOf(atLong).length, 2, json.stdout);
+    assert.match(
+      warningsOf(atLong)[0] ?? "",
+      new RegExp(
+        `^Content-Usage line 3: the statement is ${long.length} characters; more than ${MAX_PREFERENCE_LENGTH} is not read`,
+      ),
+    );
+    assert.match(
+      warningsOf(atLong)[1] ?? "",
+      /^header content-usage: .* more than 8192 is not read/,
+    );
+    // The robots.txt line's path does not match /short: only the header is said there.
+    assert.deepEqual(
+      warningsOf(atShort).map((w) => w.split(":")[0]),
+      ["header content-usage"],
+    );
+    // The DESIGN §6 fields are all still there.
+    for (const f of ["allowed", "agent", "url", "dialect", "line", "rule"])
+      assert.ok(f in (atLong ?? {}), f);
+
+    const text = await runCli(["check", file, "--agent", "bot", "--url", "/long/a"]);
+    assert.match(
+      text.stdout,
+      /; usage warning: Content-Usage line 3: the statement is \d+ characters; more than 8192 is not read/,
+    );
+    const tdm = await runCli([
+      "check",
+      file,
+      "--agent",
+      "bot",
+      "--json",
+      "--url",
+      "/short",
+      "--tdmrep",
+      big,
+    ]);
+    assert.match(
+      warningsOf(jsonLines(tdm.stdout)[0]).join("\n"),
+      new RegExp(
+        `--tdmrep .*big-tdmrep\\.json: tdmrep\\.json is \\d+ bytes; more than ${MAX_TDMREP_BYTES} is not read`,
+      ),
+    );
+    // Under the limit, nothing to say: no warnings field.
+    const fine = await runCli(["check", robots, "--agent", "bot", "--json", "--url", "/test"]);
+    assert.equal("warnings" in (jsonLines(fine.stdout)[0] ?? {}), false);
   });
 
   it("a file without usage lines answers as before: no usage field", async () => {

@@ -26,6 +26,7 @@ import {
   type UsageSettings,
   usageSettings,
   usageTextTail,
+  usageWarnings,
 } from "../usage-answer.js";
 
 export interface CheckOptions {
@@ -323,7 +324,10 @@ function addUsage(answer: Answer, rules: Rules, settings: UsageSettings | null):
   if (answer.decision.error !== undefined) return answer;
   const crawlable = rules.siteWide === null && answer.decision.allowed;
   const found = usageOfAnswer(settings, rules.policy, answer.url, answer.agent, crawlable);
-  return found === null ? answer : { ...answer, usage: found, usageSettings: settings };
+  if (found === null) return answer;
+  const warned = usageWarnings(found, settings);
+  const warnings = warned.length === 0 ? answer.warnings : [...(answer.warnings ?? []), ...warned];
+  return { ...answer, usage: found, usageSettings: settings, warnings };
 }
 
 function failed(
@@ -933,7 +937,8 @@ function toText(answer: Answer): string {
   const refused = answer.usage?.refused ?? null;
   if (refused !== null) more.unshift(`may not be used for ${refused.purpose}`);
   const tail = more.length === 0 ? "" : `; ${more.join("; ")}`;
-  const usage = answer.usage === undefined ? "" : usageTextTail(answer.usage);
+  const usage =
+    answer.usage === undefined ? "" : usageTextTail(answer.usage, answer.usageSettings ?? null);
   return `${verdict} ${answer.url}${where} (${d.agent}, ${d.dialect}: ${why}${tail}${usage})`;
 }
 

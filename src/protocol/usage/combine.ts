@@ -185,6 +185,14 @@ export function mayUse(
   return { allowed, value, from };
 }
 
+/**
+ * The diagnostics of statements left unread because they passed a limit (a Content-Usage value
+ * over 8 KiB): what an answer must show, since the preferences dropped look like none stated.
+ */
+export function limitDiagnostics(answer: UsageAnswer): UsageAnswer["diagnostics"] {
+  return answer.diagnostics.filter((d) => d.limit !== undefined);
+}
+
 /** Unknown labels shown in {@link usageJson}; the rest are counted in `unknownMore`. */
 export const MAX_UNKNOWN_SHOWN = 20;
 

@@ -41,7 +41,8 @@ export function readContentSignal(value: string, source: UsageSource): Statement
     diagnostics.push({
       severity: "warning",
       code: "signal-too-long",
-      message: `the signals are ${value.length} characters; more than ${MAX_PREFERENCE_LENGTH} are not read`,
+      message: `the signals are ${value.length} characters; more than ${MAX_PREFERENCE_LENGTH} are not read, so every preference is unknown`,
+      limit: MAX_PREFERENCE_LENGTH,
     });
     return done();
   }

@@ -38,6 +38,7 @@ export function readContentUsage(value: string, source: UsageSource): StatementR
       severity: "warning",
       code: "usage-too-long",
       message: `the statement is ${value.length} characters; more than ${MAX_PREFERENCE_LENGTH} is not read, so every preference is unknown`,
+      limit: MAX_PREFERENCE_LENGTH,
     });
     return done();
   }

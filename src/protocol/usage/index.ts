@@ -16,6 +16,7 @@ import { robotsStatements } from "./robots-usage.js";
 export {
   type CategoryAnswer,
   combineStatements,
+  limitDiagnostics,
   MAX_UNKNOWN_SHOWN,
   mayUse,
   type ResponseInputs,

@@ -44,8 +44,14 @@ const PATTERN = { wildcards: true } as const;
 export function readTdmRepJson(input: string | Uint8Array): TdmRepFile {
   const diagnostics: (UsageDiagnostic & { rule: number | null })[] = [];
   const rules: TdmRule[] = [];
-  const fail = (code: string, message: string): TdmRepFile => {
-    diagnostics.push({ severity: "warning", code, message, rule: null });
+  const fail = (code: string, message: string, limit?: number): TdmRepFile => {
+    diagnostics.push({
+      severity: "warning",
+      code,
+      message,
+      rule: null,
+      ...(limit === undefined ? {} : { limit }),
+    });
     return { rules, diagnostics };
   };
   const size = typeof input === "string" ? input.length : input.byteLength;
@@ -53,6 +59,7 @@ export function readTdmRepJson(input: string | Uint8Array): TdmRepFile {
     return fail(
       "tdmrep-too-large",
       `tdmrep.json is ${size} bytes; more than ${MAX_TDMREP_BYTES} is not read`,
+      MAX_TDMREP_BYTES,
     );
   let text: string;
   try {
@@ -67,6 +74,7 @@ export function readTdmRepJson(input: string | Uint8Array): TdmRepFile {
     return fail(
       "tdmrep-too-deep",
       `tdmrep.json nests ${depth} deep; more than ${MAX_TDMREP_DEPTH} is not read`,
+      MAX_TDMREP_DEPTH,
     );
   let value: unknown;
   try {
@@ -81,16 +89,21 @@ export function readTdmRepJson(input: string | Uint8Array): TdmRepFile {
     return fail("tdmrep-shape", "tdmrep.json must be a JSON array of rules, even for one rule");
   value.forEach((item: unknown, i) => {
     const index = i + 1;
-    const warn = (code: string, message: string) =>
+    const warn = (code: string, message: string, limit?: number) =>
       diagnostics.push({
         severity: "warning",
         code,
         message: `rule ${index}: ${message}`,
         rule: index,
+        ...(limit === undefined ? {} : { limit }),
       });
     if (index > MAX_TDMREP_RULES) {
       if (index === MAX_TDMREP_RULES + 1)
-        warn("tdmrep-too-many", `more than ${MAX_TDMREP_RULES} rules; the rest are ignored`);
+        warn(
+          "tdmrep-too-many",
+          `more than ${MAX_TDMREP_RULES} rules; the rest are ignored`,
+          MAX_TDMREP_RULES,
+        );
       return;
     }
     if (item === null || typeof item !== "object" || Array.isArray(item)) {

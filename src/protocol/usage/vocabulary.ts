@@ -70,6 +70,11 @@ export interface UsageDiagnostic {
   /** Stable identifier, e.g. `usage-syntax`. */
   readonly code: string;
   readonly message: string;
+  /**
+   * Set when the statement was not read because it passed a limit (limits.ts): the limit. An
+   * answer must say so, or a preference dropped for its size would look like none stated.
+   */
+  readonly limit?: number;
 }
 
 // Texts kept in sources and messages are cut: a value can be 8 KiB.
