@@ -161,6 +161,53 @@ describe("heed usage build", () => {
     assert.deepEqual(await readdir(sub), ["robots.txt"]);
   });
 
+  // The second rename fails (a directory stands at the tdmrep.json path; root ignores read-only
+  // directories): the robots.txt the first rename replaced is put back.
+  it("the second file cannot replace its target: the first is put back, nothing left behind", async () => {
+    const sub = join(dir, "second-fails");
+    await mkdir(join(sub, "tdmrep.json"), { recursive: true });
+    const robots = join(sub, "robots.txt");
+    const before = "User-agent: *\nDisallow: /x\n";
+    await writeFile(robots, before);
+    const args = ["usage", "build", join(dir, "usage.json"), "--robots", robots];
+    const r = await runCli([...args, "--tdmrep", join(sub, "tdmrep.json")]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /cannot write .*tdmrep\.json/);
+    assert.doesNotMatch(r.stderr, /put back/);
+    assert.equal(await readFile(robots, "utf8"), before);
+    assert.deepEqual((await readdir(sub)).sort(), ["robots.txt", "tdmrep.json"]);
+    assert.deepEqual(await readdir(join(sub, "tdmrep.json")), []);
+    // A robots.txt that was not there is not there after.
+    await rm(robots);
+    const none = await runCli([...args, "--tdmrep", join(sub, "tdmrep.json")]);
+    assert.equal(none.code, 2);
+    assert.deepEqual(await readdir(sub), ["tdmrep.json"]);
+    // With the way clear, both are written, and no kept copy stays.
+    await rm(join(sub, "tdmrep.json"), { recursive: true });
+    await writeFile(robots, before);
+    const ok = await runCli([...args, "--tdmrep", join(sub, "tdmrep.json")]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.notEqual(await readFile(robots, "utf8"), before);
+    assert.deepEqual((await readdir(sub)).sort(), ["robots.txt", "tdmrep.json"]);
+  });
+
+  it("the first target is a directory: nothing written, nothing left behind", async () => {
+    const sub = join(dir, "first-fails");
+    await mkdir(join(sub, "robots.txt"), { recursive: true });
+    const r = await runCli([
+      "usage",
+      "build",
+      join(dir, "usage.json"),
+      "--robots",
+      join(sub, "robots.txt"),
+      "--tdmrep",
+      join(sub, "tdmrep.json"),
+    ]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /cannot (read|write) .*robots\.txt/);
+    assert.deepEqual(await readdir(sub), ["robots.txt"]);
+  });
+
   it("a bad description: exit 2 naming the field", async () => {
     await writeFile(join(dir, "bad.json"), '{"default":{"train-ai":"maybe"}}');
     const r = await runCli(["usage", "build", join(dir, "bad.json")]);

@@ -3,7 +3,7 @@
  * (docs/usage-preferences.md#one-description), the robots.txt lines (Content-Usage and
  * Content-Signal in the `User-agent: *` group) and /.well-known/tdmrep.json.
  */
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, link, lstat, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { robotsUsageLines, tdmRepRules } from "../../protocol/usage/description.js";
 import { CliError, EXIT_OK } from "../errors.js";
@@ -83,22 +83,74 @@ export function withUsageLines(text: string, lines: readonly string[]): string {
   return [...kept.slice(0, after), ...lines, ...kept.slice(after), ""].join(eol);
 }
 
+/**
+ * Writes every file or none. Each is written beside its target first; then each target that
+ * exists is kept aside (a hard link, or a copy where links are refused) before the renames, so
+ * that when a later rename fails (a directory in the way) the targets already replaced are put
+ * back as they were, and a target that did not exist is removed again.
+ */
 async function writeAll(writes: readonly { target: string; text: string }[]): Promise<void> {
-  const written: string[] = [];
+  const temporaries: string[] = [];
+  const kept: (string | null)[] = [];
+  const replaced: number[] = [];
   let at = "";
   try {
     for (const { target, text } of writes) {
       at = target;
       const temporary = `${target}.${process.pid}.tmp`;
-      written.push(temporary);
+      temporaries.push(temporary);
       await writeFile(temporary, text);
+    }
+    for (const { target } of writes) {
+      at = target;
+      kept.push(await keepAside(target));
     }
     for (const [i, { target }] of writes.entries()) {
       at = target;
-      await rename(written[i] as string, target);
+      await rename(temporaries[i] as string, target);
+      replaced.push(i);
     }
   } catch (error) {
-    await Promise.all(written.map((t) => rm(t, { force: true }).catch(() => {})));
-    throw new CliError(`cannot write ${at}: ${(error as Error).message}`, 2, { cause: error });
+    const failures: string[] = [];
+    for (const i of replaced.reverse()) {
+      const { target } = writes[i] as { target: string };
+      const old = kept[i] ?? null;
+      try {
+        if (old === null) await rm(target, { force: true });
+        else await rename(old, target);
+      } catch (undo) {
+        failures.push(`${target} could not be put back (${(undo as Error).message})`);
+      }
+    }
+    await removeAll([...temporaries, ...kept.flatMap((k) => (k === null ? [] : [k]))]);
+    const also = failures.length === 0 ? "" : `; ${failures.join("; ")}`;
+    throw new CliError(`cannot write ${at}: ${(error as Error).message}${also}`, 2, {
+      cause: error,
+    });
   }
+  await removeAll(kept.flatMap((k) => (k === null ? [] : [k])));
+}
+
+/** A second name for `target`'s present file, or null when there is none to keep. */
+async function keepAside(target: string): Promise<string | null> {
+  const old = `${target}.${process.pid}.old`;
+  try {
+    await link(target, old);
+    return old;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT") return null;
+    // A directory in the way cannot be linked: its rename fails later, with its own message.
+    if (code === "EPERM" || code === "EISDIR") {
+      const kind = await lstat(target).catch(() => null);
+      if (kind === null || kind.isDirectory()) return null;
+    }
+    // Links refused by the file system: a copy serves as well.
+    await copyFile(target, old);
+    return old;
+  }
+}
+
+async function removeAll(paths: readonly string[]): Promise<void> {
+  await Promise.all(paths.map((p) => rm(p, { force: true }).catch(() => {})));
 }
