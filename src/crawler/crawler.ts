@@ -25,8 +25,7 @@ import { Schedule } from "./stages/schedule.js";
 import { SettleStage } from "./stages/settle.js";
 import { SitemapStage } from "./stages/sitemaps.js";
 import { originOf } from "./url-normal.js";
-import { readTdmRepJson } from "../protocol/usage/tdmrep.js";
-import { TDMREP_PATH, TdmRepFiles } from "./usage-site-files.js";
+import { TdmRepFiles, tdmRepReader } from "./usage-site-files.js";
 import { readsTdmRep, type UsageCrawlOptions } from "./usage-verdict.js";
 import type { Verdict } from "./verdict.js";
 import { decide } from "./verdict.js";
@@ -325,25 +324,6 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     pagesPerSecond: elapsedMs > 0 ? (run.tally.fetched * 1000) / elapsedMs : 0,
     revisitsDue,
     stoppedBy,
-  };
-}
-
-/** Reads a site's /.well-known/tdmrep.json as a page of it: allowed by robots.txt, paced. */
-function tdmRepReader(run: CrawlRun, gate: SiteGate, robots: RobotsStage) {
-  return async (origin: string) => {
-    const url = `${origin}${TDMREP_PATH}`;
-    const view = await robots.sites.view(origin);
-    if (view.kind === "closed" || !decide(view, url, run.robot(run.now())).allowed) return null;
-    const ticket = await gate.take(origin, robots.plans.get(origin) ?? null, "tdmrep.json");
-    if (ticket === null) return null;
-    const result = await run.client.fetchPage(url);
-    const end = run.now();
-    await gate.release(ticket, true, end);
-    const status = result.kind === "error" ? null : result.status;
-    await run.log(url, origin, ticket.at, end - ticket.at, status, 0, "tdmrep", null);
-    return result.kind !== "error" && result.status === 200 && result.body !== null
-      ? readTdmRepJson(result.body)
-      : null;
   };
 }
 
