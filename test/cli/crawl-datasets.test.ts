@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { tempDir, TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { runCli } from "../helpers/run-cli.js";
-import { startRedisServer, type RedisServer } from "../store/redis-server.js";
+import { redisForFile } from "../helpers/redis-server.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, origin: string) => void;
 
@@ -58,13 +58,12 @@ const GUESS_SITE = {
 
 describe("heed crawl --datasets and heed report", { concurrency: false, timeout: 120_000 }, () => {
   let temp: Awaited<ReturnType<typeof tempDir>>;
-  let redis: RedisServer | undefined;
+  const redis = redisForFile();
   before(async () => {
     temp = await tempDir("heed-crawl-datasets-");
   });
   after(async () => {
     await temp.cleanup();
-    await redis?.stop();
   });
 
   async function crawlAndReport(store: string) {
@@ -147,8 +146,7 @@ describe("heed crawl --datasets and heed report", { concurrency: false, timeout:
   });
 
   it("Redis: the same catalogs, kept under the crawl's prefix", async () => {
-    redis = await startRedisServer();
-    const { a, b, json } = await crawlAndReport(`${redis.url}#heed-crawl-datasets:`);
+    const { a, b, json } = await crawlAndReport(`${await redis.url()}#heed-crawl-datasets:`);
     const report = JSON.parse(json.stdout) as { datasets: { origin: string; outcome: string }[] };
     assert.deepEqual(
       report.datasets.map((d) => [d.origin, d.outcome]),

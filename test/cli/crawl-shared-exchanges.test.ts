@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { runCli } from "../helpers/run-cli.js";
-import { startRedisServer, type RedisServer } from "../store/redis-server.js";
+import { redisForFile } from "../helpers/redis-server.js";
 
 const DELAY_MS = 400;
 const ROBOTS = `User-agent: *\nCrawl-delay: ${DELAY_MS / 1000}\n`;
@@ -73,14 +73,10 @@ function assertGaps(log: readonly Arrival[]): void {
   }
 }
 
-let redis: RedisServer | undefined;
-after(async () => {
-  await redis?.stop();
-});
+const redis = redisForFile();
 
 async function redisStore(name: string): Promise<string> {
-  redis ??= await startRedisServer();
-  return `${redis.url}#heed-exchanges-${name}:${process.pid}:`;
+  return `${await redis.url()}#heed-exchanges-${name}:${process.pid}:`;
 }
 
 describe("datasets and RUP exchanges share the site's reservation", { timeout: 150_000 }, () => {

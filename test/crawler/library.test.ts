@@ -8,11 +8,11 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { Crawler, type CrawlEvent, CrawlerError, type EnqueueResult, openStore } from "heed";
 import { tempDir, TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { isPage, startSite } from "../helpers/synthetic-site.js";
-import { startRedisServer, type RedisServer } from "../store/redis-server.js";
+import { redisForFile } from "../helpers/redis-server.js";
 
 const run = promisify(execFile);
 
@@ -175,16 +175,11 @@ describe("a handler that fails on every page", { timeout: 60_000 }, () => {
   });
 });
 
-let redis: Promise<RedisServer> | undefined;
-after(async () => {
-  const server = await redis?.catch(() => undefined);
-  await server?.stop();
-});
+const redis = redisForFile();
 
 describe("two processes on one Redis store, from code", { timeout: 120_000 }, () => {
   it("fetch each page once, keep the site's gap, and push one record a page", async () => {
-    redis ??= startRedisServer();
-    const { url } = await redis;
+    const url = await redis.url();
     const site = await startSite({
       pages: 20,
       links: 3,

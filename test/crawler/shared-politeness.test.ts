@@ -4,23 +4,18 @@
 // made to the site — robots.txt, sitemaps and pages — whichever process made it.
 import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { after, describe, it } from "node:test";
-import { startRedisServer, type RedisServer } from "../store/redis-server.js";
+import { describe, it } from "node:test";
+import { redisForFile } from "../helpers/redis-server.js";
 import { TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { runCli, spawnCli, type CliResult } from "../helpers/run-cli.js";
 import { isPage, type LoggedRequest, startSite } from "../helpers/synthetic-site.js";
 import { sleep } from "../../src/crawler/sleep.js";
 
-let redis: Promise<RedisServer> | undefined;
-after(async () => {
-  const server = await redis?.catch(() => undefined);
-  await server?.stop();
-});
+const redis = redisForFile();
 
 let prefixes = 0;
 async function freshStore(): Promise<string> {
-  redis ??= startRedisServer();
-  const { url } = await redis;
+  const url = await redis.url();
   return `${url}#heed-politeness:${process.pid}:${++prefixes}:`;
 }
 

@@ -3,23 +3,18 @@
 // robots.txt obeyed, and the site's Crawl-delay kept across both processes (it binds the
 // name token, not the process: seeds/003 §3.2.6).
 import assert from "node:assert/strict";
-import { after, describe, it } from "node:test";
-import { startRedisServer, type RedisServer } from "../store/redis-server.js";
+import { describe, it } from "node:test";
+import { redisForFile } from "../helpers/redis-server.js";
 import { TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { runCli } from "../helpers/run-cli.js";
 import { startSite } from "../helpers/synthetic-site.js";
 import { isPage } from "../helpers/synthetic-site.js";
 
-let redis: Promise<RedisServer> | undefined;
-after(async () => {
-  const server = await redis?.catch(() => undefined);
-  await server?.stop();
-});
+const redis = redisForFile();
 
 describe("two processes, one Redis crawl", { timeout: 90_000 }, () => {
   it("each page once, no disallowed page, and the gap kept between the processes", async () => {
-    redis ??= startRedisServer();
-    const { url } = await redis;
+    const url = await redis.url();
     const site = await startSite({
       pages: 30,
       links: 3,

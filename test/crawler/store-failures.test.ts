@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { spawn } from "node:child_process";
-import { startRedisServer } from "../store/redis-server.js";
+import { startRedisServer } from "../helpers/redis-server.js";
 import { tempDir } from "../helpers/crawl-harness.js";
 import { spawnCli } from "../helpers/run-cli.js";
 import { startSite } from "../helpers/synthetic-site.js";

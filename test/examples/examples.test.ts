@@ -5,11 +5,11 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { openStore } from "heed";
 import { tempDir } from "../helpers/crawl-harness.js";
 import { isPage, startSite } from "../helpers/synthetic-site.js";
-import { startRedisServer, type RedisServer } from "../store/redis-server.js";
+import { redisForFile } from "../helpers/redis-server.js";
 
 const run = promisify(execFile);
 const example = (name: string) =>
@@ -71,16 +71,11 @@ describe("examples/crawl-titles.ts", { timeout: 60_000 }, () => {
   });
 });
 
-let redis: Promise<RedisServer> | undefined;
-after(async () => {
-  const server = await redis?.catch(() => undefined);
-  await server?.stop();
-});
+const redis = redisForFile();
 
 describe("examples/shared-redis.ts", { timeout: 120_000 }, () => {
   it("two processes, one crawl: each page fetched once and kept once", async () => {
-    redis ??= startRedisServer();
-    const { url } = await redis;
+    const url = await redis.url();
     const site = await startSite({
       pages: 12,
       links: 3,

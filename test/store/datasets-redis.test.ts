@@ -1,22 +1,13 @@
 // Dataset catalogs in Redis, on a real redis-server started here: the shared contract, and
 // the key they live under starting with the store's prefix.
 import assert from "node:assert/strict";
-import { after, it } from "node:test";
+import { it } from "node:test";
 import { Redis } from "ioredis";
 import { openRedisStore } from "../../src/store/redis/index.js";
-import { startRedisServer, type RedisServer } from "./redis-server.js";
+import { redisForFile } from "../helpers/redis-server.js";
 import { datasetCatalogsContract } from "./datasets.suite.js";
 
-let server: Promise<RedisServer> | undefined;
-after(async () => {
-  const started = await server?.catch(() => undefined);
-  await started?.stop();
-});
-
-async function redisUrl(): Promise<string> {
-  server ??= startRedisServer();
-  return (await server).url;
-}
+const redisUrl = redisForFile().url;
 
 let prefixes = 0;
 const freshPrefix = () => `heed-datasets-test:${process.pid}:${++prefixes}:`;

@@ -2,27 +2,17 @@
 // only Redis shows: key prefixes that keep crawls apart, openStore's redis:// URLs, and a
 // server that is not there.
 import assert from "node:assert/strict";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { Redis } from "ioredis";
 import { openStore, StoreError } from "../../src/store/index.js";
 import { openRedisStore } from "../../src/store/redis/index.js";
 import type { NewUrl } from "../../src/store/types.js";
-import { startRedisServer, type RedisServer } from "./redis-server.js";
+import { redisForFile } from "../helpers/redis-server.js";
 import { storeContract } from "./store.suite.js";
 
 // Started by the first test that needs it, so that without redis-server every test fails
 // with REDIS_MISSING (a hook that fails would only cancel them).
-let server: Promise<RedisServer> | undefined;
-after(async () => {
-  // A server that failed to start has failed every test already.
-  const started = await server?.catch(() => undefined);
-  await started?.stop();
-});
-
-async function redisUrl(): Promise<string> {
-  server ??= startRedisServer();
-  return (await server).url;
-}
+const redisUrl = redisForFile().url;
 
 let prefixes = 0;
 const freshPrefix = () => `heed-test:${process.pid}:${++prefixes}:`;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { openRobotState } from "../../../src/crawler/rup/open-robot-state.js";
 import type { RobotState, SiteRegistration } from "../../../src/crawler/rup/robot-state.js";
-import { type RedisServer, startRedisServer } from "../../store/redis-server.js";
+import { redisForFile } from "../../helpers/redis-server.js";
 
 const SITE: SiteRegistration = {
   origin: "http://site.test",
@@ -76,15 +76,13 @@ function contract(name: string, open: (n: number) => Promise<RobotState>): void 
 }
 
 let tmp: string;
-let redis: RedisServer;
+const redis = redisForFile();
 before(async () => {
   tmp = await mkdtemp(join(tmpdir(), "heed-robot-state-suite-"));
-  redis = await startRedisServer();
 });
 after(async () => {
-  await redis.stop();
   await rm(tmp, { recursive: true, force: true });
 });
 
 contract("SQLite", (n) => openRobotState(join(tmp, `state-${n}.db`)));
-contract("Redis", (n) => openRobotState(`${redis.url}#suite-${n}:`));
+contract("Redis", async (n) => openRobotState(`${await redis.url()}#suite-${n}:`));

@@ -1,8 +1,10 @@
-// A real redis-server for the Redis store's tests: started on a free loopback port with no
-// persistence, stopped at the end. No redis-server is a failure with a message saying how to
-// get one, never a skip: CI installs it (.ci/run, scripts/setup.mjs).
+// A real redis-server for the tests of the Redis store and of what runs on it: started on a
+// free loopback port with no persistence, stopped at the end. No redis-server is a failure with
+// a message saying how to get one, never a skip: CI installs it (.ci/run, scripts/setup.mjs).
+// Most test files want one server for all their tests: `redisForFile()`.
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect, createServer, type AddressInfo } from "node:net";
+import { after } from "node:test";
 
 export interface RedisServer {
   readonly url: string;
@@ -92,4 +94,28 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
       clearTimeout(timer);
     },
   };
+}
+
+/** The one redis-server of a test file (or of a suite), started by the first test that asks. */
+export interface FileRedis {
+  server(): Promise<RedisServer>;
+  /** Its `redis://127.0.0.1:PORT` URL. */
+  url(): Promise<string>;
+}
+
+/**
+ * Start redis once per file: call at the file's top level (or in a `describe`, for that suite).
+ * The server starts when a test first asks for it, so that without redis-server each test that
+ * needs one fails with {@link REDIS_MISSING} (a hook that failed would only cancel them), and it
+ * stops after the file's (or suite's) last test.
+ */
+export function redisForFile(): FileRedis {
+  let started: Promise<RedisServer> | undefined;
+  after(async () => {
+    // A server that failed to start has failed every test that asked for it already.
+    const server = await started?.catch(() => undefined);
+    await server?.stop();
+  });
+  const server = (): Promise<RedisServer> => (started ??= startRedisServer());
+  return { server, url: async () => (await server()).url };
 }
