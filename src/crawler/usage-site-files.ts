@@ -74,7 +74,7 @@ export function tdmRepReader(
 ): (origin: string) => Promise<TdmRepFile | null> {
   const check = async (url: string): Promise<HopCheck> => {
     const view = await robots.sites.view(originOf(url));
-    if (view.kind === "closed") return { why: `its site is closed for now (${view.detail})` };
+    if (view.kind === "closed") return { why: view.detail };
     const verdict = decide(view, url, run.robot(run.now()));
     return verdict.allowed ? { plan: verdict.plan } : { why: `robots.txt refuses it` };
   };

@@ -320,6 +320,63 @@ describe(
       for (const run of runs) assert.notEqual(run.code, EXIT_INTERNAL);
     });
 
+    it("heed crawl --purpose train-ai follows no tdmrep.json redirect to a private address", async () => {
+      const crawl = (host: string, name: string) => [
+        "crawl",
+        `http://${host}/`,
+        "--agent",
+        "bot",
+        "--purpose",
+        "train-ai",
+        "--store",
+        join(root, `${name}.db`),
+        "--max-pages",
+        "3",
+        "--quiet",
+      ];
+      const tdmrepLog = async (name: string) => {
+        const exported = await heed([
+          "export",
+          "--store",
+          join(root, `${name}.db`),
+          "--format",
+          "jsonl",
+        ]);
+        return exported.stdout
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((r) => r.outcome === "tdmrep");
+      };
+      // Control: the hop to a public address is taken (its robots.txt first), so the file is read.
+      const control = await heed(crawl("control.hostile.example", "tdm-control"));
+      assert.notEqual(control.code, EXIT_INTERNAL, control.stderr);
+      assert.deepEqual(
+        (await tdmrepLog("tdm-control")).map((r) => [r.url, r.detail]),
+        [
+          [
+            "http://control.hostile.example/.well-known/tdmrep.json",
+            `redirect to ${CONTROL_TARGET}`,
+          ],
+          [CONTROL_TARGET, null],
+        ],
+      );
+      const mark = hits.length;
+      const runs = await runAll(byTarget((n) => crawl(`d${n}.hostile.example`, `tdm-${n}`)));
+      for (const run of runs) assert.notEqual(run.code, EXIT_INTERNAL, run.stderr);
+      assert.deepEqual(await breaches(mark), [], "a canary was reached");
+      // Each hop stopped where the guard refused the hop's robots.txt: no request past it.
+      for (const n of SAMPLE) {
+        const [first, ...rest] = await tdmrepLog(`tdm-${n}`);
+        assert.match(
+          String(first?.detail),
+          /^redirect not followed: .*robots\.txt no answer/,
+          `target ${n}`,
+        );
+        assert.deepEqual(rest, [], `target ${n}`);
+      }
+    });
+
     it("a Location that is not a URL is a one-line error, never an internal error", async () => {
       const mark = hits.length;
       const runs = await runAll([
