@@ -7,7 +7,7 @@
 import type { PageResult } from "../net/http-client.js";
 import { MAX_ROBOTS_REDIRECTS } from "../protocol/robots/index.js";
 import type { AccessPlan } from "../protocol/robots/plan.js";
-import { readTdmRepJson, type TdmRepFile } from "../protocol/usage/index.js";
+import { MAX_TDMREP_BYTES, readTdmRepJson, type TdmRepFile } from "../protocol/usage/index.js";
 import type { SiteGate } from "./site-gate.js";
 import type { RobotsStage } from "./stages/robots.js";
 import type { CrawlRun } from "./stages/run.js";
@@ -76,7 +76,7 @@ export function tdmRepReader(
     const view = await robots.sites.view(originOf(url));
     if (view.kind === "closed") return { why: view.detail };
     const verdict = decide(view, url, run.robot(run.now()));
-    return verdict.allowed ? { plan: verdict.plan } : { why: `robots.txt refuses it` };
+    return verdict.allowed ? { plan: verdict.plan } : { why: "robots.txt refuses it" };
   };
   const nextHop = async (
     result: PageResult,
@@ -103,7 +103,11 @@ export function tdmRepReader(
       const site = originOf(url);
       const ticket = await gate.take(site, plan, "tdmrep.json");
       if (ticket === null) return null;
-      const result = await run.client.fetchPage(url, { signal: run.signal });
+      // One byte past the reader's limit is enough to know the file is not read (and say so).
+      const result = await run.client.fetchPage(url, {
+        signal: run.signal,
+        maxBodyBytes: MAX_TDMREP_BYTES + 1,
+      });
       const end = run.now();
       await gate.release(ticket, true, end);
       const status = result.kind === "error" ? null : result.status;
@@ -112,12 +116,15 @@ export function tdmRepReader(
       const detail =
         result.kind === "error"
           ? result.message
-          : next === null
-            ? null
-            : "url" in next
+          : next !== null
+            ? "url" in next
               ? `redirect to ${next.url}`
-              : `redirect not followed: ${next.why}`;
-      await run.log(url, site, ticket.at, end - ticket.at, status, 0, "tdmrep", detail);
+              : `redirect not followed: ${next.why}`
+            : result.bodyCut
+              ? `over ${MAX_TDMREP_BYTES} bytes: not read`
+              : null;
+      const bytes = result.kind === "error" ? 0 : result.wireBytes;
+      await run.log(url, site, ticket.at, end - ticket.at, status, bytes, "tdmrep", detail);
       if (next === null)
         return result.kind === "response" && result.status === 200 && result.body !== null
           ? readTdmRepJson(result.body)

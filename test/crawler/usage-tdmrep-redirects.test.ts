@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { MAX_TDMREP_REDIRECTS } from "../../src/crawler/usage-site-files.js";
+import { MAX_TDMREP_BYTES } from "../../src/protocol/usage/index.js";
 import { tempDir } from "../helpers/crawl-harness.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { type Site, startSite } from "../helpers/synthetic-site.js";
@@ -160,6 +161,19 @@ describe("tdmrep.json behind redirects", { timeout: 120_000 }, () => {
     const { tdmrep, page } = await crawl(a, "loop");
     assert.equal(page?.outcome, "fetched");
     assert.equal(tdmrep.length, MAX_TDMREP_REDIRECTS + 1);
+  });
+
+  it(`a file over ${MAX_TDMREP_BYTES} bytes is read no further than that, and not used`, async () => {
+    const huge = `[${'{"location":"/tdm-file/","tdm-reservation":1},'.repeat(100_000)}{}]`;
+    const site = await start("User-agent: *\nAllow: /\n", (req, res) => {
+      if (req.url !== WELL_KNOWN) return false;
+      res.writeHead(200, { "content-type": "application/json" }).end(huge);
+      return true;
+    });
+    const { tdmrep, page } = await crawl(site, "huge");
+    assert.equal(page?.outcome, "fetched");
+    assert.equal(tdmrep[0]?.detail, `over ${MAX_TDMREP_BYTES} bytes: not read`);
+    assert.ok(Number(tdmrep[0]?.bytes) < huge.length / 2, String(tdmrep[0]?.bytes));
   });
 
   it("a hop robots.txt refuses, and a hop that is not http, are not asked", async () => {
