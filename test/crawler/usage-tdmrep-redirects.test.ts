@@ -3,9 +3,13 @@
 // MAX_TDMREP_REDIRECTS hops; each hop asked of its site's robots.txt, under its site's
 // reservation, and logged. Real `heed crawl --purpose train-ai` runs against real servers.
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { MAX_TDMREP_REDIRECTS } from "../../src/crawler/usage-site-files.js";
 import { MAX_TDMREP_BYTES } from "../../src/protocol/usage/index.js";
 import { tempDir } from "../helpers/crawl-harness.js";
@@ -14,6 +18,7 @@ import { type Site, startSite } from "../helpers/synthetic-site.js";
 
 const TDMREP = JSON.stringify([{ location: "/tdm-file/", "tdm-reservation": 1 }]);
 const WELL_KNOWN = "/.well-known/tdmrep.json";
+const TLS = new URL("../../../test/fixtures/tls/", import.meta.url);
 
 type Route = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -65,7 +70,7 @@ describe("tdmrep.json behind redirects", { timeout: 120_000 }, () => {
   }
 
   /** Crawls `site` for AI training; the crawl log's records, in order. */
-  async function crawl(site: Site, name: string) {
+  async function crawl(site: Site, name: string, env: NodeJS.ProcessEnv = {}) {
     const store = join(temp.dir, `${name}.db`);
     const run = await runCli(
       [
@@ -79,7 +84,7 @@ describe("tdmrep.json behind redirects", { timeout: 120_000 }, () => {
         "train-ai",
         "--quiet",
       ],
-      { timeoutMs: 60_000 },
+      { timeoutMs: 60_000, env },
     );
     assert.equal(run.code, 0, run.stderr);
     const exported = await runCli(["export", "--store", store, "--format", "jsonl"]);
@@ -110,6 +115,44 @@ describe("tdmrep.json behind redirects", { timeout: 120_000 }, () => {
     // Each hop took the site's reservation: its Crawl-delay (0.5 s) lies between them.
     const at = (path: string) => site.log.find((r) => r.path === path)?.at ?? NaN;
     assert.ok(at("/cdn/v1/tdmrep.json") - at(WELL_KNOWN) >= 450, "gap kept between the hops");
+  });
+
+  it("a redirect to https on the same host is followed, its certificate checked", async () => {
+    // A certificate for 127.0.0.1 that the crawl trusts through NODE_EXTRA_CA_CERTS only.
+    const key = fileURLToPath(new URL("loopback.key.pem", TLS));
+    const cert = fileURLToPath(new URL("loopback.cert.pem", TLS));
+    const secure = createHttpsServer(
+      { key: await readFile(key), cert: await readFile(cert) },
+      (req, res) => {
+        if (req.url === "/robots.txt") res.writeHead(200).end("User-agent: *\nAllow: /\n");
+        else if (req.url === WELL_KNOWN) file(res);
+        else res.writeHead(404).end();
+      },
+    );
+    await new Promise<void>((resolve) => secure.listen(0, "127.0.0.1", resolve));
+    const https = `https://127.0.0.1:${(secure.address() as AddressInfo).port}`;
+    try {
+      const route: Route = (req, res) =>
+        req.url === WELL_KNOWN ? redirect(res, `${https}${WELL_KNOWN}`, 308) : false;
+      const site = await start("User-agent: *\nAllow: /\n", route);
+      const trusted = await crawl(site, "https", { NODE_EXTRA_CA_CERTS: cert });
+      assert.equal(trusted.page?.outcome, "fetched-usage-refused");
+      assert.deepEqual(
+        trusted.tdmrep.map((r) => [r.url, r.status]),
+        [
+          [`${site.origin}${WELL_KNOWN}`, 308],
+          [`${https}${WELL_KNOWN}`, 200],
+        ],
+      );
+      // Without the certificate trusted, the hop's site cannot be reached: no file is read.
+      const other = await start("User-agent: *\nAllow: /\n", route);
+      const untrusted = await crawl(other, "https-untrusted");
+      assert.equal(untrusted.page?.outcome, "fetched");
+      assert.match(String(untrusted.tdmrep[0]?.detail), /^redirect not followed: https:/);
+    } finally {
+      secure.closeAllConnections();
+      await new Promise<void>((resolve) => secure.close(() => resolve()));
+    }
   });
 
   it("a redirect to another host is followed: its robots.txt first, under its own Crawl-delay", async () => {
