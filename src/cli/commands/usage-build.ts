@@ -3,7 +3,9 @@
  * (docs/usage-preferences.md#one-description), the robots.txt lines (Content-Usage and
  * Content-Signal in the `User-agent: *` group) and /.well-known/tdmrep.json.
  */
-import { copyFile, link, lstat, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { copyFile, link, lstat, open, readFile, rename, rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { robotsUsageLines, tdmRepRules } from "../../protocol/usage/description.js";
 import { CliError, EXIT_OK } from "../errors.js";
@@ -43,7 +45,7 @@ export async function runUsageBuild(
     writes.push({
       target,
       text: withUsageLines(text, lines),
-      done: `wrote ${lines.length} lines into ${options.robots}\n`,
+      done: `wrote ${lines.length} ${lines.length === 1 ? "line" : "lines"} into ${options.robots}\n`,
     });
   }
   if (options.tdmrep !== undefined) {
@@ -51,7 +53,7 @@ export async function runUsageBuild(
     writes.push({
       target: resolve(io.cwd, options.tdmrep),
       text: `${JSON.stringify(rules, null, 2)}\n`,
-      done: `wrote ${rules.length} rules to ${options.tdmrep}\n`,
+      done: `wrote ${rules.length} ${rules.length === 1 ? "rule" : "rules"} to ${options.tdmrep}\n`,
     });
   }
   await writeAll(writes);
@@ -87,9 +89,12 @@ export function withUsageLines(text: string, lines: readonly string[]): string {
  * Writes every file or none. Each is written beside its target first; then each target that
  * exists is kept aside (a hard link, or a copy where links are refused) before the renames, so
  * that when a later rename fails (a directory in the way) the targets already replaced are put
- * back as they were, and a target that did not exist is removed again.
+ * back as they were, and a target that did not exist is removed again. The names beside the
+ * targets are new ones (a random part, and never over an existing file), so no file of the
+ * user's is written over or removed.
  */
 async function writeAll(writes: readonly { target: string; text: string }[]): Promise<void> {
+  const token = `${process.pid}-${randomBytes(4).toString("hex")}`;
   const temporaries: string[] = [];
   const kept: (string | null)[] = [];
   const replaced: number[] = [];
@@ -97,13 +102,19 @@ async function writeAll(writes: readonly { target: string; text: string }[]): Pr
   try {
     for (const { target, text } of writes) {
       at = target;
-      const temporary = `${target}.${process.pid}.tmp`;
+      const temporary = `${target}.${token}.tmp`;
+      // Created new ("wx"), then ours to remove on failure, even one partly written.
+      const handle = await open(temporary, "wx");
       temporaries.push(temporary);
-      await writeFile(temporary, text);
+      try {
+        await handle.writeFile(text);
+      } finally {
+        await handle.close();
+      }
     }
     for (const { target } of writes) {
       at = target;
-      kept.push(await keepAside(target));
+      kept.push(await keepAside(target, `${target}.${token}.old`));
     }
     for (const [i, { target }] of writes.entries()) {
       at = target;
@@ -112,6 +123,7 @@ async function writeAll(writes: readonly { target: string; text: string }[]): Pr
     }
   } catch (error) {
     const failures: string[] = [];
+    const stranded = new Set<string>();
     for (const i of replaced.reverse()) {
       const { target } = writes[i] as { target: string };
       const old = kept[i] ?? null;
@@ -119,21 +131,25 @@ async function writeAll(writes: readonly { target: string; text: string }[]): Pr
         if (old === null) await rm(target, { force: true });
         else await rename(old, target);
       } catch (undo) {
-        failures.push(`${target} could not be put back (${(undo as Error).message})`);
+        // The earlier file stays where it was kept, and the message says where.
+        if (old !== null) stranded.add(old);
+        failures.push(
+          `${target} could not be put back (${(undo as Error).message})` +
+            (old === null ? "" : `; its earlier content is in ${old}`),
+        );
       }
     }
-    await removeAll([...temporaries, ...kept.flatMap((k) => (k === null ? [] : [k]))]);
+    await removeAll([...temporaries, ...kept.filter((k) => k !== null && !stranded.has(k))]);
     const also = failures.length === 0 ? "" : `; ${failures.join("; ")}`;
     throw new CliError(`cannot write ${at}: ${(error as Error).message}${also}`, 2, {
       cause: error,
     });
   }
-  await removeAll(kept.flatMap((k) => (k === null ? [] : [k])));
+  await removeAll(kept);
 }
 
-/** A second name for `target`'s present file, or null when there is none to keep. */
-async function keepAside(target: string): Promise<string | null> {
-  const old = `${target}.${process.pid}.old`;
+/** Gives `target`'s present file the second name `old`; null when there is none to keep. */
+async function keepAside(target: string, old: string): Promise<string | null> {
   try {
     await link(target, old);
     return old;
@@ -145,12 +161,15 @@ async function keepAside(target: string): Promise<string | null> {
       const kind = await lstat(target).catch(() => null);
       if (kind === null || kind.isDirectory()) return null;
     }
+    if (code === "EEXIST") throw error;
     // Links refused by the file system: a copy serves as well.
-    await copyFile(target, old);
+    await copyFile(target, old, constants.COPYFILE_EXCL);
     return old;
   }
 }
 
-async function removeAll(paths: readonly string[]): Promise<void> {
-  await Promise.all(paths.map((p) => rm(p, { force: true }).catch(() => {})));
+async function removeAll(paths: readonly (string | null)[]): Promise<void> {
+  await Promise.all(
+    paths.map((p) => (p === null ? undefined : rm(p, { force: true }).catch(() => {}))),
+  );
 }
