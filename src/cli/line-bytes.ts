@@ -6,20 +6,11 @@
  * character at a time, into one growing buffer that a worker thread can hand over whole.
  */
 
-/** Where each line of a {@link LineBytes} ends, and the bytes. */
-export interface WrittenLines {
-  /** The lines, each ending in `\n`. */
-  readonly bytes: Uint8Array;
-  /** The offset just past each line's `\n`, line for line. */
-  readonly ends: Uint32Array;
-}
-
 const HEX = "0123456789abcdef";
 
 export class LineBytes {
   private bytes: Uint8Array;
   private used = 0;
-  private ends: number[] = [];
 
   constructor(size = 64 * 1024) {
     this.bytes = new Uint8Array(size);
@@ -84,19 +75,49 @@ export class LineBytes {
     } while (rest > 0);
   }
 
+  /** Bytes already encoded, as they are. */
+  raw(bytes: Uint8Array): void {
+    this.room(bytes.length);
+    this.bytes.set(bytes, this.used);
+    this.used += bytes.length;
+  }
+
+  /**
+   * `source[from, to)` as it is, when every byte is printable ASCII other than `"` and `\`:
+   * bytes that read the same as UTF-8 text and inside a JSON string. Returns false, having
+   * written nothing, when one is not.
+   */
+  plain(source: Uint8Array, from: number, to: number): boolean {
+    this.room(to - from);
+    const bytes = this.bytes;
+    let used = this.used;
+    for (let i = from; i < to; i++) {
+      const c = source[i] as number;
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+      bytes[used++] = c;
+    }
+    this.used = used;
+    return true;
+  }
+
   /** Ends the current line. */
   end(): void {
     this.room(1);
     this.bytes[this.used++] = 0x0a;
-    this.ends.push(this.used);
   }
 
-  /** The lines written so far; the writer starts afresh in new memory. */
-  take(): WrittenLines {
-    const written = { bytes: this.bytes.subarray(0, this.used), ends: Uint32Array.from(this.ends) };
-    this.bytes = new Uint8Array(Math.max(this.used, 1024));
+  /** A copy of what was written so far; the writer starts afresh in the same memory. */
+  copy(): Uint8Array {
+    const written = this.bytes.slice(0, this.used);
     this.used = 0;
-    this.ends = [];
+    return written;
+  }
+
+  /** What was written so far; the writer starts afresh in new memory of about the same size. */
+  take(): Uint8Array {
+    const written = this.bytes.subarray(0, this.used);
+    this.bytes = new Uint8Array(Math.max(this.used + (this.used >> 3), 1024));
+    this.used = 0;
     return written;
   }
 

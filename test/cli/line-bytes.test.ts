@@ -22,7 +22,7 @@ function written(write: (out: LineBytes) => void): string {
   const out = new LineBytes(8);
   write(out);
   out.end();
-  return Buffer.from(out.take().bytes).toString("latin1");
+  return Buffer.from(out.take()).toString("latin1");
 }
 
 describe("LineBytes", () => {
@@ -66,19 +66,27 @@ describe("LineBytes", () => {
       }),
     );
   });
-  it("ends each line where it says, across growth of the buffer", () => {
+  it("writes lines in order across growth of the buffer, and starts afresh after take", () => {
     const out = new LineBytes(4);
     const lines = ["a", "", "ünïcode ☃ 😀", "x".repeat(1000)];
     for (const line of lines) {
       out.text(line);
       out.end();
     }
-    const { bytes, ends } = out.take();
-    let from = 0;
-    ends.forEach((end, i) => {
-      assert.equal(Buffer.from(bytes.subarray(from, end)).toString("utf8"), `${lines[i]}\n`);
-      from = end;
-    });
-    assert.equal(ends.length, lines.length);
+    assert.equal(Buffer.from(out.take()).toString("utf8"), lines.map((l) => `${l}\n`).join(""));
+    out.text("next");
+    assert.equal(Buffer.from(out.take()).toString("utf8"), "next");
+  });
+
+  it("copies plain bytes as they are, and refuses any byte that is not", () => {
+    const source = Buffer.from('ab/c?d=1 x"y\\z\u00e9\u0001');
+    const out = new LineBytes(2);
+    assert.equal(out.plain(source, 0, 10), true);
+    assert.equal(out.plain(source, 9, 12), false, "a quote");
+    assert.equal(out.plain(source, 12, 14), false, "a backslash");
+    assert.equal(out.plain(source, 14, 16), false, "non-ASCII");
+    assert.equal(out.plain(source, source.length - 1, source.length), false, "a control character");
+    out.raw(Buffer.from("!"));
+    assert.equal(Buffer.from(out.take()).toString("latin1"), "ab/c?d=1 x!");
   });
 });
