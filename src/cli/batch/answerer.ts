@@ -16,7 +16,6 @@ import {
   type Answer,
   askLine,
   compile,
-  decisionText,
   defaultsOrNull,
   failed,
   quoted,
@@ -27,11 +26,11 @@ import {
   toText,
   writeJson,
   writeJsonEnd,
-  writeJsonMiddle,
 } from "../check-answer.js";
 import { CliError } from "../errors.js";
 import { LineBytes } from "../line-bytes.js";
 import { MAX_QUERY_LINE_BYTES } from "../query-lines.js";
+import { DecisionMiddles } from "./decision-middles.js";
 import { FileField } from "./file-field.js";
 import { afterEnd, type BatchChunk, CR, LF, lineEnd } from "./input.js";
 
@@ -64,6 +63,7 @@ export class BatchAnswerer {
   private cachedBytes = 0;
   private readonly defaults: Omit<Robot, "agent"> | null;
   private readonly fileField: FileField;
+  private readonly middles: DecisionMiddles;
   private outputSize = 64 * 1024;
   // The robots-file field of the last line, as bytes and as read: most batches name one
   // file on many lines in a row.
@@ -79,6 +79,7 @@ export class BatchAnswerer {
   ) {
     this.defaults = defaultsOrNull(settings.defaults);
     this.fileField = new FileField(settings.json);
+    this.middles = new DecisionMiddles(settings.json);
   }
 
   async answer(chunk: BatchChunk): Promise<BatchResult> {
@@ -143,7 +144,7 @@ export class BatchAnswerer {
     if (agent === null || url === null) return false;
     const decision = rules.policy.check(url, agent);
     if (decision.error !== undefined) return false;
-    this.writeQuick(out, decision, bytes, tab + 1, tab2, end, number);
+    this.writeQuick(out, rules, decision, bytes, tab + 1, tab2, end, number);
     if (!decision.allowed) tally.disallowed++;
     return true;
   }
@@ -151,6 +152,7 @@ export class BatchAnswerer {
   /** The line {@link writeJson} or {@link toText} would write, with the agent and URL copied from the input. */
   private writeQuick(
     out: LineBytes,
+    rules: Rules,
     decision: Decision,
     bytes: Uint8Array,
     agentStart: number,
@@ -160,20 +162,20 @@ export class BatchAnswerer {
   ): void {
     if (this.settings.json) {
       out.raw(decision.allowed ? JSON_ALLOWED : JSON_DISALLOWED);
-      out.plain(bytes, agentStart, agentEnd);
+      out.copy(bytes, agentStart, agentEnd);
       out.raw(URL_FIELD);
-      out.plain(bytes, agentEnd + 1, end);
+      out.copy(bytes, agentEnd + 1, end);
       out.raw(QUOTE);
-      writeJsonMiddle(out, decision);
+      this.middles.write(out, rules, decision);
       out.raw(this.fileField.of(this.lastFile));
       out.raw(INPUT_FIELD);
       out.number(number);
       writeJsonEnd(out, { decision, status: undefined, warnings: undefined }, this.settings.plan);
     } else {
       out.raw(decision.allowed ? TEXT_ALLOWED : TEXT_DISALLOWED);
-      out.plain(bytes, agentEnd + 1, end);
+      out.copy(bytes, agentEnd + 1, end);
       out.raw(this.fileField.of(this.lastFile));
-      out.text(` (${decisionText(decision)})`);
+      this.middles.write(out, rules, decision);
     }
     out.end();
   }

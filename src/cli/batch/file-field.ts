@@ -20,7 +20,7 @@ export class FileField {
         this.scratch.text(` [${name}]`);
       }
       this.name = name;
-      this.bytes = this.scratch.copy();
+      this.bytes = this.scratch.takeCopy();
     }
     return this.bytes;
   }
