@@ -144,37 +144,39 @@ export class BatchAnswerer {
     if (agent === null || url === null) return false;
     const decision = rules.policy.check(url, agent);
     if (decision.error !== undefined) return false;
-    this.writeQuick(out, rules, decision, bytes, tab + 1, tab2, end, number);
+    this.writeQuick(out, rules, decision, agent, url, number);
     if (!decision.allowed) tally.disallowed++;
     return true;
   }
 
-  /** The line {@link writeJson} or {@link toText} would write, with the agent and URL copied from the input. */
+  /** The line {@link writeJson} or {@link toText} would write. */
   private writeQuick(
     out: LineBytes,
     rules: Rules,
     decision: Decision,
-    bytes: Uint8Array,
-    agentStart: number,
-    agentEnd: number,
-    end: number,
+    agent: string,
+    url: string,
     number: number,
   ): void {
     if (this.settings.json) {
-      out.raw(decision.allowed ? JSON_ALLOWED : JSON_DISALLOWED);
-      out.copy(bytes, agentStart, agentEnd);
-      out.raw(URL_FIELD);
-      out.copy(bytes, agentEnd + 1, end);
-      out.raw(QUOTE);
+      out.text(decision.allowed ? '{"allowed":true,"agent":"' : '{"allowed":false,"agent":"');
+      out.text(agent);
+      out.text('","url":"');
+      out.text(url);
+      // `"`, then the decision's fields.
       this.middles.write(out, rules, decision);
-      out.raw(this.fileField.of(this.lastFile));
-      out.raw(INPUT_FIELD);
+      out.text(this.fileField.of(this.lastFile));
       out.number(number);
-      writeJsonEnd(out, { decision, status: undefined, warnings: undefined }, this.settings.plan);
+      // Most lines end here; a detail, or a plan (--plan, and REGP's always), follows.
+      if (this.settings.plan || decision.dialect === "regp" || decision.detail !== undefined) {
+        writeJsonEnd(out, { decision, status: undefined, warnings: undefined }, this.settings.plan);
+      } else {
+        out.text("}");
+      }
     } else {
-      out.raw(decision.allowed ? TEXT_ALLOWED : TEXT_DISALLOWED);
-      out.copy(bytes, agentEnd + 1, end);
-      out.raw(this.fileField.of(this.lastFile));
+      out.text(decision.allowed ? "allowed " : "disallowed ");
+      out.text(url);
+      out.text(this.fileField.of(this.lastFile));
       this.middles.write(out, rules, decision);
     }
     out.end();
@@ -288,15 +290,6 @@ export class BatchAnswerer {
     }
   }
 }
-
-const ascii = (text: string): Uint8Array => Buffer.from(text, "latin1");
-const JSON_ALLOWED = ascii('{"allowed":true,"agent":"');
-const JSON_DISALLOWED = ascii('{"allowed":false,"agent":"');
-const URL_FIELD = ascii('","url":"');
-const QUOTE = ascii('"');
-const INPUT_FIELD = ascii(',"input":');
-const TEXT_ALLOWED = ascii("allowed ");
-const TEXT_DISALLOWED = ascii("disallowed ");
 
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes)

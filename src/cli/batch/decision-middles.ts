@@ -2,56 +2,49 @@ import type { Decision } from "../../protocol/robots/decision.js";
 import { decisionText, type Rules, writeJsonMiddle } from "../check-answer.js";
 import { LineBytes } from "../line-bytes.js";
 
-// Pieces kept for one file at most this large; past it they are written afresh.
-const KEPT_BYTES = 4 * 1024 * 1024;
-
 /**
- * The middle of a `--batch` answer line, between the URL and the robots-file field: what the
- * decision says (dialect, line, rule, reason, delay, token, group), the same for every URL of
- * one file that one robot's same line decides. Written once per file, robot and deciding line
- * into one buffer, and copied from there for the next lines decided alike. The pieces of the
- * file being answered are kept; a batch names its files in runs.
+ * The middle of a `--batch` answer line, from the end of the URL to the robots-file field:
+ * what the decision says (dialect, line, rule, reason, delay, token, group), the same for every
+ * URL of one file that one robot's same line decides. Made once per file, robot and deciding
+ * line, and written as it is for the next lines decided alike. The middles of the file being
+ * answered are kept; a batch names its files in runs.
  */
 export class DecisionMiddles {
   private rules: Rules | null = null;
-  /** Per product token, per decision key: where the piece lies, as start * 2^32 + end. */
-  private readonly byToken = new Map<string, Map<number, number>>();
-  private readonly kept = new LineBytes(64 * 1024);
+  /** Per product token, per decision key. */
+  private readonly byToken = new Map<string, Map<number, string>>();
+  private readonly scratch = new LineBytes(1024);
 
   constructor(private readonly json: boolean) {}
 
   write(out: LineBytes, rules: Rules, d: Decision): void {
     const key = keyOf(d);
     if (key === 0) {
-      this.writeFresh(out, d);
+      out.text(this.make(d));
       return;
     }
-    if (rules !== this.rules || this.kept.length > KEPT_BYTES) {
+    if (rules !== this.rules) {
       this.rules = rules;
       this.byToken.clear();
-      this.kept.clear();
     }
     let byKey = this.byToken.get(d.agent);
     if (byKey === undefined) {
       byKey = new Map();
       this.byToken.set(d.agent, byKey);
     }
-    let at = byKey.get(key);
-    if (at === undefined) {
-      const start = this.kept.length;
-      this.writeFresh(this.kept, d);
-      at = start * 2 ** 32 + this.kept.length;
-      byKey.set(key, at);
+    let middle = byKey.get(key);
+    if (middle === undefined) {
+      middle = this.make(d);
+      byKey.set(key, middle);
     }
-    out.append(this.kept, Math.floor(at / 2 ** 32), at % 2 ** 32);
+    out.text(middle);
   }
 
-  private writeFresh(out: LineBytes, d: Decision): void {
-    if (this.json) {
-      writeJsonMiddle(out, d);
-    } else {
-      out.text(` (${decisionText(d)})`);
-    }
+  private make(d: Decision): string {
+    if (!this.json) return ` (${decisionText(d)})`;
+    this.scratch.text('"');
+    writeJsonMiddle(this.scratch, d);
+    return this.scratch.takeText();
   }
 }
 

@@ -1,27 +1,19 @@
-import { LineBytes } from "../line-bytes.js";
-
 /**
- * The robots-file field of a batch answer, `,"robots":"…"` in JSON and ` […]` in text, encoded
- * once for the run of lines that name the same file.
+ * The robots-file field of a batch answer and what follows it up to the input line's number:
+ * `,"robots":"…","input":` in JSON, ` […]` in text. Made once for the run of lines that name
+ * the same file.
  */
 export class FileField {
   private name: string | null = null;
-  private bytes: Uint8Array = new Uint8Array(0);
-  private readonly scratch = new LineBytes(1024);
+  private text = "";
 
   constructor(private readonly json: boolean) {}
 
-  of(name: string): Uint8Array {
+  of(name: string): string {
     if (name !== this.name) {
-      if (this.json) {
-        this.scratch.text(',"robots":');
-        this.scratch.json(name);
-      } else {
-        this.scratch.text(` [${name}]`);
-      }
       this.name = name;
-      this.bytes = this.scratch.takeCopy();
+      this.text = this.json ? `,"robots":${JSON.stringify(name)},"input":` : ` [${name}]`;
     }
-    return this.bytes;
+    return this.text;
   }
 }
