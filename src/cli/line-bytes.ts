@@ -16,6 +16,7 @@ export class LineBytes {
   // Never from Buffer's shared pool: the memory may move to another thread whole.
   private bytes: Buffer;
   private used = 0;
+  private nextSize = 0;
 
   constructor(size = 64 * 1024) {
     this.bytes = Buffer.allocUnsafeSlow(size);
@@ -25,7 +26,7 @@ export class LineBytes {
   text(text: string): void {
     this.room(text.length * 3);
     if (text.length >= NATIVE_FROM) {
-      this.used += this.bytes.write(text, this.used, "utf8");
+      this.used += utf8Write(this.bytes, text, this.used);
       return;
     }
     let used = this.used;
@@ -100,7 +101,9 @@ export class LineBytes {
   /** What was written so far; the writer starts afresh in new memory of about the same size. */
   take(): Uint8Array {
     const written = this.bytes.subarray(0, this.used);
-    this.bytes = Buffer.allocUnsafeSlow(Math.max(this.used + (this.used >> 3), 1024));
+    // New memory when there is more to write, as much as was written.
+    this.nextSize = Math.max(this.used, 1024);
+    this.bytes = EMPTY;
     this.used = 0;
     return written;
   }
@@ -145,10 +148,39 @@ export class LineBytes {
 
   private room(n: number): void {
     if (this.used + n <= this.bytes.length) return;
-    const bigger = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.used + n));
+    const bigger = Buffer.allocUnsafeSlow(
+      Math.max(this.bytes.length * 2, this.used + n, this.nextSize),
+    );
     this.bytes.copy(bigger, 0, 0, this.used);
     this.bytes = bigger;
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Buffer's own UTF-8 writer and Latin-1 reader, as Buffer.write and toString call them once
+ * their arguments are checked: for the short strings of an answer line, the checks cost more
+ * than the copy. Both are on Buffer.prototype since Node's first releases; if ever absent, the
+ * documented calls serve.
+ */
+interface NativeBuffer {
+  utf8Write?: (text: string, offset: number) => number;
+  latin1Slice?: (start: number, end: number) => string;
+}
+const NATIVE = Buffer.prototype as unknown as NativeBuffer;
+
+function utf8Write(bytes: Buffer, text: string, offset: number): number {
+  return NATIVE.utf8Write === undefined
+    ? bytes.write(text, offset, "utf8")
+    : NATIVE.utf8Write.call(bytes, text, offset);
+}
+
+/** `bytes[from, to)` read as Latin-1 (for bytes known to be ASCII). */
+export function latin1(bytes: Buffer, from: number, to: number): string {
+  return NATIVE.latin1Slice === undefined
+    ? bytes.toString("latin1", from, to)
+    : NATIVE.latin1Slice.call(bytes, from, to);
 }
 
 function isLow(c: number): boolean {

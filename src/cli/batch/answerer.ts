@@ -28,7 +28,7 @@ import {
   writeJsonEnd,
 } from "../check-answer.js";
 import { CliError } from "../errors.js";
-import { LineBytes } from "../line-bytes.js";
+import { latin1, LineBytes } from "../line-bytes.js";
 import { MAX_QUERY_LINE_BYTES } from "../query-lines.js";
 import { DecisionMiddles } from "./decision-middles.js";
 import { FileField } from "./file-field.js";
@@ -111,7 +111,8 @@ export class BatchAnswerer {
       }
     }
     const written = out.take();
-    this.outputSize = Math.max(64 * 1024, written.length + (written.length >> 3));
+    // Never smaller: a chunk of one carried line comes between chunks of a whole piece each.
+    this.outputSize = Math.max(this.outputSize, written.length + (written.length >> 3));
     return { bytes: written, ...tally };
   }
 
@@ -314,7 +315,7 @@ function asciiText(bytes: Buffer, from: number, to: number): string | null {
     const c = bytes[i] as number;
     if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return null;
   }
-  return bytes.toString("latin1", from, to);
+  return latin1(bytes, from, to);
 }
 
 /** DESIGN §6: blank lines and lines starting with `#` are not query lines. */
