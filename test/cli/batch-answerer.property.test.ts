@@ -198,3 +198,38 @@ describe("check --batch: the quick answers are the plain answers", () => {
     });
   }
 });
+
+describe("check --batch: hostile input shapes", () => {
+  it("two hundred thousand CR-ended query lines are answered in one pass, one answer each", async () => {
+    const line = `${join(dir, "rfc.txt")}\tbot\t/private\r`;
+    const lines = 200_000;
+    const out = await batch([Buffer.from(line.repeat(lines))], {
+      dialect: "auto",
+      defaults: {},
+      json: false,
+      plan: false,
+    });
+    const answers = out.split("\n");
+    assert.equal(answers.length, lines + 1);
+    assert.match(
+      answers[lines - 1] ?? "",
+      /^disallowed \/private \[.*rfc\.txt\] \(bot, rfc9309: line 2: Disallow: \/private\)$/,
+    );
+  });
+  it("a run of lines naming a new robot each keeps a bounded set of answer pieces", async () => {
+    const rfc = join(dir, "rfc.txt");
+    const text = Array.from({ length: 5_000 }, (_, i) => `${rfc}\tbot${i}\t/private`).join("\n");
+    const out = await batch([Buffer.from(text)], {
+      dialect: "auto",
+      defaults: {},
+      json: true,
+      plan: false,
+    });
+    const answers = out
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { token: string; line: number });
+    assert.equal(answers.length, 5_000);
+    assert.deepEqual(answers[4_999], { ...answers[4_999], token: "bot4999", line: 2 });
+  });
+});

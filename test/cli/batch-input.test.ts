@@ -79,3 +79,28 @@ describe("batch input chunks", () => {
     assert.deepEqual(await read(["", "x"]), [[1, "x"]]);
   });
 });
+
+describe("batch input chunks, hostile shapes", () => {
+  it(
+    "four megabytes of CR-ended lines are read in one pass, every line numbered",
+    { timeout: 60_000 },
+    async () => {
+      // Searched for LF at every line, this input costs a scan of the rest per line, 4 * 10^12
+      // bytes in all: minutes, where one pass takes well under a second (the timeout is a hang
+      // guard, not a measurement).
+      const lines = 2_000_000;
+      const piece = Buffer.from("x\r".repeat(lines));
+      let seen = 0;
+      let last = 0;
+      async function* source() {
+        yield piece;
+      }
+      for await (const chunk of batchChunks(source())) {
+        seen += countLines(chunk.bytes);
+        last = chunk.firstLine;
+      }
+      assert.equal(seen, lines);
+      assert.equal(last, 1);
+    },
+  );
+});

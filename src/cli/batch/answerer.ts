@@ -32,7 +32,7 @@ import { latin1, LineBytes } from "../line-bytes.js";
 import { MAX_QUERY_LINE_BYTES } from "../query-lines.js";
 import { DecisionMiddles } from "./decision-middles.js";
 import { FileField } from "./file-field.js";
-import { afterEnd, type BatchChunk, CR, LF, lineEnd } from "./input.js";
+import { afterEnd, type BatchChunk, CR, LF, LineEnds } from "./input.js";
 
 /** How batch lines are answered; plain data, so that a worker can be given it. */
 export interface BatchSettings {
@@ -94,11 +94,12 @@ export class BatchAnswerer {
         tally,
       );
     } else {
-      const hasCr = bytes.indexOf(CR) >= 0;
+      // Most input has no CR: its lines end at each LF.
+      const ends = bytes.indexOf(CR) >= 0 ? new LineEnds(bytes) : null;
       let number = chunk.firstLine;
       let start = 0;
       while (start < bytes.length) {
-        let end = hasCr ? lineEnd(bytes, start) : bytes.indexOf(LF, start);
+        let end = ends === null ? bytes.indexOf(LF, start) : ends.next(start);
         if (end < 0) end = bytes.length;
         if (end - start > this.maxLineBytes) {
           this.write(out, failed(null, "", "", tooLong(), undefined, { input: number }), tally);
@@ -107,7 +108,7 @@ export class BatchAnswerer {
           if (!answered) await this.slow(out, bytes, start, end, number, tally);
         }
         number++;
-        start = hasCr ? afterEnd(bytes, end) : end + 1;
+        start = ends === null ? end + 1 : afterEnd(bytes, end);
       }
     }
     const written = out.take();

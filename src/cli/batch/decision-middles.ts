@@ -9,6 +9,8 @@ import { LineBytes } from "../line-bytes.js";
  * line, and written as it is for the next lines decided alike. The middles of the file being
  * answered are kept; a batch names its files in runs.
  */
+const TOKENS_KEPT = 256;
+
 export class DecisionMiddles {
   private rules: Rules | null = null;
   /** Per product token, per decision key. */
@@ -23,7 +25,8 @@ export class DecisionMiddles {
       out.text(this.make(d));
       return;
     }
-    if (rules !== this.rules) {
+    // A file's run of lines may name any number of robots: the middles kept are bounded.
+    if (rules !== this.rules || this.byToken.size >= TOKENS_KEPT) {
       this.rules = rules;
       this.byToken.clear();
     }

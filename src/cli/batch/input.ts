@@ -90,12 +90,29 @@ export async function* batchChunks(
 
 const EMPTY = new Uint8Array(0);
 
-/** The first line end (`\n` or `\r`) at or after `from`, or -1. */
-export function lineEnd(bytes: Uint8Array, from: number): number {
-  const lf = bytes.indexOf(LF, from);
-  // Most input has no CR at all: one search of the rest tells.
-  const cr = bytes.indexOf(CR, from);
-  return lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+/** The first line end (`\n` or `\r`) at or after `from`, or -1. Searches the rest: call once. */
+function lineEnd(bytes: Uint8Array, from: number): number {
+  return new LineEnds(bytes).next(from);
+}
+
+/**
+ * Line ends (`\n` or `\r`) found front to back. Each kind's next position is kept until passed,
+ * so that input of one kind (CR only, say) is not searched to its end for the other kind at
+ * every line: the whole pass looks at each byte at most twice.
+ */
+export class LineEnds {
+  private lf = -2;
+  private cr = -2;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  /** The first line end at or after `from`, or -1; `from` must not go back between calls. */
+  next(from: number): number {
+    if (this.lf !== -1 && this.lf < from) this.lf = this.bytes.indexOf(LF, from);
+    if (this.cr !== -1 && this.cr < from) this.cr = this.bytes.indexOf(CR, from);
+    const { lf, cr } = this;
+    return lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+  }
 }
 
 /** Just past the line end at `end` (`\r\n` counts as one). */
@@ -119,7 +136,8 @@ export function countLines(bytes: Uint8Array): number {
       at = i + 1;
     }
   } else {
-    for (let i = lineEnd(bytes, 0); i >= 0; i = lineEnd(bytes, at)) {
+    const ends = new LineEnds(bytes);
+    for (let i = ends.next(0); i >= 0; i = ends.next(at)) {
       n++;
       at = afterEnd(bytes, i);
     }

@@ -4,8 +4,7 @@
  * written in input order. Memory stays flat: at most one chunk is answered while the one
  * before it is written.
  */
-import { closeSync, openSync, readSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { readError } from "../check-answer.js";
@@ -64,7 +63,7 @@ async function openInput(
 ): Promise<AsyncIterable<Uint8Array | string> | Iterable<Uint8Array>> {
   if (file === "-") return io.stdin as AsyncIterable<Uint8Array | string>;
   // A folder opens without error and fails only on the first read: refuse it here.
-  if ((await stat(file).catch(() => null))?.isDirectory() === true)
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory() === true)
     throw new CliError(`cannot read ${file}: it is a folder, not a file of queries`);
   let fd: number;
   try {
@@ -103,10 +102,12 @@ async function workerCount(jobs: string | undefined, file: string): Promise<numb
     return n;
   }
   if (file === "-") return 0;
-  const size = await stat(file).then(
-    (s) => s.size,
-    () => 0,
-  );
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    // Missing or unreadable: openInput says so.
+  }
   // On two cores a worker thread competes with the main thread and the collector's helpers,
   // and each thread warms up its own compiled code: no faster. From four cores on, workers.
   const cores = availableParallelism();
