@@ -76,7 +76,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--batch <file>", "one query a line: robots-file<TAB>agent<TAB>url[<TAB>ip<TAB>time]")
     .option(
       "--jobs <n>",
-      "--batch: worker threads that read and parse files beside the main one (default: one per spare core, at most 4, for a batch file of 1 MiB or more on a machine of 4 or more cores; else none)",
+      "--batch: worker threads that answer runs of lines beside the main one (default: one per spare core, at most 4, for a batch file of 1 MiB or more on a machine of 4 or more cores; else none)",
     )
     .addOption(dialectOption())
     .option("--ip <addr>", "the robot's IP address (REGP Ip-allow/Ip-disallow)")

@@ -118,39 +118,3 @@ function isSkipped(text: string): boolean {
   }
   return true;
 }
-
-/**
- * Query lines packed for another thread: one string and one array, which cross a thread
- * boundary as two copies, where an array of line objects is cloned object by object.
- */
-export interface PackedLines {
-  /** The lines' texts joined by `\n` (no line holds a line end). */
-  readonly text: string;
-  /** Each line's number; negative for a line that was too long. */
-  readonly numbers: Int32Array;
-}
-
-export function packLines(lines: readonly QueryLine[]): PackedLines {
-  const numbers = new Int32Array(lines.length);
-  const texts = new Array<string>(lines.length);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as QueryLine;
-    numbers[i] = line.tooLong ? -line.number : line.number;
-    texts[i] = line.text;
-  }
-  return { text: texts.join("\n"), numbers };
-}
-
-export function unpackLines(packed: PackedLines): QueryLine[] {
-  const { text, numbers } = packed;
-  const lines = new Array<QueryLine>(numbers.length);
-  let start = 0;
-  for (let i = 0; i < numbers.length; i++) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const number = numbers[i] as number;
-    lines[i] = { number: Math.abs(number), text: text.slice(start, end), tooLong: number < 0 };
-    start = end + 1;
-  }
-  return lines;
-}

@@ -1,0 +1,369 @@
+/**
+ * Answers `heed check --batch` lines, `robots-file<TAB>agent<TAB>url[<TAB>ip[<TAB>time]]`, a
+ * chunk of input bytes at a time, into output bytes. Each robots.txt is read and parsed once
+ * while its lines come (a small cache keeps the files of recent lines). The common line is
+ * answered without making a string of the line: its fields are found in place, the file is
+ * known by its bytes, and the agent and URL are copied into the answer as they came. Any other
+ * line takes the path `--queries` takes; both write the same text (the batch tests hold them
+ * to it).
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import type { Decision } from "../../protocol/robots/decision.js";
+import type { DialectChoice } from "../../protocol/robots/dialect.js";
+import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
+import type { Robot } from "../../protocol/robots/policy.js";
+import {
+  type Answer,
+  askLine,
+  compile,
+  defaultsOrNull,
+  failed,
+  quoted,
+  readError,
+  type Rules,
+  sources,
+  tooLong,
+  toText,
+  writeJson,
+  writeJsonEnd,
+} from "../check-answer.js";
+import { CliError } from "../errors.js";
+import { latin1, LineBytes } from "../line-bytes.js";
+import { MAX_QUERY_LINE_BYTES } from "../query-lines.js";
+import { DecisionMiddles } from "./decision-middles.js";
+import { FileField } from "./file-field.js";
+import { afterEnd, type BatchChunk, CR, LF, LineEnds } from "./input.js";
+
+/** How batch lines are answered; plain data, so that a worker can be given it. */
+export interface BatchSettings {
+  readonly dialect: DialectChoice;
+  readonly defaults: Omit<Robot, "agent">;
+  readonly json: boolean;
+  /** JSON answers carry the plan under every dialect (`heed check --plan`). */
+  readonly plan: boolean;
+}
+
+/** What a chunk came to: one output line per query line, in input order. */
+export interface BatchResult {
+  readonly bytes: Uint8Array;
+  readonly disallowed: number;
+  readonly errors: number;
+}
+
+// Policies kept while a batch runs: files usually come in runs, and a bound keeps memory flat.
+// A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
+// Few files: a policy that lives on after its run of lines survives collections for nothing.
+const CACHE_BYTES = 8 * 1024 * 1024;
+const CACHE_FILES = 64;
+
+const TAB = 0x09;
+
+export class BatchAnswerer {
+  private readonly cache = new Map<string, Rules | string>();
+  private cachedBytes = 0;
+  private readonly defaults: Omit<Robot, "agent"> | null;
+  private readonly fileField: FileField;
+  private readonly middles: DecisionMiddles;
+  private outputSize = 64 * 1024;
+  // The robots-file field of the last line, as bytes and as read: most batches name one
+  // file on many lines in a row.
+  private lastField: Uint8Array = new Uint8Array(0);
+  private lastFile = "";
+  private lastRules: Rules | string | null = null;
+
+  constructor(
+    private readonly settings: BatchSettings,
+    private readonly stdin: NodeJS.ReadableStream | null,
+    /** The longest line answered, its end not counted; batchChunks must be given the same. */
+    private readonly maxLineBytes: number = MAX_QUERY_LINE_BYTES,
+  ) {
+    this.defaults = defaultsOrNull(settings.defaults);
+    this.fileField = new FileField(settings.json);
+    this.middles = new DecisionMiddles(settings.json);
+  }
+
+  async answer(chunk: BatchChunk): Promise<BatchResult> {
+    const out = new LineBytes(this.outputSize);
+    // Fields are read with Buffer's decoders; a chunk from a worker message is a plain array.
+    const bytes = asBuffer(chunk.bytes);
+    const tally = { disallowed: 0, errors: 0 };
+    if (chunk.tooLong) {
+      this.write(
+        out,
+        failed(null, "", "", tooLong(), undefined, { input: chunk.firstLine }),
+        tally,
+      );
+    } else {
+      // Most input has no CR: its lines end at each LF.
+      const ends = bytes.indexOf(CR) >= 0 ? new LineEnds(bytes) : null;
+      let number = chunk.firstLine;
+      let start = 0;
+      while (start < bytes.length) {
+        let end = ends === null ? bytes.indexOf(LF, start) : ends.next(start);
+        if (end < 0) end = bytes.length;
+        if (end - start > this.maxLineBytes) {
+          this.write(out, failed(null, "", "", tooLong(), undefined, { input: number }), tally);
+        } else if (!isSkipped(bytes, start, end)) {
+          const answered = this.quick(out, bytes, start, end, number, tally);
+          if (!answered) await this.slow(out, bytes, start, end, number, tally);
+        }
+        number++;
+        start = ends === null ? end + 1 : afterEnd(bytes, end);
+      }
+    }
+    const written = out.take();
+    // Never smaller: a chunk of one carried line comes between chunks of a whole piece each.
+    this.outputSize = Math.max(this.outputSize, written.length + (written.length >> 3));
+    return { bytes: written, ...tally };
+  }
+
+  /**
+   * The common line, `file<TAB>agent<TAB>url` in printable ASCII with a file already read,
+   * answered and written in place; false when the line needs {@link slow}.
+   */
+  private quick(
+    out: LineBytes,
+    bytes: Buffer,
+    start: number,
+    end: number,
+    number: number,
+    tally: { disallowed: number; errors: number },
+  ): boolean {
+    if (this.defaults !== null) return false;
+    const tab = indexOf(bytes, TAB, start, end);
+    if (tab < 0) return false;
+    const rules = this.sameFile(bytes, start, tab)
+      ? this.lastRules
+      : this.cachedRules(bytes, start, tab);
+    if (rules === null || typeof rules === "string" || rules.siteWide !== null) return false;
+    const tab2 = indexOf(bytes, TAB, tab + 1, end);
+    // An agent or URL that is empty or starts with a blank is an error, or needs trimming.
+    if (tab2 < 0 || (bytes[tab + 1] as number) <= 0x20 || (bytes[tab2 + 1] as number) <= 0x20)
+      return false;
+    if (indexOf(bytes, TAB, tab2 + 1, end) >= 0) return false;
+    const agent = asciiText(bytes, tab + 1, tab2);
+    const url = asciiText(bytes, tab2 + 1, end);
+    if (agent === null || url === null) return false;
+    const decision = rules.policy.check(url, agent);
+    if (decision.error !== undefined) return false;
+    this.writeQuick(out, rules, decision, agent, url, number);
+    if (!decision.allowed) tally.disallowed++;
+    return true;
+  }
+
+  /** The line {@link writeJson} or {@link toText} would write. */
+  private writeQuick(
+    out: LineBytes,
+    rules: Rules,
+    decision: Decision,
+    agent: string,
+    url: string,
+    number: number,
+  ): void {
+    if (this.settings.json) {
+      out.text(decision.allowed ? '{"allowed":true,"agent":"' : '{"allowed":false,"agent":"');
+      out.text(agent);
+      out.text('","url":"');
+      out.text(url);
+      // `"`, then the decision's fields.
+      this.middles.write(out, rules, decision);
+      out.text(this.fileField.of(this.lastFile));
+      out.number(number);
+      // Most lines end here; a detail, or a plan (--plan, and REGP's always), follows.
+      if (this.settings.plan || decision.dialect === "regp" || decision.detail !== undefined) {
+        writeJsonEnd(out, { decision, status: undefined, warnings: undefined }, this.settings.plan);
+      } else {
+        out.text("}");
+      }
+    } else {
+      out.text(decision.allowed ? "allowed " : "disallowed ");
+      out.text(url);
+      out.text(this.fileField.of(this.lastFile));
+      this.middles.write(out, rules, decision);
+    }
+    out.end();
+  }
+
+  /** Any line: made a string and answered as `--queries` answers one. */
+  private async slow(
+    out: LineBytes,
+    bytes: Buffer,
+    start: number,
+    end: number,
+    number: number,
+    tally: { disallowed: number; errors: number },
+  ): Promise<void> {
+    const text = bytes.toString("utf8", start, end);
+    const tab = text.indexOf("\t");
+    if (tab < 0) {
+      const error = `expected robots-file<TAB>agent<TAB>url, got ${quoted(text)}`;
+      this.write(out, failed(null, "", "", error, undefined, { input: number }), tally);
+      return;
+    }
+    const file = text.slice(0, tab);
+    let rules = this.cache.get(file);
+    if (rules === undefined) {
+      rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
+      this.keep(file, rules);
+    }
+    const from = { input: number, robots: file };
+    this.write(out, askLine(rules, text, tab + 1, this.defaults, from), tally);
+  }
+
+  private write(
+    out: LineBytes,
+    answer: Answer,
+    tally: { disallowed: number; errors: number },
+  ): void {
+    if (answer.decision.error !== undefined) tally.errors++;
+    else if (!answer.decision.allowed) tally.disallowed++;
+    if (this.settings.json) writeJson(out, answer, this.settings.plan);
+    else out.text(toText(answer));
+    out.end();
+  }
+
+  /** Is `bytes[start, end)` the robots-file field of the last line answered quickly? */
+  private sameFile(bytes: Uint8Array, start: number, end: number): boolean {
+    const last = this.lastField;
+    if (end - start !== last.length || this.lastRules === null) return false;
+    for (let i = 0; i < last.length; i++) if (bytes[start + i] !== last[i]) return false;
+    return true;
+  }
+
+  /** The rules of the local file named by `bytes[start, end)`, read when not in the cache; null for any other field. */
+  private cachedRules(bytes: Buffer, start: number, end: number): Rules | string | null {
+    const file = asciiText(bytes, start, end);
+    if (file === null || !isLocal(file)) return null;
+    let rules = this.cache.get(file);
+    if (rules === undefined) {
+      rules = this.readLocal(file);
+      this.keep(file, rules);
+    } else {
+      // Most recently used last.
+      this.cache.delete(file);
+      this.cache.set(file, rules);
+    }
+    this.lastField = bytes.slice(start, end);
+    this.lastFile = file;
+    this.lastRules = rules;
+    return rules;
+  }
+
+  /**
+   * A local file, read with blocking calls: with the file in the page cache, as a batch's
+   * files mostly are, the read takes a few microseconds and the promise API's open, read and
+   * close cost several times more than parsing a small robots.txt. Threads (--jobs) give the
+   * parallelism.
+   */
+  private readLocal(file: string): Rules | string {
+    try {
+      return compile(
+        { bytes: readBytes(file), origin: null, siteWide: null },
+        this.settings.dialect,
+      );
+    } catch (error) {
+      return error instanceof CliError ? error.message : String(error);
+    }
+  }
+
+  /** `-` and URLs need the network layer; a batch of local files, as most are, does not load it. */
+  private async read(file: string): Promise<Rules | string> {
+    try {
+      if (file === "-" && this.stdin === null) {
+        return "cannot read a robots.txt from standard input here: name a file";
+      }
+      const source = await (
+        await sources()
+      ).loadRobots(file, { stdin: this.stdin as NodeJS.ReadableStream });
+      return compile(source, this.settings.dialect);
+    } catch (error) {
+      return error instanceof CliError ? error.message : String(error);
+    }
+  }
+
+  private keep(file: string, rules: Rules | string): void {
+    this.cache.set(file, rules);
+    this.cachedBytes += typeof rules === "string" ? 0 : rules.bytes;
+    for (const [key, value] of this.cache) {
+      if (this.cachedBytes <= CACHE_BYTES && this.cache.size <= CACHE_FILES) break;
+      this.cache.delete(key);
+      this.cachedBytes -= typeof value === "string" ? 0 : value.bytes;
+      if (key === this.lastFile) this.lastRules = null;
+    }
+  }
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** A robots-file field naming a local file (not `-`, not a URL). */
+function isLocal(file: string): boolean {
+  return file !== "-" && !file.includes("://");
+}
+
+/** The first `byte` in `bytes[from, to)`, or -1; a line is short, and must not be searched past. */
+function indexOf(bytes: Uint8Array, byte: number, from: number, to: number): number {
+  for (let i = from; i < to; i++) if (bytes[i] === byte) return i;
+  return -1;
+}
+
+/** `bytes[from, to)` as text when every byte is printable ASCII other than `"` and `\`; else null. */
+function asciiText(bytes: Buffer, from: number, to: number): string | null {
+  for (let i = from; i < to; i++) {
+    const c = bytes[i] as number;
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return null;
+  }
+  return latin1(bytes, from, to);
+}
+
+/** DESIGN §6: blank lines and lines starting with `#` are not query lines. */
+function isSkipped(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = bytes[i];
+    if (c === 0x20 || c === 0x09) continue;
+    return c === 0x23;
+  }
+  return true;
+}
+
+// A batch reads no more of a robots.txt than parsing uses (RFC 9309 §2.5's 500 KiB) and one
+// byte more to know the file was longer: a 1 GB file named in a batch costs 500 KiB, not 1 GB.
+const READ_BYTES = MAX_ROBOTS_BYTES + 1;
+
+// Most robots.txt files are small: one read into this buffer, then a copy of what was read,
+// so that a kept file holds no spare memory.
+const SCRATCH = Buffer.allocUnsafe(16 * 1024);
+
+/** The first {@link READ_BYTES} of a local file, with one open and as few reads as it takes. */
+function readBytes(file: string): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
+  }
+  try {
+    let buffer = SCRATCH;
+    let got = 0;
+    for (;;) {
+      if (got === buffer.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 4, READ_BYTES));
+        buffer.copy(bigger, 0, 0, got);
+        buffer = bigger;
+      }
+      const n = readSync(fd, buffer, got, buffer.length - got, got);
+      got += n;
+      if (n === 0 || got === READ_BYTES) break;
+    }
+    return buffer === SCRATCH || buffer.length - got > 4096
+      ? Buffer.from(buffer.subarray(0, got))
+      : buffer.subarray(0, got);
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
+  } finally {
+    closeSync(fd);
+  }
+}

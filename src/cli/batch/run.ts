@@ -1,0 +1,201 @@
+/**
+ * A whole `heed check --batch` run: the input read in chunks of whole lines, each chunk
+ * answered on the main thread or shared with worker threads (`--jobs`), and the answers
+ * written in input order. Memory stays flat: at most one chunk is answered while the one
+ * before it is written.
+ */
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { readError } from "../check-answer.js";
+import { CliError } from "../errors.js";
+import type { Io, LineWriter } from "../io.js";
+import { BatchAnswerer, type BatchResult, type BatchSettings } from "./answerer.js";
+import { type BatchChunk, batchChunks, countLines, CR, LF } from "./input.js";
+
+export type { BatchSettings } from "./answerer.js";
+
+// The input is read this much at a time.
+const PIECE_BYTES = 1024 * 1024;
+const WORKERS_FROM_CORES = 4;
+// A batch file this large is shared with workers; a small one is answered before they start.
+const WORKERS_FROM_BYTES = 1024 * 1024;
+
+export async function runBatch(
+  file: string,
+  jobs: string | undefined,
+  settings: BatchSettings,
+  io: Io,
+  out: LineWriter,
+  tally: { disallowed: number; errors: number },
+): Promise<void> {
+  const main = new BatchAnswerer(settings, io.stdin);
+  const workers = await workerCount(jobs, file);
+  const pool = workers === 0 ? null : new BatchPool(workers, settings);
+  const emit = async (results: readonly BatchResult[]): Promise<void> => {
+    for (const result of results) {
+      tally.disallowed += result.disallowed;
+      tally.errors += result.errors;
+      await out.addBytes(result.bytes);
+    }
+    await out.ready();
+  };
+  // One chunk in flight: the next chunk's share goes to the workers before this chunk's
+  // answers are awaited and written, so that neither side waits for the other each chunk.
+  let previous: Promise<BatchResult[]> | null = null;
+  try {
+    for await (const chunk of batchChunks(await openInput(file, io))) {
+      const current =
+        pool === null ? main.answer(chunk).then((r) => [r]) : pool.answer(chunk, main);
+      if (previous !== null) await emit(await previous);
+      previous = current;
+    }
+    if (previous !== null) await emit(await previous);
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** The batch input: a file read in large pieces with blocking calls, or standard input. */
+async function openInput(
+  file: string,
+  io: Io,
+): Promise<AsyncIterable<Uint8Array | string> | Iterable<Uint8Array>> {
+  if (file === "-") return io.stdin as AsyncIterable<Uint8Array | string>;
+  // A folder opens without error and fails only on the first read: refuse it here.
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory() === true)
+    throw new CliError(`cannot read ${file}: it is a folder, not a file of queries`);
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
+  }
+  return readPieces(file, fd);
+}
+
+function* readPieces(file: string, fd: number): Generator<Uint8Array> {
+  try {
+    for (;;) {
+      // A new buffer each time: a chunk of it may still be answered while the next is read.
+      const piece = Buffer.allocUnsafe(PIECE_BYTES);
+      let n: number;
+      try {
+        n = readSync(fd, piece, 0, PIECE_BYTES, null);
+      } catch (error) {
+        throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
+      }
+      if (n === 0) return;
+      yield piece.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function workerCount(jobs: string | undefined, file: string): Promise<number> {
+  if (jobs !== undefined) {
+    const n = Number(jobs);
+    if (!Number.isInteger(n) || n < 0 || n > 64) {
+      throw new CliError(`--jobs: expected a whole number from 0 to 64, got "${jobs}"`);
+    }
+    return n;
+  }
+  if (file === "-") return 0;
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    // Missing or unreadable: openInput says so.
+  }
+  // On two cores a worker thread competes with the main thread and the collector's helpers,
+  // and each thread warms up its own compiled code: no faster. From four cores on, workers.
+  const cores = availableParallelism();
+  return size >= WORKERS_FROM_BYTES && cores >= WORKERS_FROM_CORES ? Math.min(4, cores - 1) : 0;
+}
+
+/** A chunk as a worker gets it: its own copy of the bytes, moved, not cloned. */
+interface ChunkMessage {
+  readonly bytes: Uint8Array;
+  readonly firstLine: number;
+  readonly tooLong: boolean;
+}
+
+/**
+ * Batch workers. Each chunk is cut into contiguous runs of lines, one per worker and one for
+ * the main thread, so that a file's lines, which mostly come together, are read and parsed by
+ * one thread; the answers come back as bytes and are written in order.
+ */
+class BatchPool {
+  private readonly workers: Worker[] = [];
+  private readonly waiting: ((result: BatchResult) => void)[][] = [];
+  private failure: Error | null = null;
+
+  constructor(count: number, settings: BatchSettings) {
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: settings });
+      const queue: ((result: BatchResult) => void)[] = [];
+      worker.on("message", (result: BatchResult) => queue.shift()?.(result));
+      worker.on("error", (error) => {
+        this.failure = error;
+        for (const resolve of queue.splice(0)) resolve(NO_RESULT);
+      });
+      this.workers.push(worker);
+      this.waiting.push(queue);
+    }
+  }
+
+  async answer(chunk: BatchChunk, main: BatchAnswerer): Promise<BatchResult[]> {
+    if (chunk.tooLong) return [await main.answer(chunk)];
+    const parts = cut(chunk, this.workers.length + 1);
+    const asked = parts.map((part, k) =>
+      k === parts.length - 1 ? main.answer(part) : this.ask(k, part),
+    );
+    const results = await Promise.all(asked);
+    if (this.failure !== null) throw this.failure;
+    return results;
+  }
+
+  private ask(k: number, part: BatchChunk): Promise<BatchResult> {
+    // A copy (Uint8Array's slice; Buffer's shares memory): moving the piece itself would
+    // take it from the main thread's own run.
+    const message: ChunkMessage = { ...part, bytes: Uint8Array.prototype.slice.call(part.bytes) };
+    return new Promise((resolve) => {
+      (this.waiting[k] as ((result: BatchResult) => void)[]).push(resolve);
+      (this.workers[k] as Worker).postMessage(message, [message.bytes.buffer as ArrayBuffer]);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+const NO_RESULT: BatchResult = { bytes: new Uint8Array(0), disallowed: 0, errors: 0 };
+
+/** `chunk` cut into `n` runs of whole lines of about equal size (some may be empty). */
+function cut(chunk: BatchChunk, n: number): BatchChunk[] {
+  const { bytes } = chunk;
+  const parts: BatchChunk[] = [];
+  let start = 0;
+  let line = chunk.firstLine;
+  for (let k = 1; k <= n; k++) {
+    const end =
+      k === n ? bytes.length : endOfLineAt(bytes, Math.floor((bytes.length * k) / n), start);
+    const part = bytes.subarray(start, end);
+    parts.push({ bytes: part, firstLine: line, tooLong: false });
+    line += countLines(part);
+    start = end;
+  }
+  return parts;
+}
+
+/** Just past the end of the line that holds `bytes[at]` (a `\r\n` kept whole), no sooner than `from`. */
+function endOfLineAt(bytes: Uint8Array, at: number, from: number): number {
+  const i = Math.max(at, from);
+  const lf = bytes.indexOf(LF, i);
+  const cr = bytes.indexOf(CR, i);
+  const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+  if (end < 0) return bytes.length;
+  return bytes[end] === CR && bytes[end + 1] === LF ? end + 2 : end + 1;
+}

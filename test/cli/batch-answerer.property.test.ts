@@ -1,0 +1,235 @@
+// heed check --batch answers its common lines without making strings of them
+// (src/cli/batch/answerer.ts). Whatever the input, and however it arrives in pieces, its output
+// must be what answering each line the plain way gives: the line reader of --queries, askLine,
+// and the writers every other answer uses (DESIGN §6).
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import fc from "fast-check";
+import { BatchAnswerer, type BatchSettings } from "../../src/cli/batch/answerer.js";
+import { batchChunks } from "../../src/cli/batch/input.js";
+import {
+  type Answer,
+  askLine,
+  compile,
+  defaultsOrNull,
+  failed,
+  quoted,
+  readError,
+  type Rules,
+  tooLong,
+  toText,
+  writeJson,
+} from "../../src/cli/check-answer.js";
+import { LineBytes } from "../../src/cli/line-bytes.js";
+import { queryLines } from "../../src/cli/query-lines.js";
+
+const MAX = 200;
+
+let dir = "";
+const files: Record<string, string> = {
+  "rfc.txt":
+    "User-agent: *\nDisallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$\nCrawl-delay: 2\n\nUser-agent: bingbot\nDisallow: /\nSitemap: https://a.example/s.xml\n",
+  "koster.txt": "Robot-version: 2.0\nUser-agent: *\nDisallow: /cgi-bin\nAllow: /cgi-bin/ok\n",
+  "regp.txt":
+    "Robot-version: 3.0\nUser-agent: *\nDisallow: /tmp\nVisit-time: 0900-1700\n\nUser-agent: *\nIp-disallow: 10.0.0.*\nDisallow: /x\n",
+  'we"ird.txt': "User-agent: *\nDisallow: /q\n",
+  "ünï.txt": "User-agent: ünï\nDisallow: /\n",
+  "empty.txt": "",
+};
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "heed-batch-prop-"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The plain way: every line read by queryLines and answered by askLine, as --queries does. */
+async function reference(input: Buffer, settings: BatchSettings): Promise<string> {
+  const out = new LineBytes();
+  const cache = new Map<string, Rules | string>();
+  const write = (answer: Answer): void => {
+    if (settings.json) writeJson(out, answer, settings.plan);
+    else out.text(toText(answer));
+    out.end();
+  };
+  async function* whole() {
+    yield input;
+  }
+  for await (const lines of queryLines(whole(), MAX)) {
+    for (const line of lines) {
+      const from = { input: line.number };
+      if (line.tooLong) {
+        write(failed(null, "", "", tooLong(), undefined, from));
+        continue;
+      }
+      const tab = line.text.indexOf("\t");
+      if (tab < 0) {
+        const error = `expected robots-file<TAB>agent<TAB>url, got ${quoted(line.text)}`;
+        write(failed(null, "", "", error, undefined, from));
+        continue;
+      }
+      const file = line.text.slice(0, tab);
+      let rules = cache.get(file);
+      if (rules === undefined) {
+        let bytes: Buffer | null = null;
+        try {
+          bytes = readFileSync(file);
+        } catch (error) {
+          rules = `cannot read ${file}: ${readError(error)}`;
+        }
+        if (bytes !== null)
+          rules = compile({ bytes, origin: null, siteWide: null }, settings.dialect);
+        cache.set(file, rules as Rules | string);
+      }
+      const robots = { ...from, robots: file };
+      write(
+        askLine(
+          rules as Rules | string,
+          line.text,
+          tab + 1,
+          defaultsOrNull(settings.defaults),
+          robots,
+        ),
+      );
+    }
+  }
+  return Buffer.from(out.take()).toString("utf8");
+}
+
+async function batch(pieces: readonly Buffer[], settings: BatchSettings): Promise<string> {
+  const answerer = new BatchAnswerer(settings, null, MAX);
+  const parts: Buffer[] = [];
+  async function* source() {
+    yield* pieces;
+  }
+  for await (const chunk of batchChunks(source(), MAX)) {
+    parts.push(Buffer.from((await answerer.answer(chunk)).bytes));
+  }
+  return Buffer.concat(parts).toString("utf8");
+}
+
+const fileName = fc.constantFrom(...Object.keys(files), "missing.txt", "");
+const agent = fc.constantFrom(
+  "bingbot",
+  "Googlebot/2.1",
+  "ünï",
+  " spaced",
+  "",
+  'q"bot',
+  "a\\b",
+  "x\u0001y",
+);
+const url = fc.constantFrom(
+  "https://a.example/private",
+  "https://a.example/private/ok",
+  "https://a.example/doc.pdf",
+  "/cgi-bin/ok?x=1",
+  "/tmp/a",
+  "/robots.txt",
+  'https://a.example/q"uote',
+  "https://a.example/back\\slash",
+  "https://a.example/ünï",
+  "https://a.example/%7Euser",
+  "not a url",
+  "",
+  "   ",
+  "http://[::1",
+);
+const line = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(fileName, agent, url)
+      .map(([f, a, u]) => `${f === "" ? "" : join("DIR", f)}\t${a}\t${u}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fileName, agent, url, fc.constantFrom("10.0.0.1", "x", ""))
+      .map(([f, a, u, ip]) => `${join("DIR", f)}\t${a}\t${u}\t${ip}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("", "   ", "# comment", "  # indented", "no tabs here", "\t\t"),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.nat({ max: 2 * MAX }).map((n) => `DIR/rfc.txt\tbot\t/${"x".repeat(n)}`),
+  },
+);
+const input = fc.record({
+  lines: fc.array(line, { maxLength: 40 }),
+  ends: fc.array(fc.constantFrom("\n", "\r\n", "\r"), { minLength: 40, maxLength: 40 }),
+  lastEnd: fc.boolean(),
+  cuts: fc.array(fc.nat(), { maxLength: 8 }),
+});
+
+describe("check --batch: the quick answers are the plain answers", () => {
+  for (const settings of [
+    { dialect: "auto", defaults: {}, json: true, plan: false },
+    { dialect: "auto", defaults: {}, json: true, plan: true },
+    { dialect: "auto", defaults: {}, json: false, plan: false },
+    { dialect: "rfc9309", defaults: { ip: "10.0.0.1" }, json: true, plan: false },
+  ] satisfies BatchSettings[]) {
+    it(`${settings.json ? "JSON" : "text"}${settings.plan ? " with plans" : ""}, dialect ${settings.dialect}${Object.keys(settings.defaults).length > 0 ? ", with an IP" : ""}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(input, async ({ lines, ends, lastEnd, cuts }) => {
+          const text = lines
+            .map(
+              (l, i) => l.replaceAll("DIR", dir) + (i < lines.length - 1 || lastEnd ? ends[i] : ""),
+            )
+            .join("");
+          const bytes = Buffer.from(text);
+          const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const pieces: Buffer[] = [];
+          let from = 0;
+          for (const cut of at) {
+            pieces.push(bytes.subarray(from, cut));
+            from = cut;
+          }
+          pieces.push(bytes.subarray(from));
+          assert.equal(await batch(pieces, settings), await reference(bytes, settings));
+        }),
+        { numRuns: 150 },
+      );
+    });
+  }
+});
+
+describe("check --batch: hostile input shapes", () => {
+  it("two hundred thousand CR-ended query lines are answered in one pass, one answer each", async () => {
+    const line = `${join(dir, "rfc.txt")}\tbot\t/private\r`;
+    const lines = 200_000;
+    const out = await batch([Buffer.from(line.repeat(lines))], {
+      dialect: "auto",
+      defaults: {},
+      json: false,
+      plan: false,
+    });
+    const answers = out.split("\n");
+    assert.equal(answers.length, lines + 1);
+    assert.match(
+      answers[lines - 1] ?? "",
+      /^disallowed \/private \[.*rfc\.txt\] \(bot, rfc9309: line 2: Disallow: \/private\)$/,
+    );
+  });
+  it("a run of lines naming a new robot each keeps a bounded set of answer pieces", async () => {
+    const rfc = join(dir, "rfc.txt");
+    const text = Array.from({ length: 5_000 }, (_, i) => `${rfc}\tbot${i}\t/private`).join("\n");
+    const out = await batch([Buffer.from(text)], {
+      dialect: "auto",
+      defaults: {},
+      json: true,
+      plan: false,
+    });
+    const answers = out
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { token: string; line: number });
+    assert.equal(answers.length, 5_000);
+    assert.deepEqual(answers[4_999], { ...answers[4_999], token: "bot4999", line: 2 });
+  });
+});
