@@ -11,7 +11,7 @@ import { openStore } from "../../src/store/index.js";
 import { tempDir } from "../helpers/crawl-harness.js";
 import { runCli } from "../helpers/run-cli.js";
 import { serveDirectory, type StaticSite } from "../helpers/static-site.js";
-import { type RedisServer, redisForFile } from "../helpers/redis-server.js";
+import { type RedisServer, startRedisServer } from "../helpers/redis-server.js";
 
 const PAGES = 4;
 
@@ -19,7 +19,6 @@ describe("the crawl view's feed", () => {
   let temp: Awaited<ReturnType<typeof tempDir>>;
   let site: StaticSite;
   let redis: RedisServer;
-  const redisServer = redisForFile();
 
   before(async () => {
     temp = await tempDir("heed-feed-");
@@ -29,11 +28,12 @@ describe("the crawl view's feed", () => {
     await writeFile(join(root, "index.html"), `<html><body>${links.join(" ")}</body></html>`);
     for (let i = 0; i < PAGES; i++) await writeFile(join(root, `p${i}.html`), "<html></html>");
     site = await serveDirectory(root, "User-agent: *\nCrawl-delay: 0.05\nDisallow: /private/\n");
-    redis = await redisServer.server();
+    redis = await startRedisServer();
   });
 
   after(async () => {
     await site?.close();
+    await redis?.stop();
     await temp?.cleanup();
   });
 
