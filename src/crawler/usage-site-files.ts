@@ -62,7 +62,7 @@ type HopCheck = { readonly plan: AccessPlan } | { readonly why: string };
 /**
  * Reads a site's /.well-known/tdmrep.json as a page of it: allowed by robots.txt, paced, through
  * the guarded client (which checks the address of every connection). A redirect is followed
- * (heed's reading, docs/usage-preferences.md#tdmrep: as RFC 9309 §2.3.1.2 has robots.txt
+ * (heed's reading, docs/usage-preferences.md#the-crawler: as RFC 9309 §2.3.1.2 has robots.txt
  * followed, to another host too, at most {@link MAX_TDMREP_REDIRECTS} hops, http and https
  * only), each hop a request of its own: asked of its site's robots.txt, under its site's
  * reservation, and in the crawl log. The file read speaks for the site first asked.

@@ -1,4 +1,4 @@
-// A site's /.well-known/tdmrep.json behind redirects (docs/usage-preferences.md#tdmrep): followed
+// A site's /.well-known/tdmrep.json behind redirects (docs/usage-preferences.md#the-crawler): followed
 // as RFC 9309 §2.3.1.2 has robots.txt followed, to another host too, at most
 // MAX_TDMREP_REDIRECTS hops; each hop asked of its site's robots.txt, under its site's
 // reservation, and logged. Real `heed crawl --purpose train-ai` runs against real servers.
