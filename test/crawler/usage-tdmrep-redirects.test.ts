@@ -1,5 +1,5 @@
-// A site's /.well-known/tdmrep.json behind redirects (docs/usage-preferences.md#the-crawler): followed
-// as RFC 9309 §2.3.1.2 has robots.txt followed, to another host too, at most
+// A site's /.well-known/tdmrep.json behind redirects (docs/usage-preferences.md#the-crawler):
+// followed as RFC 9309 §2.3.1.2 has robots.txt followed, to another host too, at most
 // MAX_TDMREP_REDIRECTS hops; each hop asked of its site's robots.txt, under its site's
 // reservation, and logged. Real `heed crawl --purpose train-ai` runs against real servers.
 import assert from "node:assert/strict";
