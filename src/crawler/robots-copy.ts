@@ -3,23 +3,39 @@
  * before fresh rules are read keeps (the robots.txt request itself, a RUP action), and what the
  * crawl view shows. One reading for every caller, so that they pace a site alike.
  */
-import { type DialectChoice, parseRobots, type Robot } from "../protocol/robots/index.js";
+import {
+  type Decision,
+  type DialectChoice,
+  parseRobots,
+  type Robot,
+} from "../protocol/robots/index.js";
 import type { AccessPlan } from "../protocol/robots/plan.js";
 import type { CachedRobots } from "../store/types.js";
 
 /**
- * The plan a robots.txt copy (even an expired one) gives `robot` for the site's root, or null
+ * What a robots.txt copy (even an expired one) decides for `robot` at the site's root, or null
  * when the store holds no body. Through an outage or a 4xx the last body that parsed still
- * paces the site (RFC 9309 §2.3.1.4 keeps it): its delay and rates are the site's last word.
+ * paces the site (RFC 9309 §2.3.1.4 keeps it through outages): its delay and rates are the
+ * site's last word on pace.
  */
+export function copyDecision(
+  cached: CachedRobots | null,
+  origin: string,
+  robot: Robot,
+  dialect?: DialectChoice,
+): Decision | null {
+  const body = cached?.body ?? cached?.lastGoodBody ?? null;
+  if (body === null) return null;
+  const policy = parseRobots(body, { origin, ...(dialect === undefined ? {} : { dialect }) });
+  return policy.check(`${origin}/`, robot);
+}
+
+/** The plan of {@link copyDecision}: the delays, rates and time windows the copy sets. */
 export function copyPlan(
   cached: CachedRobots | null,
   origin: string,
   robot: Robot,
   dialect?: DialectChoice,
 ): AccessPlan | null {
-  const body = cached?.body ?? cached?.lastGoodBody ?? null;
-  if (body === null) return null;
-  const policy = parseRobots(body, { origin, ...(dialect === undefined ? {} : { dialect }) });
-  return policy.check(`${origin}/`, robot).plan ?? null;
+  return copyDecision(cached, origin, robot, dialect)?.plan ?? null;
 }

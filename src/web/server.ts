@@ -47,6 +47,8 @@ export interface UiServerOptions {
   readonly port?: number;
   /** A crawl store (SQLite path or redis:// URL) for the crawl view. */
   readonly store?: string;
+  /** The crawl's robot name token, whose rules the crawl view reads for each site's pace (default `*`). */
+  readonly agent?: string;
   readonly feedIntervalMs?: number;
 }
 
@@ -64,7 +66,10 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     options.store === undefined
       ? null
       : new FeedHub(
-          new CrawlFeed({ store: options.store }),
+          new CrawlFeed({
+            store: options.store,
+            ...(options.agent === undefined ? {} : { agent: options.agent }),
+          }),
           options.feedIntervalMs ?? FEED_INTERVAL_MS,
         );
   let rule: HostRule | null = null;

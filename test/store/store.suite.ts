@@ -808,28 +808,6 @@ export function storeContract(name: string, harness: StoreHarness): void {
     );
   });
 
-  describe(`${name}: HostStore`, () => {
-    it(
-      "gives back the rate windows and the last request; a put replaces; null when unknown",
-      withStore(async (store) => {
-        assert.equal(await store.hosts.get(A), null);
-        const state = {
-          origin: A,
-          lastRequestAt: T0,
-          windows: [
-            { scope: "agent", start: T0 - 1000, count: 3 },
-            { scope: "ip", start: T0 - 10, count: 1 },
-          ],
-        } as const;
-        await store.hosts.put(state);
-        assert.deepEqual(await store.hosts.get(A), state);
-        await store.hosts.put({ origin: A, lastRequestAt: null, windows: [] });
-        assert.deepEqual(await store.hosts.get(A), { origin: A, lastRequestAt: null, windows: [] });
-        assert.equal(await store.hosts.get(B), null);
-      }),
-    );
-  });
-
   describe(`${name}: CrawlLog — "in the order they were appended"`, () => {
     /** A record as read back: every optional field present, null where none was given. */
     const stored = (record: CrawlRecord): CrawlRecord => ({
