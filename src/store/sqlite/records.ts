@@ -2,13 +2,7 @@
 import type Database from "better-sqlite3";
 import { checkBatch, checkRecord, storedRecord, viaOut, type StoredRecord } from "../crawl-log.js";
 import { StoreError, checkCount } from "../errors.js";
-import type {
-  CachedRobots,
-  CrawlLog,
-  PageStore,
-  PageValidators,
-  RobotsCache,
-} from "../types.js";
+import type { CachedRobots, CrawlLog, PageStore, PageValidators, RobotsCache } from "../types.js";
 
 interface RobotsRow {
   readonly origin: string;

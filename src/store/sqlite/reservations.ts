@@ -6,7 +6,14 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { checkCount, checkNumber, checkRule } from "../errors.js";
-import type { PaceRule, PaceState, ProcessBeat, Reservation, Reservations, SitemapsClaim } from "../types.js";
+import type {
+  PaceRule,
+  PaceState,
+  ProcessBeat,
+  Reservation,
+  Reservations,
+  SitemapsClaim,
+} from "../types.js";
 
 /** Requests of one key kept for rate windows: more than any Request-rate a site would set. */
 const WINDOW_KEPT = 1000;
