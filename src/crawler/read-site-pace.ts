@@ -5,10 +5,10 @@
  * (./robots-copy.ts: Crawl-delay, Ip-delay, Request-rate, Ip-rate, Visit-time). The next allowed
  * moment is worked out as the reservation's `take` works it out (store/types.ts Reservations).
  */
-import type { DialectChoice } from "../protocol/robots/index.js";
+import type { Decision, DialectChoice, RobotsPolicy } from "../protocol/robots/index.js";
 import type { AccessPlan } from "../protocol/robots/plan.js";
-import type { CrawlStore, PaceRule, PaceState } from "../store/types.js";
-import { copyDecision } from "./robots-copy.js";
+import type { CachedRobots, CrawlStore, PaceRule, PaceState } from "../store/types.js";
+import { copyPolicy } from "./robots-copy.js";
 import { ipKey, paced, ruleOf } from "./site-gate.js";
 import type { RatePace, SitePace } from "./site-pace.js";
 
@@ -22,19 +22,67 @@ export interface SitePaceOptions {
   readonly perHost?: number;
 }
 
+/** Parsed robots.txt copies a reader keeps: a crawl view reads every site once a second. */
+export const PACE_COPIES_KEPT = 256;
+
+/**
+ * Reads what paces sites, again and again (the crawl view's ticks): a site's robots.txt copy is
+ * parsed once per copy the store holds, not once per read. Reads only.
+ */
+export class SitePaceReader {
+  private readonly copies = new Map<
+    string,
+    { readonly stamp: string; readonly policy: RobotsPolicy | null }
+  >();
+
+  constructor(
+    private readonly store: CrawlStore,
+    private readonly options: SitePaceOptions,
+  ) {}
+
+  /** What paces `origin` at `now`; `copy` is the store's robots.txt copy of the site, if read already. */
+  async read(origin: string, now: number, copy?: CachedRobots | null): Promise<SitePace> {
+    const cached = copy === undefined ? await this.store.robots.get(origin) : copy;
+    const { agent, ip } = this.options;
+    const robot = { agent, at: now, ...(ip === undefined ? {} : { ip }) };
+    const decision = this.policyOf(origin, cached)?.check(`${origin}/`, robot) ?? null;
+    return paceOf(this.store, origin, now, decision, this.options);
+  }
+
+  private policyOf(origin: string, cached: CachedRobots | null): RobotsPolicy | null {
+    const body = cached?.body ?? cached?.lastGoodBody ?? null;
+    const stamp = `${cached?.fetchedAt} ${cached?.action} ${body?.length}`;
+    const kept = this.copies.get(origin);
+    if (kept !== undefined && kept.stamp === stamp) return kept.policy;
+    const policy = copyPolicy(cached, origin, this.options.dialect);
+    this.copies.delete(origin);
+    this.copies.set(origin, { stamp, policy });
+    // The oldest copy goes first: a Map keeps the order of insertion.
+    if (this.copies.size > PACE_COPIES_KEPT) {
+      const oldest = this.copies.keys().next().value;
+      if (oldest !== undefined) this.copies.delete(oldest);
+    }
+    return policy;
+  }
+}
+
 /** What paces `origin` at `now`, as the store holds it. Reads only. */
-export async function readSitePace(
+export function readSitePace(
   store: CrawlStore,
   origin: string,
   now: number,
   options: SitePaceOptions,
 ): Promise<SitePace> {
-  const robot = {
-    agent: options.agent,
-    at: now,
-    ...(options.ip === undefined ? {} : { ip: options.ip }),
-  };
-  const decision = copyDecision(await store.robots.get(origin), origin, robot, options.dialect);
+  return new SitePaceReader(store, options).read(origin, now);
+}
+
+async function paceOf(
+  store: CrawlStore,
+  origin: string,
+  now: number,
+  decision: Decision | null,
+  options: SitePaceOptions,
+): Promise<SitePace> {
   const plan = decision?.plan ?? null;
   const perHost = options.perHost ?? 1;
   const bindings: { scope: "agent" | "ip"; key: string; rule: PaceRule }[] = [

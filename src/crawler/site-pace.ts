@@ -40,7 +40,7 @@ export interface SitePace {
   readonly crawlDelay: { readonly seconds: number; readonly line: number } | null;
   readonly ipDelay: { readonly seconds: number; readonly line: number } | null;
   readonly rates: readonly RatePace[];
-  /** Visit-time and Time-forbidden lines, as written. */
+  /** Visit-time and Time-forbidden lines, as written (key and value). */
   readonly times: readonly {
     readonly kind: "visit" | "forbidden";
     readonly text: string;

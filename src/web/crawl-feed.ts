@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { shown } from "../cli/commands/report.js";
-import { readSitePace } from "../crawler/read-site-pace.js";
+import { SitePaceReader } from "../crawler/read-site-pace.js";
 import { reportHtml } from "../crawler/report-html.js";
 import { isRequest, reportBuilder, type ReportBuilder } from "../crawler/report.js";
 import type { SitePace } from "../crawler/site-pace.js";
@@ -44,6 +44,7 @@ export interface CrawlFeedOptions {
 
 export class CrawlFeed {
   private store: CrawlStore | null = null;
+  private pace: SitePaceReader | null = null;
   private builder: ReportBuilder = reportBuilder();
   private offset = 0;
   private readonly skipped: SkippedRow[] = [];
@@ -69,11 +70,13 @@ export class CrawlFeed {
       try {
         if (this.closed) return blank("unreadable", source, at, "closed");
         this.store = await openStore(this.spec);
+        this.pace = new SitePaceReader(this.store, this.paceOptions());
       } catch (error) {
         return blank("unreadable", source, at, message(error));
       }
     }
     const store = this.store;
+    const paceReader = this.pace ?? new SitePaceReader(store, this.paceOptions());
     try {
       await this.readNew(store);
       const counts = await store.frontier.counts();
@@ -83,11 +86,11 @@ export class CrawlFeed {
         .slice(0, MAX_HOSTS_SHOWN);
       const hosts: HostRow[] = [];
       for (const o of origins) {
-        const [nextAtRaw, robots, pace] = await Promise.all([
+        const [nextAtRaw, robots] = await Promise.all([
           store.frontier.nextAt(o.origin),
           store.robots.get(o.origin),
-          readSitePace(store, o.origin, at, this.paceOptions()),
         ]);
+        const pace = await paceReader.read(o.origin, at, robots);
         const nextAt = nextAtRaw > 0 ? nextAtRaw : null;
         hosts.push({
           origin: o.origin,
@@ -206,6 +209,7 @@ export class CrawlFeed {
     this.closed = true;
     const store = this.store;
     this.store = null;
+    this.pace = null;
     await store?.close();
   }
 }

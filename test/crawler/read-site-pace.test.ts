@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { dueOf } from "../../src/crawler/read-site-pace.js";
+import { dueOf, SitePaceReader } from "../../src/crawler/read-site-pace.js";
 import { openStore } from "../../src/store/index.js";
-import type { PaceRule, PaceState } from "../../src/store/types.js";
+import type { CachedRobots, PaceRule, PaceState } from "../../src/store/types.js";
 import { tempDir } from "../helpers/crawl-harness.js";
 
 const T0 = 1_700_000_000_000;
@@ -64,6 +64,66 @@ describe("dueOf: when a site's reservation lets the next request start", () => {
         why: "rate",
       });
       assert.ok((await store.reservations.take(key, "p", T0 + 10_010, RATE)).granted);
+    } finally {
+      await store.close();
+      await temp.cleanup();
+    }
+  });
+});
+
+describe("SitePaceReader: the rules of the copy the store holds now", () => {
+  const origin = "https://a.example";
+  const copy = (text: string, fetchedAt: number, action: CachedRobots["action"] = "parse") => ({
+    origin,
+    fetchedAt,
+    expiresAt: fetchedAt + 86_400_000,
+    status: action === "unreachable" ? null : 200,
+    action,
+    body: action === "parse" ? new TextEncoder().encode(text) : null,
+    lastGoodBody: new TextEncoder().encode(text),
+    firstFailureAt: action === "unreachable" ? fetchedAt : null,
+    attempts: action === "unreachable" ? 1 : 0,
+  });
+
+  it("reads a new copy's rules once the store holds it, and the last good one through an outage", async () => {
+    const temp = await tempDir("heed-pace-");
+    const store = await openStore(join(temp.dir, "s.db"));
+    try {
+      const reader = new SitePaceReader(store, { agent: "HeedTest" });
+      assert.equal((await reader.read(origin, T0)).rulesKept, false);
+      await store.robots.put(copy("User-agent: *\nCrawl-delay: 1\n", T0));
+      assert.deepEqual((await reader.read(origin, T0)).crawlDelay, { seconds: 1, line: 2 });
+      assert.deepEqual((await reader.read(origin, T0 + 1)).crawlDelay, { seconds: 1, line: 2 });
+      await store.robots.put(copy("User-agent: *\nDisallow: /x\nCrawl-delay: 2\n", T0 + 5));
+      assert.deepEqual((await reader.read(origin, T0 + 6)).crawlDelay, { seconds: 2, line: 3 });
+      // RFC 9309 §2.3.1.4: unreachable, the last good copy still paces the site.
+      await store.robots.put(copy("User-agent: *\nCrawl-delay: 3\n", T0 + 9, "unreachable"));
+      const outage = await reader.read(origin, T0 + 10);
+      assert.deepEqual(outage.crawlDelay, { seconds: 3, line: 2 });
+      assert.equal(outage.gapMs, 3000);
+    } finally {
+      await store.close();
+      await temp.cleanup();
+    }
+  });
+
+  it("a Visit-time window that keeps the site closed is named, with when it opens", async () => {
+    const temp = await tempDir("heed-pace-");
+    const store = await openStore(join(temp.dir, "s.db"));
+    try {
+      // seeds/003 §3.2.9: daily windows, UTC here.
+      await store.robots.put(
+        copy("Robot-version: 3.0\nUser-agent: *\nVisit-time: 01:00-02:00 UT\nDisallow: /x\n", T0),
+      );
+      const reader = new SitePaceReader(store, { agent: "HeedTest" });
+      const noon = Date.UTC(2026, 0, 5, 12, 0, 0);
+      const pace = await reader.read(origin, noon);
+      assert.deepEqual(pace.times, [
+        { kind: "visit", text: "Visit-time: 01:00-02:00 UT", line: 3 },
+      ]);
+      assert.deepEqual(pace.closed, { until: Date.UTC(2026, 0, 6, 1, 0, 0), line: 3 });
+      const open = await reader.read(origin, Date.UTC(2026, 0, 6, 1, 30, 0));
+      assert.equal(open.closed, null);
     } finally {
       await store.close();
       await temp.cleanup();

@@ -146,10 +146,7 @@ function paceText(p: SitePace, now: number): string {
       `${name} ${plain(r.requests)} per ${plain(r.seconds)} s (line ${r.line}): ${window}`,
     );
   }
-  for (const t of p.times)
-    parts.push(
-      `${t.kind === "visit" ? "Visit-time" : "Time-forbidden"} ${t.text} (line ${t.line})`,
-    );
+  for (const t of p.times) parts.push(`${t.text} (line ${t.line})`);
   if (parts.length === 0) parts.push(p.rulesKept ? "no delay or rate" : "no robots.txt rules kept");
   if (p.gapMs > 0) parts.push(`gap kept ${seconds(p.gapMs)}`);
   if (p.allowedAt !== null)
