@@ -407,6 +407,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "the crawl's robot name token (as given to heed crawl --agent): the crawl view shows each site's delay and rates from its robots.txt rules for that robot (default: the rules for any robot, User-agent: *)",
     )
     .option(
+      "--ip <addr>",
+      "the crawl's --ip: the crawl view reads each site's Ip-delay and Ip-rate windows for that address",
+    )
+    .option(
       "--open",
       "open the page in the desktop's browser; if that fails, a note on stderr gives the address to open by hand",
       false,

@@ -49,6 +49,8 @@ export interface UiServerOptions {
   readonly store?: string;
   /** The crawl's robot name token, whose rules the crawl view reads for each site's pace (default `*`). */
   readonly agent?: string;
+  /** The crawl's `--ip`, whose Ip-delay and Ip-rate the crawl view reads. */
+  readonly ip?: string;
   readonly feedIntervalMs?: number;
 }
 
@@ -69,6 +71,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
           new CrawlFeed({
             store: options.store,
             ...(options.agent === undefined ? {} : { agent: options.agent }),
+            ...(options.ip === undefined ? {} : { ip: options.ip }),
           }),
           options.feedIntervalMs ?? FEED_INTERVAL_MS,
         );

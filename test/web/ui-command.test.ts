@@ -75,6 +75,15 @@ describe("heed ui (command)", () => {
     assert.equal((await run.done).code, 0);
   });
 
+  it("refuses a bad --agent or --ip with exit 2", async () => {
+    const agent = await runCli(["ui", "--port", "0", "--agent", "a.b"]);
+    assert.equal(agent.code, 2);
+    assert.match(agent.stderr, /--agent: expected a name token/);
+    const ip = await runCli(["ui", "--port", "0", "--ip", "300.1.1.1"]);
+    assert.equal(ip.code, 2);
+    assert.match(ip.stderr, /--ip: expected an IPv4 or IPv6 address, got "300\.1\.1\.1"/);
+  });
+
   it("refuses a bad port with exit 2", async () => {
     for (const port of ["70000", "-1", "eighty"]) {
       const result = await runCli(["ui", "--port", port]);
@@ -146,7 +155,7 @@ describe("heed ui (command)", () => {
   it("names every option in --help", async () => {
     const result = await runCli(["ui", "--help"]);
     assert.equal(result.code, 0);
-    for (const option of ["--port", "--host", "--store", "--agent", "--open"])
+    for (const option of ["--port", "--host", "--store", "--agent", "--ip", "--open"])
       assert.match(result.stdout, new RegExp(option));
   });
 });

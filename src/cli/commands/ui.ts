@@ -1,11 +1,12 @@
 /**
- * `heed ui [--port N] [--host ADDR] [--store PATH|redis://…] [--agent NAME] [--open]`: the robots.txt tester
+ * `heed ui [--port N] [--host ADDR] [--store PATH|redis://…] [--agent NAME] [--ip ADDR] [--open]`: the robots.txt tester
  * and, with `--store`, a live view of a crawl, served on this machine (src/web/). Binds
  * 127.0.0.1 unless told otherwise; another address is warned about. Runs until SIGINT or
  * SIGTERM. Exit 0 when stopped; 2 on a bad option or a port that cannot be had. A browser that
  * cannot be opened is a note on stderr with the address to open by hand; the page is served on.
  */
 import { spawn } from "node:child_process";
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { productToken } from "../../protocol/robots/index.js";
 import { isLoopback } from "../../web/request-gate.js";
@@ -20,6 +21,8 @@ export interface UiCommandOptions {
   readonly store?: string;
   /** The crawl's robot name token, whose robots.txt rules the crawl view reads for each site's pace. */
   readonly agent?: string;
+  /** The crawl's `--ip`: the address Ip-delay and Ip-rate bind. */
+  readonly ip?: string;
   readonly open?: boolean;
 }
 
@@ -38,6 +41,9 @@ export async function runUi(
       `--agent: expected a name token of letters, digits, "-" and "_", got "${options.agent}"`,
     );
   }
+  if (options.ip !== undefined && isIP(options.ip) === 0) {
+    throw new CliError(`--ip: expected an IPv4 or IPv6 address, got "${options.ip}"`);
+  }
   const store =
     options.store === undefined
       ? undefined
@@ -49,6 +55,7 @@ export async function runUi(
     port,
     ...(store === undefined ? {} : { store }),
     ...(agent === undefined ? {} : { agent }),
+    ...(options.ip === undefined ? {} : { ip: options.ip }),
   }).catch((error: unknown) => {
     throw new CliError(
       `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
