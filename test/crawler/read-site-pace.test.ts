@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { dueOf, SitePaceReader } from "../../src/crawler/read-site-pace.js";
+import { ipKey, ruleOf } from "../../src/crawler/site-gate.js";
+import { EMPTY_PLAN } from "../../src/protocol/robots/plan.js";
 import { openStore } from "../../src/store/index.js";
 import type { CachedRobots, PaceRule, PaceState } from "../../src/store/types.js";
 import { tempDir } from "../helpers/crawl-harness.js";
@@ -101,6 +103,76 @@ describe("SitePaceReader: the rules of the copy the store holds now", () => {
       const outage = await reader.read(origin, T0 + 10);
       assert.deepEqual(outage.crawlDelay, { seconds: 3, line: 2 });
       assert.equal(outage.gapMs, 3000);
+    } finally {
+      await store.close();
+      await temp.cleanup();
+    }
+  });
+
+  it("Ip-delay and Ip-rate are read under the crawl's address; a huge rate stays bounded", async () => {
+    const temp = await tempDir("heed-pace-");
+    const store = await openStore(join(temp.dir, "s.db"));
+    try {
+      // seeds/003 §3.2.6-3.2.7: Ip-* bind one IP address; Request-rate the name token.
+      const text = [
+        "Robot-version: 3.0",
+        "User-agent: *",
+        "Ip-delay: 0.5",
+        "Ip-rate: 3/1m",
+        "Request-rate: 99999999999/1s",
+        "Disallow: /x",
+        "",
+      ].join("\n");
+      await store.robots.put(copy(text, T0));
+      const ip = "127.0.0.1";
+      const plan = (await new SitePaceReader(store, { agent: "HeedTest", ip }).read(origin, T0))
+        .rates;
+      assert.deepEqual(
+        plan.map((r) => [r.scope, r.requests, r.line]),
+        [
+          ["agent", 99999999999, 5],
+          ["ip", 3, 4],
+        ],
+      );
+      // Two requests under the address's key, as the site gate takes them (3/1m spread evenly:
+      // one each 20 s).
+      const rule = ruleOf(
+        {
+          ...EMPTY_PLAN,
+          ipDelay: { value: 0.5, line: 3 },
+          rates: [{ scope: "ip", requests: 3, seconds: 60, line: 4 }],
+        },
+        "ip",
+        1,
+      );
+      for (const at of [T0, T0 + 30_000]) {
+        const got = await store.reservations.take(ipKey(origin, ip), "p", at, rule);
+        assert.ok(got.granted);
+        await store.reservations.release(ipKey(origin, ip), got.id, at + 10, rule.gapMs, true);
+      }
+      const pace = await new SitePaceReader(store, { agent: "HeedTest", ip }).read(
+        origin,
+        T0 + 31_000,
+      );
+      assert.deepEqual(pace.ipDelay, { seconds: 0.5, line: 3 });
+      const ipRate = pace.rates.find((r) => r.scope === "ip");
+      assert.equal(ipRate?.inWindow, 2);
+      assert.equal(ipRate?.windowStart, T0 + 10);
+      assert.equal(ipRate?.fullUntil, null);
+      const agentRate = pace.rates.find((r) => r.scope === "agent");
+      assert.equal(agentRate?.inWindow, 0);
+      assert.equal(agentRate?.fullUntil, null);
+      // The gap counts from the last end under the address's key.
+      assert.equal(rule.gapMs, 20_000);
+      assert.equal(pace.allowedAt, T0 + 30_010 + 20_000);
+      assert.equal(pace.why, "gap");
+      // Another address's key holds nothing.
+      const other = await new SitePaceReader(store, { agent: "HeedTest", ip: "10.0.0.1" }).read(
+        origin,
+        T0 + 31_000,
+      );
+      assert.equal(other.rates.find((r) => r.scope === "ip")?.inWindow, 0);
+      assert.equal(other.allowedAt, null);
     } finally {
       await store.close();
       await temp.cleanup();
