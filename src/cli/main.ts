@@ -402,7 +402,19 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--store <path>",
       "a crawl's SQLite file, or redis://host:port[#prefix], to follow live",
     )
-    .option("--open", "open the page in the desktop's browser", false)
+    .option(
+      "--agent <name>",
+      "the crawl's robot name token (as given to heed crawl --agent): the crawl view shows each site's delay and rates from its robots.txt rules for that robot (default: the rules for any robot, User-agent: *)",
+    )
+    .option(
+      "--ip <addr>",
+      "the crawl's --ip: the crawl view reads each site's Ip-delay and Ip-rate windows for that address",
+    )
+    .option(
+      "--open",
+      "open the page in the desktop's browser; if that fails, a note on stderr gives the address to open by hand",
+      false,
+    )
     .action(async (options) => {
       const { runUi } = await import("./commands/ui.js");
       setExit(await runUi(options, io));

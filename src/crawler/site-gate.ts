@@ -11,10 +11,10 @@
  */
 import type { HttpClient } from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";
-import { parseRobots } from "../protocol/robots/index.js";
 import type { AccessPlan } from "../protocol/robots/plan.js";
-import type { CachedRobots, CrawlStore, PaceRule, Reservation } from "../store/types.js";
+import type { CrawlStore, PaceRule, Reservation } from "../store/types.js";
 import { ProcessWatch } from "./process-watch.js";
+import { copyPlan } from "./robots-copy.js";
 import { SiteRules } from "./site-rules.js";
 import { cancellableSleep } from "./sleep.js";
 
@@ -191,7 +191,7 @@ export function siteTurn(
           now,
           fetch: (robotsUrl) => fetchRobots(robotsUrl, { client, now }),
           reserve: async (origin, previous) => {
-            const plan = copyPlan(previous, origin, agent, now());
+            const plan = copyPlan(previous, origin, { agent, at: now() });
             const ticket = await gate.take(origin, plan, "robots.txt");
             return ticket === null
               ? null
@@ -222,18 +222,7 @@ export async function keptPlan(
   agent: string,
   at: number,
 ): Promise<AccessPlan | null> {
-  return copyPlan(await store.robots.get(origin), origin, agent, at);
-}
-
-/** The rules a robots.txt copy (even an expired one) gives the robot at `at`, or null. */
-function copyPlan(
-  cached: CachedRobots | null,
-  origin: string,
-  agent: string,
-  at: number,
-): AccessPlan | null {
-  if (cached?.action !== "parse" || cached.body === null) return null;
-  return parseRobots(cached.body, { origin }).check(`${origin}/`, { agent, at }).plan ?? null;
+  return copyPlan(await store.robots.get(origin), origin, { agent, at });
 }
 
 /**

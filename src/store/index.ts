@@ -1,5 +1,5 @@
 /**
- * Where a crawl keeps its frontier, robots cache, host state, log and page validators: an
+ * Where a crawl keeps its frontier, robots cache, site reservations, log and page validators: an
  * SQLite file (the embedded default) or Redis (many crawler processes on many machines), behind
  * the interfaces of ./types.ts (DESIGN §2).
  */

@@ -135,26 +135,6 @@ export interface RobotsCache {
   put(entry: CachedRobots): Promise<void>;
 }
 
-/** Rate-window and delay bookkeeping of one origin, kept so a restarted crawl keeps its gaps. */
-export interface HostState {
-  readonly origin: string;
-  /** When the last exchange with the origin ended: gaps count from the answer, as Yandex reads Crawl-delay. */
-  readonly lastRequestAt: number | null;
-  /** Request-rate / Ip-rate windows: start of the current window and requests in it (seeds/003 §3.2.7). */
-  readonly windows: readonly RateWindowState[];
-}
-
-export interface RateWindowState {
-  readonly scope: "agent" | "ip";
-  readonly start: number;
-  readonly count: number;
-}
-
-export interface HostStore {
-  get(origin: string): Promise<HostState | null>;
-  put(state: HostState): Promise<void>;
-}
-
 /** One fetch, as the crawl report and later stages read it. */
 export interface CrawlRecord {
   readonly url: string;
@@ -242,7 +222,6 @@ export interface CrawlStore {
   readonly shared: boolean;
   readonly frontier: Frontier;
   readonly robots: RobotsCache;
-  readonly hosts: HostStore;
   /** Each site's shared reservation, the processes' heartbeats, sitemaps read, the crawl's identity. */
   readonly reservations: Reservations;
   readonly log: CrawlLog;
@@ -331,6 +310,21 @@ export type Reservation =
       readonly why: "gap" | "rate" | "in-flight";
     };
 
+/** One key's reservation as the store holds it (see {@link Reservations.pace}). */
+export interface PaceState {
+  /** When the key's next request may start at the earliest, as last moved (0 when never set). */
+  readonly nextAt: number;
+  /** When the last exchange under the key ended, or null when none has. */
+  readonly endedAt: number | null;
+  /** Reservations taken and not given back. */
+  readonly inFlight: number;
+  /**
+   * The moments the rate window counts, latest first: each request's start, its end once it was
+   * given back as used.
+   */
+  readonly recent: readonly number[];
+}
+
 /** A crawler process sharing the store: alive while its heartbeat is renewed. */
 export interface ProcessBeat {
   readonly id: string;
@@ -369,6 +363,12 @@ export interface Reservations {
    * robots.txt refuses): as if never taken. A reservation already given back is a no-op.
    */
   release(key: string, id: string, end: number, gapMs: number, used: boolean): Promise<void>;
+  /**
+   * What the key's reservation holds, read without changing it (the crawl view): the next
+   * moment, the last end, the requests in flight and, latest first, at most `latest` of the
+   * moments its rate window counts (at most the 1000 a store keeps).
+   */
+  pace(key: string, latest: number): Promise<PaceState>;
   /** Renews (or registers) a process's heartbeat. */
   beat(process: ProcessBeat): Promise<void>;
   /** The processes registered, alive or not yet reaped. */

@@ -1,13 +1,17 @@
 /**
  * The crawl view's source: a crawl store read as the crawl runs. Each `refresh` reads the log
  * records appended since the last one into one running report (so a long crawl is read once,
- * not once per tick), then the frontier's counts and each host's state, and makes a
+ * not once per tick), then the frontier's counts and, for each host, what paces it (its
+ * reservation under its robots.txt copy's rules, ../crawler/read-site-pace.ts), and makes a
  * {@link CrawlSnapshot}. Read-only: it calls only the store's reading methods.
  */
 import { existsSync } from "node:fs";
 import { shown } from "../cli/commands/report.js";
+import { SitePaceReader } from "../crawler/read-site-pace.js";
 import { reportHtml } from "../crawler/report-html.js";
 import { isRequest, reportBuilder, type ReportBuilder } from "../crawler/report.js";
+import type { SitePace } from "../crawler/site-pace.js";
+import type { DialectChoice } from "../protocol/robots/index.js";
 import { openStore } from "../store/open.js";
 import type { CrawlRecord, CrawlStore } from "../store/index.js";
 import type { CrawlSnapshot, HostRow, SkippedRow } from "./crawl-snapshot.js";
@@ -27,11 +31,20 @@ const FETCHED = new Set(["fetched", "not-modified", "redirect"]);
 export interface CrawlFeedOptions {
   /** An SQLite path or a redis:// URL. */
   readonly store: string;
+  /**
+   * The crawl's robot name token (`heed crawl --agent`), whose rules in each stored robots.txt
+   * pace its site; default `*`: the rules for any robot.
+   */
+  readonly agent?: string;
+  /** The crawl's `--ip` (Ip-delay, Ip-rate bind one address). */
+  readonly ip?: string;
+  readonly dialect?: DialectChoice;
   readonly now?: () => number;
 }
 
 export class CrawlFeed {
   private store: CrawlStore | null = null;
+  private pace: SitePaceReader | null = null;
   private builder: ReportBuilder = reportBuilder();
   private offset = 0;
   private readonly skipped: SkippedRow[] = [];
@@ -39,9 +52,11 @@ export class CrawlFeed {
   private readonly lastOf = new Map<string, SkippedRow>();
   private readonly now: () => number;
   private readonly spec: string;
+  private readonly options: CrawlFeedOptions;
   private closed = false;
 
   constructor(options: CrawlFeedOptions) {
+    this.options = options;
     this.spec = options.store;
     this.now = options.now ?? Date.now;
   }
@@ -55,11 +70,13 @@ export class CrawlFeed {
       try {
         if (this.closed) return blank("unreadable", source, at, "closed");
         this.store = await openStore(this.spec);
+        this.pace = new SitePaceReader(this.store, this.paceOptions());
       } catch (error) {
         return blank("unreadable", source, at, message(error));
       }
     }
     const store = this.store;
+    const paceReader = this.pace ?? new SitePaceReader(store, this.paceOptions());
     try {
       await this.readNew(store);
       const counts = await store.frontier.counts();
@@ -69,11 +86,11 @@ export class CrawlFeed {
         .slice(0, MAX_HOSTS_SHOWN);
       const hosts: HostRow[] = [];
       for (const o of origins) {
-        const [nextAtRaw, robots, hostState] = await Promise.all([
+        const [nextAtRaw, robots] = await Promise.all([
           store.frontier.nextAt(o.origin),
           store.robots.get(o.origin),
-          store.hosts.get(o.origin),
         ]);
+        const pace = await paceReader.read(o.origin, at, robots);
         const nextAt = nextAtRaw > 0 ? nextAtRaw : null;
         hosts.push({
           origin: o.origin,
@@ -83,7 +100,7 @@ export class CrawlFeed {
           bytes: o.bytes,
           lastAt: o.lastAt,
           nextAt,
-          waiting: waitingWhy(nextAt, robots?.action ?? null, robots?.status ?? null, o, at),
+          waiting: waitingWhy(pace, robots?.action ?? null, robots?.status ?? null, at),
           robots:
             robots === null
               ? null
@@ -98,7 +115,12 @@ export class CrawlFeed {
             belowRequired: o.gaps.belowRequired,
           },
           waitedMs: o.waitedMs,
-          windows: (hostState?.windows ?? []).map((w) => ({ ...w })),
+          pace,
+          windows: pace.rates.flatMap((r) =>
+            r.windowStart === null
+              ? []
+              : [{ scope: r.scope, start: r.windowStart, count: r.inWindow }],
+          ),
           last: this.lastOf.get(o.origin) ?? null,
         });
       }
@@ -136,6 +158,15 @@ export class CrawlFeed {
     } catch (error) {
       return blank("unreadable", source, at, message(error));
     }
+  }
+
+  private paceOptions() {
+    const { agent, ip, dialect } = this.options;
+    return {
+      agent: agent ?? "*",
+      ...(ip === undefined ? {} : { ip }),
+      ...(dialect === undefined ? {} : { dialect }),
+    };
   }
 
   private async readNew(store: CrawlStore): Promise<void> {
@@ -178,26 +209,42 @@ export class CrawlFeed {
     this.closed = true;
     const store = this.store;
     this.store = null;
+    this.pace = null;
     await store?.close();
   }
 }
 
 function waitingWhy(
-  nextAt: number | null,
+  pace: SitePace,
   action: string | null,
   status: number | null,
-  origin: { readonly gaps: { readonly requiredMaxMs: number | null } },
   now: number,
 ): string | null {
   if (action === "unreachable") {
     return `robots.txt unreachable (${status === null ? "no answer" : status}): the site is closed for now`;
   }
   if (action === "disallow-all") return `robots.txt answered ${status}: the site is closed`;
-  if (nextAt === null || nextAt <= now) return null;
-  const required = origin.gaps.requiredMaxMs;
-  return required !== null && required > 0
-    ? `keeping the site's gap (up to ${Number((required / 1000).toFixed(3))} s required) or a time window`
-    : "keeping the gap between requests, or outside a time window";
+  if (pace.closed !== null) {
+    const line = pace.closed.line === null ? "" : ` (robots.txt line ${pace.closed.line})`;
+    return `outside the site's time window${line}`;
+  }
+  if (pace.allowedAt === null || pace.allowedAt <= now) return null;
+  const rate = pace.rates.find((r) => r.fullUntil !== null);
+  switch (pace.why) {
+    case "rate":
+      return rate === undefined
+        ? "the site's request rate is reached"
+        : `the site's ${rate.scope === "ip" ? "Ip-rate" : "Request-rate"} of ${rate.requests}/${rate.seconds} s is reached (line ${rate.line})`;
+    case "gap": {
+      const delay = pace.crawlDelay ?? pace.ipDelay;
+      const seconds = Number((pace.gapMs / 1000).toFixed(3));
+      return delay === null
+        ? `keeping the site's gap of ${seconds} s between requests`
+        : `keeping the site's delay of ${seconds} s (line ${delay.line})`;
+    }
+    default:
+      return "waiting for the moment the crawl set (a time window, a retry, or a gap another process keeps)";
+  }
 }
 
 function blank(

@@ -2,6 +2,7 @@
  * What the crawl view shows, as plain JSON: the server makes it from the crawl store
  * (crawl-feed.ts), the page draws it. Types only, so the page's bundle can share them.
  */
+import type { SitePace } from "../crawler/site-pace.js";
 
 export type CrawlState =
   /** No store at the path yet (the crawl has not started). */
@@ -44,7 +45,16 @@ export interface HostRow {
     readonly belowRequired: number;
   };
   readonly waitedMs: number;
-  /** Rate windows open for the host (REGP Request-rate, Ip-rate). */
+  /**
+   * What paces the host at the snapshot's moment: its reservation in the store (the next
+   * allowed moment, the last exchange's end, requests in flight) under the rules of the
+   * robots.txt copy the store holds (Crawl-delay, Ip-delay, Request-rate, Ip-rate, Visit-time).
+   */
+  readonly pace: SitePace;
+  /**
+   * Rate windows running for the host (REGP Request-rate, Ip-rate): when the earliest request
+   * the window counts was, and how many it counts (`pace.rates` says more).
+   */
   readonly windows: readonly {
     readonly scope: string;
     readonly start: number;

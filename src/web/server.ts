@@ -47,6 +47,10 @@ export interface UiServerOptions {
   readonly port?: number;
   /** A crawl store (SQLite path or redis:// URL) for the crawl view. */
   readonly store?: string;
+  /** The crawl's robot name token, whose rules the crawl view reads for each site's pace (default `*`). */
+  readonly agent?: string;
+  /** The crawl's `--ip`, whose Ip-delay and Ip-rate the crawl view reads. */
+  readonly ip?: string;
   readonly feedIntervalMs?: number;
 }
 
@@ -64,7 +68,11 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     options.store === undefined
       ? null
       : new FeedHub(
-          new CrawlFeed({ store: options.store }),
+          new CrawlFeed({
+            store: options.store,
+            ...(options.agent === undefined ? {} : { agent: options.agent }),
+            ...(options.ip === undefined ? {} : { ip: options.ip }),
+          }),
           options.feedIntervalMs ?? FEED_INTERVAL_MS,
         );
   let rule: HostRule | null = null;

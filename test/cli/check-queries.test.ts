@@ -175,7 +175,7 @@ describe("heed check --batch with worker threads", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("--jobs 2 answers exactly as the main thread alone, in input order", async () => {
+  it("--jobs 2 answers exactly as the main thread alone, in input order, across chunks and line ends", async () => {
     const files: string[] = [];
     for (let i = 0; i < 12; i++) {
       const file = join(dir, `r${i}.txt`);
@@ -186,15 +186,21 @@ describe("heed check --batch with worker threads", () => {
       files.push(file);
     }
     const lines: string[] = ["# a comment"];
-    for (let n = 0; n < 600; n++) {
-      const file = files[(n * 7) % files.length] as string;
+    // Over 1 MiB, so that the input comes in several pieces and lines cross their edges.
+    for (let n = 0; n < 20_000; n++) {
+      const file = files[Math.floor(n / 40) % files.length] as string;
       lines.push(`${file}\tbot${n % 4}\t/p${n % 12}/x`);
-      if (n % 97 === 0) lines.push(`${join(dir, "missing.txt")}\tbot\t/`);
-      if (n % 101 === 0) lines.push("no tabs");
-      if (n % 53 === 0) lines.push(`${file}\tbot\t`);
+      if (n % 997 === 0) lines.push(`${join(dir, "missing.txt")}\tbot\t/`);
+      if (n % 1001 === 0) lines.push("no tabs");
+      if (n % 503 === 0) lines.push(`${file}\tbot\t`);
+      if (n === 7_000) lines.push(`${file}\tbot\t/${"y".repeat(70_000)}`);
     }
+    const ends = ["\n", "\r\n", "\r"];
     const batch = join(dir, "batch.tsv");
-    await writeFile(batch, `${lines.join("\n")}\n`);
+    await writeFile(
+      batch,
+      lines.map((l, i) => l + (ends[Math.floor(i / 5) % 3] as string)).join(""),
+    );
     for (const json of [true, false]) {
       const flags = json ? ["--json"] : [];
       const alone = await runCli(["check", "--batch", batch, "--jobs", "0", ...flags]);
@@ -202,7 +208,14 @@ describe("heed check --batch with worker threads", () => {
       assert.equal(shared.stdout, alone.stdout);
       assert.equal(shared.code, alone.code);
       assert.equal(shared.code, 2);
-      assert.equal(alone.stdout.trimEnd().split("\n").length, lines.length - 1);
+      const answers = alone.stdout.trimEnd().split("\n");
+      assert.equal(answers.length, lines.length - 1);
+      // The input's line numbers, counted over every kind of line end, name the long line.
+      const long = lines.findIndex((l) => l.length > 65_536) + 1;
+      assert.ok(
+        answers.some((a) => a.includes(`line ${long}: longer than 64 KiB`)),
+        `line ${long}`,
+      );
     }
   });
   it("a robots.txt over the 500 KiB parse limit is read only as far as the limit (RFC 9309 §2.5)", async () => {

@@ -717,6 +717,45 @@ export function storeContract(name: string, harness: StoreHarness): void {
     );
 
     it(
+      "pace: reads the next moment, the last end, the flights and the window's latest moments, changing nothing",
+      withStore(async (store, place) => {
+        const { reservations } = store;
+        const none = { nextAt: 0, endedAt: null, inFlight: 0, recent: [] };
+        assert.deepEqual(await reservations.pace(A, 5), none);
+        const rule = { gapMs: 100, rate: { requests: 3, windowMs: 10_000 }, inFlight: 2 };
+        const a = granted(await reservations.take(A, "p1", T0, rule));
+        await reservations.release(A, a, T0 + 10, 100, true);
+        granted(await reservations.take(A, "p1", T0 + 110, rule));
+        const held = {
+          nextAt: T0 + 110,
+          endedAt: T0 + 10,
+          inFlight: 1,
+          recent: [T0 + 110, T0 + 10],
+        };
+        assert.deepEqual(await reservations.pace(A, 5), held);
+        // Another process reads the same; reading twice changes nothing.
+        const other = await place.open();
+        assert.deepEqual(await other.reservations.pace(A, 5), held);
+        assert.deepEqual(await reservations.pace(A, 5), held);
+        assert.deepEqual((await reservations.pace(A, 1)).recent, [T0 + 110]);
+        assert.deepEqual((await reservations.pace(A, 0)).recent, []);
+        assert.deepEqual(await reservations.pace(B, 5), none);
+        // A refusal's moment is read back as the next moment.
+        assert.deepEqual(
+          await other.reservations.take(A, "p2", T0 + 120, { ...rule, gapMs: 5000 }),
+          {
+            granted: false,
+            retryAt: T0 + 5010,
+            why: "gap",
+          },
+        );
+        assert.equal((await reservations.pace(A, 5)).nextAt, T0 + 5010);
+        await assert.rejects(reservations.pace(A, -1), StoreError);
+        await assert.rejects(reservations.pace(A, 1.5), StoreError);
+      }),
+    );
+
+    it(
       "heartbeats, identity and seeds read back",
       withStore(async ({ reservations }) => {
         await reservations.beat({ id: "p1", host: "h", pid: 42, until: T0 });
@@ -804,28 +843,6 @@ export function storeContract(name: string, harness: StoreHarness): void {
         };
         await store.robots.put(outage);
         assert.deepEqual(await store.robots.get(A), outage);
-      }),
-    );
-  });
-
-  describe(`${name}: HostStore`, () => {
-    it(
-      "gives back the rate windows and the last request; a put replaces; null when unknown",
-      withStore(async (store) => {
-        assert.equal(await store.hosts.get(A), null);
-        const state = {
-          origin: A,
-          lastRequestAt: T0,
-          windows: [
-            { scope: "agent", start: T0 - 1000, count: 3 },
-            { scope: "ip", start: T0 - 10, count: 1 },
-          ],
-        } as const;
-        await store.hosts.put(state);
-        assert.deepEqual(await store.hosts.get(A), state);
-        await store.hosts.put({ origin: A, lastRequestAt: null, windows: [] });
-        assert.deepEqual(await store.hosts.get(A), { origin: A, lastRequestAt: null, windows: [] });
-        assert.equal(await store.hosts.get(B), null);
       }),
     );
   });

@@ -73,7 +73,12 @@ describe("heed ui in Chromium", () => {
       `${CHROMIUM} is missing: apt-get install -y chromium (scripts/setup.mjs does, as root)`,
     );
     temp = await tempDir("heed-ui-");
-    ui = await startUiServer({ port: 0, store: join(temp.dir, "crawl.db"), feedIntervalMs: 200 });
+    ui = await startUiServer({
+      port: 0,
+      store: join(temp.dir, "crawl.db"),
+      agent: "HeedTest",
+      feedIntervalMs: 200,
+    });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -480,9 +485,10 @@ describe("heed ui in Chromium", () => {
     }
     const links = Array.from({ length: pages }, (_, i) => `<a href="/p${i}.html">p${i}</a>`);
     await writeFile(join(root, "index.html"), `<html><body>${links.join(" ")}</body></html>`);
+    // REGP (seeds/003 §3.2.6-3.2.7): a delay and a rate, both shown in the host's Pace cell.
     const site = await serveDirectory(
       root,
-      "User-agent: *\nCrawl-delay: 0.3\nDisallow: /secret/\n",
+      "Robot-version: 3.0\nUser-agent: HeedTest\nCrawl-delay: 0.3\nRequest-rate: 600/1m\nDisallow: /secret/\n",
     );
     try {
       const page = await open("#crawl");
@@ -528,6 +534,17 @@ describe("heed ui in Chromium", () => {
       assert.equal(await host.locator("td").nth(0).textContent(), String(site.requests.length));
       assert.match((await host.locator("td").nth(2).textContent()) ?? "", /^200 \(parse\)/);
       assert.match((await host.locator("td").nth(3).textContent()) ?? "", /required 0\.30 s/);
+      // What paces the site: the rules read for the crawl's robot (heed ui --agent), the rate
+      // window its reservation counts (every request so far) and the next allowed moment.
+      const pace = (await host.locator("td.pace").textContent()) ?? "";
+      assert.match(pace, /^Crawl-delay 0\.3 s \(line 3\); /);
+      assert.match(
+        pace,
+        new RegExp(
+          `Request-rate 600 per 60 s \\(line 4\\): ${site.requests.length} of 600 in the window since \\d{4}-`,
+        ),
+      );
+      assert.match(pace, /; gap kept 0\.30 s; next request (may start now|not before \d{4}-)/);
       // The two refused seeds, and each page's link robots.txt refuses, each with its line.
       const rows = page.locator("#crawl-skipped-body tr");
       assert.equal(await rows.count(), 2 + pages);

@@ -3,7 +3,8 @@
  * chunk of input bytes at a time, into output bytes. Each robots.txt is read and parsed once
  * while its lines come (a small cache keeps the files of recent lines). The common line is
  * answered without making a string of the line: its fields are found in place, the file is
- * known by its bytes, and the agent and URL are copied into the answer as they came. Any other
+ * known by its bytes, the agent and URL are read as the ASCII they are, and the part of the
+ * answer its decision says is written once per file and kept (decision-middles.ts). Any other
  * line takes the path `--queries` takes; both write the same text (the batch tests hold them
  * to it).
  */
@@ -52,7 +53,6 @@ export interface BatchResult {
 
 // Policies kept while a batch runs: files usually come in runs, and a bound keeps memory flat.
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
-// Few files: a policy that lives on after its run of lines survives collections for nothing.
 const CACHE_BYTES = 8 * 1024 * 1024;
 const CACHE_FILES = 64;
 
@@ -243,7 +243,8 @@ export class BatchAnswerer {
       this.cache.delete(file);
       this.cache.set(file, rules);
     }
-    this.lastField = bytes.slice(start, end);
+    // A copy (Buffer's slice shares memory): the field must not hold its whole chunk.
+    this.lastField = Uint8Array.prototype.slice.call(bytes, start, end);
     this.lastFile = file;
     this.lastRules = rules;
     return rules;

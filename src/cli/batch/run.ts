@@ -29,8 +29,9 @@ export async function runBatch(
   out: LineWriter,
   tally: { disallowed: number; errors: number },
 ): Promise<void> {
+  const workers = workerCount(jobs, file);
+  const input = openInput(file, io);
   const main = new BatchAnswerer(settings, io.stdin);
-  const workers = await workerCount(jobs, file);
   const pool = workers === 0 ? null : new BatchPool(workers, settings);
   const emit = async (results: readonly BatchResult[]): Promise<void> => {
     for (const result of results) {
@@ -44,7 +45,7 @@ export async function runBatch(
   // answers are awaited and written, so that neither side waits for the other each chunk.
   let previous: Promise<BatchResult[]> | null = null;
   try {
-    for await (const chunk of batchChunks(await openInput(file, io))) {
+    for await (const chunk of batchChunks(input)) {
       const current =
         pool === null ? main.answer(chunk).then((r) => [r]) : pool.answer(chunk, main);
       if (previous !== null) await emit(await previous);
@@ -57,10 +58,7 @@ export async function runBatch(
 }
 
 /** The batch input: a file read in large pieces with blocking calls, or standard input. */
-async function openInput(
-  file: string,
-  io: Io,
-): Promise<AsyncIterable<Uint8Array | string> | Iterable<Uint8Array>> {
+function openInput(file: string, io: Io): AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> {
   if (file === "-") return io.stdin as AsyncIterable<Uint8Array | string>;
   // A folder opens without error and fails only on the first read: refuse it here.
   if (statSync(file, { throwIfNoEntry: false })?.isDirectory() === true)
@@ -93,7 +91,7 @@ function* readPieces(file: string, fd: number): Generator<Uint8Array> {
   }
 }
 
-async function workerCount(jobs: string | undefined, file: string): Promise<number> {
+function workerCount(jobs: string | undefined, file: string): number {
   if (jobs !== undefined) {
     const n = Number(jobs);
     if (!Number.isInteger(n) || n < 0 || n > 64) {

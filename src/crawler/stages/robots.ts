@@ -4,9 +4,10 @@
  * logged, and kept in the store (SiteRules). Owns each site's plan as this process last read it.
  */
 import { fetchRobots, type RobotsFetchResult } from "../../net/robots-fetch.js";
-import { type AccessPlan, parseRobots } from "../../protocol/robots/index.js";
+import type { AccessPlan } from "../../protocol/robots/index.js";
 import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
 import type { CachedRobots } from "../../store/types.js";
+import { copyPlan } from "../robots-copy.js";
 import type { SiteGate } from "../site-gate.js";
 import { type RobotsTurn, SiteRules } from "../site-rules.js";
 import type { CrawlRun } from "./run.js";
@@ -47,11 +48,11 @@ export class RobotsStage {
 
   private async reserve(origin: string, previous: CachedRobots | null): Promise<RobotsTurn | null> {
     const { gate, run } = this;
-    const ticket = await gate.take(
-      origin,
-      this.plans.get(origin) ?? this.planOf(origin, previous),
-      "robots.txt",
-    );
+    const { dialect } = run.options;
+    // Until this process reads the rules, the copy the store holds (even an expired one) paces.
+    const plan =
+      this.plans.get(origin) ?? copyPlan(previous, origin, run.robot(run.now()), dialect);
+    const ticket = await gate.take(origin, plan, "robots.txt");
     if (ticket === null) return null;
     let released = false;
     return {
@@ -74,23 +75,6 @@ export class RobotsStage {
         );
       },
     };
-  }
-
-  /** The rules a robots.txt copy held (even an expired one) gives this robot, for its pace. */
-  planOf(origin: string, cached: CachedRobots | null): AccessPlan | null {
-    const body = cached?.body ?? cached?.lastGoodBody ?? null;
-    if (body === null) return null;
-    const { dialect } = this.run.options;
-    try {
-      return (
-        parseRobots(body, { origin, ...(dialect === undefined ? {} : { dialect }) }).check(
-          `${origin}/`,
-          this.run.robot(this.run.now()),
-        ).plan ?? null
-      );
-    } catch {
-      return null;
-    }
   }
 }
 

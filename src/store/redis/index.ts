@@ -10,7 +10,7 @@ import { redisFrontier, type FrontierClient } from "./frontier.js";
 import { redisKeys } from "./keys.js";
 import { redisDatasetCatalogs } from "./datasets.js";
 import { redisItemLog } from "./items.js";
-import { redisCrawlLog, redisHostStore, redisPageStore, redisRobotsCache } from "./records.js";
+import { redisCrawlLog, redisPageStore, redisRobotsCache } from "./records.js";
 import { ADD, LEASE, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
 import {
   defineReservationCommands,
@@ -128,7 +128,6 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     shared: true,
     frontier: redisFrontier(client as FrontierClient, prefix, keys),
     robots: redisRobotsCache(client, keys),
-    hosts: redisHostStore(client, keys),
     reservations: redisReservations(client as Redis & ReservationCommands, prefix),
     log: redisCrawlLog(client, keys),
     pages: redisPageStore(client, keys),

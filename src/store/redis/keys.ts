@@ -18,7 +18,8 @@
  * | P counts        | hash   | queued, leased, done, skipped, failed                                 |
  * | P seq           | string | the last arrival number                                               |
  * | P robots:<orig> | hash   | the cached robots.txt; bodies as bytes                                |
- * | P host:<orig>   | string | host state as JSON                                                    |
+ * | P host:<orig>   | string | host state of older versions: no longer read or written (pacing is in  |
+ * |                 |        | the reservation keys of ./reservations.ts)                            |
  * | P log           | list   | crawl records as JSON, in order of appending; canonical, via,         |
  * |                 |        | requiredGapMs, gapMs, waitedMs and usage absent when null             |
  * | P pages         | hash   | url → page validators as JSON (revisitAt absent when null)            |
@@ -33,7 +34,6 @@ export function redisKeys(prefix: string) {
     next: `${prefix}next`,
     counts: `${prefix}counts`,
     robots: (origin: string) => `${prefix}robots:${origin}`,
-    host: (origin: string) => `${prefix}host:${origin}`,
     log: `${prefix}log`,
     pages: `${prefix}pages`,
     revisits: `${prefix}revisits`,

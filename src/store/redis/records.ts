@@ -1,4 +1,4 @@
-/** The robots cache, host state, crawl log and page validators in Redis (layout: ./keys.ts). */
+/** The robots cache, crawl log and page validators in Redis (layout: ./keys.ts). */
 import type { Redis } from "ioredis";
 import {
   OPTIONAL_FIELDS,
@@ -13,8 +13,6 @@ import type {
   CachedRobots,
   CrawlLog,
   CrawlRecord,
-  HostState,
-  HostStore,
   PageStore,
   PageValidators,
   RobotsCache,
@@ -71,22 +69,6 @@ export function redisRobotsCache(client: Redis, keys: RedisKeys): RobotsCache {
       if (entry.lastGoodBody !== null) fields["lastGoodBody"] = Buffer.from(entry.lastGoodBody);
       const key = keys.robots(entry.origin);
       await client.multi().del(key).hset(key, fields).exec();
-    },
-  };
-}
-
-export function redisHostStore(client: Redis, keys: RedisKeys): HostStore {
-  return {
-    async get(origin) {
-      const json = await client.get(keys.host(origin));
-      if (json === null) return null;
-      const { lastRequestAt, windows } = JSON.parse(json) as Omit<HostState, "origin">;
-      return { origin, lastRequestAt, windows };
-    },
-    async put(state) {
-      const { lastRequestAt } = state;
-      const windows = state.windows.map(({ scope, start, count }) => ({ scope, start, count }));
-      await client.set(keys.host(state.origin), JSON.stringify({ lastRequestAt, windows }));
     },
   };
 }

@@ -17,8 +17,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { checkNumber, checkRule } from "../errors.js";
-import type { ProcessBeat, Reservation, Reservations } from "../types.js";
+import { checkCount, checkNumber, checkRule } from "../errors.js";
+import type { PaceState, ProcessBeat, Reservation, Reservations } from "../types.js";
 import { PRELUDE } from "./scripts.js";
 
 /** Requests of one key kept for rate windows: more than any Request-rate a site would set. */
@@ -201,6 +201,32 @@ export function redisReservations(
         String(Math.ceil(gapMs)),
         used ? "1" : "0",
       );
+    },
+    async pace(key, latest): Promise<PaceState> {
+      checkCount("latest", latest);
+      const n = Math.min(latest, WINDOW_KEPT);
+      // One MULTI: the four parts are of one moment.
+      const replies = await client
+        .multi()
+        .hget(`${P}next`, key)
+        .hget(`${P}end`, key)
+        .hget(`${P}nfly`, key)
+        .zrevrange(`${P}win:${key}`, 0, Math.max(n - 1, 0), "WITHSCORES")
+        .exec();
+      const value = (i: number): unknown => {
+        const [error, reply] = replies?.[i] ?? [new Error("no reply"), null];
+        if (error !== null) throw error;
+        return reply;
+      };
+      const number = (reply: unknown): number | null =>
+        typeof reply === "string" ? Number(reply) : null;
+      const scored = n === 0 ? [] : (value(3) as string[]);
+      return {
+        nextAt: number(value(0)) ?? 0,
+        endedAt: number(value(1)),
+        inFlight: number(value(2)) ?? 0,
+        recent: scored.filter((_, i) => i % 2 === 1).map(Number),
+      };
     },
     async beat(process) {
       await client.hset(`${P}procs`, process.id, JSON.stringify(process));

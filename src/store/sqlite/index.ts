@@ -15,7 +15,7 @@ import { sqliteDatasetCatalogs } from "./datasets.js";
 import { sqliteFrontier } from "./frontier.js";
 import { sqliteItemLog } from "./items.js";
 import { sqliteReservations } from "./reservations.js";
-import { sqliteCrawlLog, sqliteHostStore, sqlitePageStore, sqliteRobotsCache } from "./records.js";
+import { sqliteCrawlLog, sqlitePageStore, sqliteRobotsCache } from "./records.js";
 import { migrate } from "./schema.js";
 
 export interface SqliteStoreOptions {
@@ -86,7 +86,6 @@ export async function openSqliteStore(
     frontier,
     reservations: sqliteReservations(db, frontier.recoverOwner),
     robots: sqliteRobotsCache(db),
-    hosts: sqliteHostStore(db),
     log: sqliteCrawlLog(db),
     pages: sqlitePageStore(db),
     datasets: sqliteDatasetCatalogs(db),

@@ -1,17 +1,8 @@
-/** The robots cache, host state, crawl log and page validators in the SQLite file. */
+/** The robots cache, crawl log and page validators in the SQLite file. */
 import type Database from "better-sqlite3";
 import { checkBatch, checkRecord, storedRecord, viaOut, type StoredRecord } from "../crawl-log.js";
 import { StoreError, checkCount } from "../errors.js";
-import type {
-  CachedRobots,
-  CrawlLog,
-  HostState,
-  HostStore,
-  PageStore,
-  PageValidators,
-  RateWindowState,
-  RobotsCache,
-} from "../types.js";
+import type { CachedRobots, CrawlLog, PageStore, PageValidators, RobotsCache } from "../types.js";
 
 interface RobotsRow {
   readonly origin: string;
@@ -82,27 +73,6 @@ export function sqliteRobotsCache(db: Database.Database): RobotsCache {
         first_failure_at: entry.firstFailureAt,
         attempts: entry.attempts,
       });
-    },
-  };
-}
-
-export function sqliteHostStore(db: Database.Database): HostStore {
-  const get = db.prepare<[string], { last_request_at: number | null; windows: string }>(
-    "SELECT last_request_at, windows FROM hosts WHERE origin = ?",
-  );
-  const put = db.prepare<[string, number | null, string]>(
-    "INSERT OR REPLACE INTO hosts (origin, last_request_at, windows) VALUES (?, ?, ?)",
-  );
-  return {
-    async get(origin) {
-      const row = get.get(origin);
-      if (row === undefined) return null;
-      const windows = JSON.parse(row.windows) as readonly RateWindowState[];
-      return { origin, lastRequestAt: row.last_request_at, windows };
-    },
-    async put(state: HostState) {
-      const windows = state.windows.map(({ scope, start, count }) => ({ scope, start, count }));
-      put.run(state.origin, state.lastRequestAt, JSON.stringify(windows));
     },
   };
 }

@@ -5,8 +5,15 @@
  */
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
-import { checkNumber, checkRule } from "../errors.js";
-import type { PaceRule, ProcessBeat, Reservation, Reservations, SitemapsClaim } from "../types.js";
+import { checkCount, checkNumber, checkRule } from "../errors.js";
+import type {
+  PaceRule,
+  PaceState,
+  ProcessBeat,
+  Reservation,
+  Reservations,
+  SitemapsClaim,
+} from "../types.js";
 
 /** Requests of one key kept for rate windows: more than any Request-rate a site would set. */
 const WINDOW_KEPT = 1000;
@@ -29,6 +36,11 @@ export function sqliteReservations(
     nth: db
       .prepare<[string, number], number>(
         "SELECT at FROM pace_windows WHERE key = ? ORDER BY at DESC LIMIT 1 OFFSET ?",
+      )
+      .pluck(),
+    recent: db
+      .prepare<[string, number], number>(
+        "SELECT at FROM pace_windows WHERE key = ? ORDER BY at DESC LIMIT ?",
       )
       .pluck(),
     flying: db.prepare<[string], number>("SELECT count(*) FROM pace_flights WHERE key = ?").pluck(),
@@ -156,6 +168,16 @@ export function sqliteReservations(
       checkNumber("end", end);
       checkNumber("gapMs", gapMs);
       release.immediate(key, id, end, gapMs, used);
+    },
+    async pace(key, latest): Promise<PaceState> {
+      checkCount("latest", latest);
+      // One read transaction: the four parts are of one moment.
+      return db.transaction(() => ({
+        nextAt: sql.nextAt.get(key) ?? 0,
+        endedAt: sql.ended.get(key) ?? null,
+        inFlight: sql.flying.get(key) ?? 0,
+        recent: sql.recent.all(key, Math.min(latest, WINDOW_KEPT)),
+      }))();
     },
     async beat(process) {
       sql.beat.run(process.id, process.host, process.pid, process.until);

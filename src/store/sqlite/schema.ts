@@ -93,6 +93,8 @@ export const MIGRATIONS: readonly Migration[] = [
         attempts INTEGER NOT NULL
       );
 
+      -- No longer read or written: pacing lives in the pace_* tables (version 7). Kept, not
+      -- dropped, so that files of every version open alike and an older heed still finds it.
       CREATE TABLE hosts (
         origin TEXT PRIMARY KEY,
         last_request_at INTEGER,

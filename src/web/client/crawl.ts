@@ -4,6 +4,7 @@
  * fetched with their reasons, and the charts and tables of `heed report --html`. The page only
  * reads: nothing here can change the crawl.
  */
+import type { SitePace } from "../../crawler/site-pace.js";
 import type { CrawlSnapshot, HostRow } from "../crawl-snapshot.js";
 import { byId, fill, h, moment } from "./dom.js";
 
@@ -123,12 +124,48 @@ function seconds(ms: number | null): string {
   return ms === null ? "–" : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 0)} s`;
 }
 
+/** Each "Allowed" number as written: 0.5, not 0.50. */
+function plain(n: number): string {
+  return String(Number(n.toFixed(3)));
+}
+
+/** What paces the host: its robots.txt delay and rates, the window running, the next moment. */
+function paceText(p: SitePace, now: number): string {
+  const parts: string[] = [];
+  if (p.crawlDelay !== null)
+    parts.push(`Crawl-delay ${plain(p.crawlDelay.seconds)} s (line ${p.crawlDelay.line})`);
+  if (p.ipDelay !== null)
+    parts.push(`Ip-delay ${plain(p.ipDelay.seconds)} s (line ${p.ipDelay.line})`);
+  for (const r of p.rates) {
+    const name = r.scope === "ip" ? "Ip-rate" : "Request-rate";
+    const window =
+      r.windowStart === null
+        ? "window empty"
+        : `${r.inWindow} of ${r.allows} in the window since ${moment(r.windowStart)}`;
+    parts.push(
+      `${name} ${plain(r.requests)} per ${plain(r.seconds)} s (line ${r.line}): ${window}`,
+    );
+  }
+  for (const t of p.times) parts.push(`${t.text} (line ${t.line})`);
+  if (parts.length === 0) parts.push(p.rulesKept ? "no delay or rate" : "no robots.txt rules kept");
+  if (p.gapMs > 0) parts.push(`gap kept ${seconds(p.gapMs)}`);
+  if (p.allowedAt !== null)
+    parts.push(
+      p.allowedAt > now
+        ? `next request not before ${moment(p.allowedAt)} (${seconds(p.allowedAt - now)} from the snapshot)`
+        : "next request may start now",
+    );
+  if (p.inFlight > 0) parts.push(`${p.inFlight} in flight`);
+  return parts.join("; ");
+}
+
 function hostRow(host: HostRow, now: number): HTMLTableRowElement {
   const g = host.gaps;
+  const until = Math.max(host.nextAt ?? 0, host.pace.allowedAt ?? 0);
   const waiting =
     host.waiting === null
       ? "ready"
-      : `${host.waiting}${host.nextAt !== null && host.nextAt > now ? `, until ${moment(host.nextAt)} (${seconds(host.nextAt - now)} from the snapshot)` : ""}`;
+      : `${host.waiting}${until > now ? `, until ${moment(until)} (${seconds(until - now)} from the snapshot)` : ""}`;
   return h(
     "tr",
     { "data-origin": host.origin },
@@ -149,6 +186,7 @@ function hostRow(host: HostRow, now: number): HTMLTableRowElement {
         ? "–"
         : `min ${seconds(g.minMs)}, median ${seconds(g.medianMs)}; required ${seconds(g.requiredMaxMs)}${g.belowRequired > 0 ? `; ${g.belowRequired} below` : ""}`,
     ),
+    h("td", { class: "pace" }, paceText(host.pace, now)),
     h("td", { class: "num" }, String(host.errors)),
     h(
       "td",
