@@ -8,7 +8,7 @@
  * line takes the path `--queries` takes; both write the same text (the batch tests hold them
  * to it).
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { Decision } from "../../protocol/robots/decision.js";
 import type { DialectChoice } from "../../protocol/robots/dialect.js";
 import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
@@ -70,6 +70,7 @@ export class BatchAnswerer {
   private lastField: Uint8Array = new Uint8Array(0);
   private lastFile = "";
   private lastRules: Rules | string | null = null;
+  private stdinRules: Rules | string | null = null;
 
   constructor(
     private readonly settings: BatchSettings,
@@ -201,10 +202,13 @@ export class BatchAnswerer {
       return;
     }
     const file = text.slice(0, tab);
-    let rules = this.cache.get(file);
-    if (rules === undefined) {
+    let rules = file === "-" ? this.stdinRules : this.cache.get(file);
+    if (rules === undefined || rules === null) {
       rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
-      this.keep(file, rules);
+      // Standard input can be read once: its robots.txt is kept for the whole run, never
+      // dropped from the cache and read again as the empty rest of the stream.
+      if (file === "-") this.stdinRules = rules;
+      else this.keep(file, rules);
     }
     const from = { input: number, robots: file };
     this.write(out, askLine(rules, text, tab + 1, this.defaults, from), tally);
@@ -271,7 +275,8 @@ export class BatchAnswerer {
   private async read(file: string): Promise<Rules | string> {
     try {
       if (file === "-" && this.stdin === null) {
-        return "cannot read a robots.txt from standard input here: name a file";
+        // `--batch -`: the batch itself comes from standard input.
+        return "cannot read a robots.txt from standard input: it holds the batch; name a file";
       }
       const source = await (
         await sources()
@@ -342,11 +347,17 @@ const SCRATCH = Buffer.allocUnsafe(16 * 1024);
 function readBytes(file: string): Uint8Array {
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    // Not blocking: a FIFO named in a batch opens at once instead of waiting for a writer
+    // that may never come, and is then refused below.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   }
   try {
+    const kind = fstatSync(fd);
+    if (kind.isDirectory()) throw new CliError(`cannot read ${file}: it is a directory`);
+    // A FIFO, socket or device may block the run or never end: a robots.txt is a file.
+    if (!kind.isFile()) throw new CliError(`cannot read ${file}: not a regular file`);
     let buffer = SCRATCH;
     let got = 0;
     for (;;) {
@@ -363,6 +374,7 @@ function readBytes(file: string): Uint8Array {
       ? Buffer.from(buffer.subarray(0, got))
       : buffer.subarray(0, got);
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   } finally {
     closeSync(fd);

@@ -31,7 +31,8 @@ export async function runBatch(
 ): Promise<void> {
   const workers = workerCount(jobs, file);
   const input = openInput(file, io);
-  const main = new BatchAnswerer(settings, io.stdin);
+  // `--batch -` reads the batch from standard input: a robots.txt cannot come from it too.
+  const main = new BatchAnswerer(settings, file === "-" ? null : io.stdin);
   const pool = workers === 0 ? null : new BatchPool(workers, settings);
   const emit = async (results: readonly BatchResult[]): Promise<void> => {
     for (const result of results) {
@@ -58,7 +59,10 @@ export async function runBatch(
 }
 
 /** The batch input: a file read in large pieces with blocking calls, or standard input. */
-function openInput(file: string, io: Io): AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> {
+function openInput(
+  file: string,
+  io: Io,
+): AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> {
   if (file === "-") return io.stdin as AsyncIterable<Uint8Array | string>;
   // A folder opens without error and fails only on the first read: refuse it here.
   if (statSync(file, { throwIfNoEntry: false })?.isDirectory() === true)
@@ -144,7 +148,9 @@ class BatchPool {
   }
 
   async answer(chunk: BatchChunk, main: BatchAnswerer): Promise<BatchResult[]> {
-    if (chunk.tooLong) return [await main.answer(chunk)];
+    // Standard input is the main thread's alone: a chunk with a line reading its robots.txt
+    // from there is answered there whole, so that --jobs gives the answer --jobs 0 gives.
+    if (chunk.tooLong || namesStdin(chunk.bytes)) return [await main.answer(chunk)];
     const parts = cut(chunk, this.workers.length + 1);
     const asked = parts.map((part, k) =>
       k === parts.length - 1 ? main.answer(part) : this.ask(k, part),
@@ -197,3 +203,15 @@ function endOfLineAt(bytes: Uint8Array, at: number, from: number): number {
   if (end < 0) return bytes.length;
   return bytes[end] === CR && bytes[end + 1] === LF ? end + 2 : end + 1;
 }
+
+/** Does a line of `bytes` name `-` (standard input) as its robots.txt? */
+function namesStdin(bytes: Uint8Array): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer[0] === DASH && buffer[1] === TAB) return true;
+  return buffer.indexOf(STDIN_AFTER_LF) >= 0 || buffer.indexOf(STDIN_AFTER_CR) >= 0;
+}
+
+const DASH = 0x2d;
+const TAB = 0x09;
+const STDIN_AFTER_LF = Buffer.from("\n-\t");
+const STDIN_AFTER_CR = Buffer.from("\r-\t");

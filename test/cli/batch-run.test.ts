@@ -1,0 +1,150 @@
+// `heed check --batch` as a hostile or careless batch drives it: standard input named as a
+// robots.txt (with --jobs, with the batch itself on standard input, after many other files),
+// robots-file fields naming a FIFO, and a reader that goes away mid-run (`| head -1`).
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { BIN, runCli } from "../helpers/run-cli.js";
+
+const ROBOTS = "User-agent: *\nDisallow: /p\n";
+const DISALLOWED = "(bot, rfc9309: line 2: Disallow: /p)";
+
+describe("heed check --batch: standard input as a robots.txt", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-batch-run-"));
+    await writeFile(join(dir, "r.txt"), ROBOTS);
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("--jobs 1 answers a `-` line as --jobs 0 does, wherever in the chunk it falls", async () => {
+    const lines = ["-\tbot\t/p"];
+    for (let i = 0; i < 50; i++) lines.push(`r.txt\tbot\t/p${i}`);
+    lines.push("-\tbot\t/p/last");
+    await writeFile(join(dir, "stdin.tsv"), `${lines.join("\n")}\n`);
+    const alone = await runCli(["check", "--batch", "stdin.tsv", "--jobs", "0"], {
+      cwd: dir,
+      input: ROBOTS,
+    });
+    const shared = await runCli(["check", "--batch", "stdin.tsv", "--jobs", "1"], {
+      cwd: dir,
+      input: ROBOTS,
+    });
+    assert.equal(shared.stdout, alone.stdout);
+    assert.equal(alone.code, 1, alone.stderr);
+    const answers = alone.stdout.trimEnd().split("\n");
+    assert.equal(answers[0], `disallowed /p [-] ${DISALLOWED}`);
+    assert.equal(answers[51], `disallowed /p/last [-] ${DISALLOWED}`);
+  });
+
+  it("`-` named again after more files than the cache keeps is not read again as empty", async () => {
+    const lines = ["-\tbot\t/p"];
+    for (let i = 0; i < 70; i++) {
+      await writeFile(join(dir, `c${i}.txt`), ROBOTS);
+      lines.push(`c${i}.txt\tbot\t/p`);
+    }
+    lines.push("-\tbot\t/p");
+    await writeFile(join(dir, "again.tsv"), `${lines.join("\n")}\n`);
+    const r = await runCli(["check", "--batch", "again.tsv", "--jobs", "0"], {
+      cwd: dir,
+      input: ROBOTS,
+    });
+    assert.equal(r.code, 1, r.stderr);
+    const answers = r.stdout.trimEnd().split("\n");
+    assert.equal(answers.length, 72);
+    assert.equal(answers[71], `disallowed /p [-] ${DISALLOWED}`);
+  });
+
+  it("with the batch on standard input, a `-` robots.txt is an error, not the batch's own rest", async () => {
+    const r = await runCli(["check", "--batch", "-", "--json"], {
+      cwd: dir,
+      input: "-\tbot\t/p\nr.txt\tbot\t/p\n",
+    });
+    assert.equal(r.code, 2);
+    const [first, second] = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { allowed: boolean; error?: string });
+    assert.equal(first?.allowed, false);
+    assert.match(first?.error ?? "", /^line 1: cannot read a robots.txt from standard input/);
+    assert.deepEqual([second?.allowed, second?.error], [false, undefined]);
+  });
+});
+
+describe("heed check --batch: robots-file fields that are not files", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-batch-fifo-"));
+    await writeFile(join(dir, "r.txt"), ROBOTS);
+    execFileSync("mkfifo", [join(dir, "fifo")]);
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("a FIFO with no writer is an error on its lines, and the run goes on", async () => {
+    await writeFile(join(dir, "b.tsv"), "fifo\tbot\t/p\nr.txt\tbot\t/p\n.\tbot\t/p\n");
+    const r = await runCli(["check", "--batch", "b.tsv"], { cwd: dir, timeoutMs: 20_000 });
+    assert.equal(r.code, 2);
+    assert.deepEqual(r.stdout.trimEnd().split("\n"), [
+      "error /p [fifo]: line 1: cannot read fifo: not a regular file",
+      `disallowed /p [r.txt] ${DISALLOWED}`,
+      "error /p [.]: line 3: cannot read .: it is a directory",
+    ]);
+  });
+});
+
+/** Runs heed into a pipe whose reader takes the first bytes and goes away, as `| head -1`. */
+function runIntoHead(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ code: number | null; stderr: string; first: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let first = "";
+    child.stdout.once("data", (chunk: Buffer) => {
+      first = chunk.toString("utf8").split("\n")[0] ?? "";
+      child.stdout.destroy();
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`heed ${args.join(" ")} did not end once its reader went away`));
+    }, 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, first });
+    });
+  });
+}
+
+describe("heed check --batch into a reader that goes away", { timeout: 180_000 }, () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-batch-head-"));
+    await writeFile(join(dir, "r.txt"), ROBOTS);
+    // Several MiB of answers: more than a pipe holds, so writes wait for the reader.
+    const lines: string[] = [];
+    for (let i = 0; i < 150_000; i++) lines.push(`r.txt\tbot\t/p${i}`);
+    lines.push("r.txt\tbot\t");
+    await writeFile(join(dir, "big.tsv"), `${lines.join("\n")}\n`);
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  for (const jobs of ["0", "1"]) {
+    it(`--jobs ${jobs}: ends, with the status of every query (2: the last could not be answered)`, async () => {
+      const ended = await runIntoHead(["check", "--batch", "big.tsv", "--jobs", jobs], dir);
+      assert.equal(ended.first, `disallowed /p0 [r.txt] ${DISALLOWED}`);
+      assert.doesNotMatch(ended.stderr, /EPIPE|internal error|\n\s+at /, ended.stderr);
+      assert.equal(ended.code, 2, ended.stderr);
+    });
+  }
+});
