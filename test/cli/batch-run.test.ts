@@ -74,6 +74,64 @@ describe("heed check --batch: standard input as a robots.txt", () => {
   });
 });
 
+/** Runs heed with a standard input that never ends: zero bytes written until heed is gone. */
+function runWithEndlessStdin(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; written: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.resume();
+    const zeros = Buffer.alloc(64 * 1024);
+    let written = 0;
+    let gone = false;
+    child.stdin.on("error", () => {
+      // EPIPE once heed stops reading and ends: what this test waits for.
+    });
+    // Bounded: 256 MiB at most, far past the 500 KiB a robots.txt is read to.
+    const feed = (): void => {
+      while (!gone && written < 256 * 1024 * 1024) {
+        written += zeros.length;
+        if (!child.stdin.write(zeros)) {
+          child.stdin.once("drain", feed);
+          return;
+        }
+      }
+    };
+    feed();
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`heed ${args.join(" ")} did not end while its standard input went on`));
+    }, 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      gone = true;
+      clearTimeout(timer);
+      resolve({ code, stdout, written });
+    });
+  });
+}
+
+describe("heed check --batch: an endless standard input as a robots.txt", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-batch-endless-"));
+    await writeFile(join(dir, "b.tsv"), "-\tbot\t/p\n");
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("is read only as far as parsing goes (500 KiB), and the run ends", async () => {
+    const r = await runWithEndlessStdin(["check", "--batch", "b.tsv"], dir);
+    assert.equal(r.stdout, "allowed /p [-] (bot, rfc9309: no group applies to this robot)\n");
+    assert.equal(r.code, 0);
+    assert.ok(r.written < 256 * 1024 * 1024, `${r.written} bytes written`);
+  });
+});
+
 describe("heed check --batch: robots-file fields that are not files", () => {
   let dir: string;
   before(async () => {

@@ -278,6 +278,13 @@ export class BatchAnswerer {
         // `--batch -`: the batch itself comes from standard input.
         return "cannot read a robots.txt from standard input: it holds the batch; name a file";
       }
+      if (file === "-") {
+        // Read as a local file is: no further than parsing uses, so that an endless stream
+        // (`< /dev/zero`) costs 500 KiB, not all memory, and without the label that gives the
+        // one robots.txt of --url and --queries its warnings.
+        const bytes = await readCapped(this.stdin as NodeJS.ReadableStream, READ_BYTES);
+        return compile({ bytes, origin: null, siteWide: null }, this.settings.dialect);
+      }
       const source = await (
         await sources()
       ).loadRobots(file, { stdin: this.stdin as NodeJS.ReadableStream });
@@ -342,6 +349,19 @@ const READ_BYTES = MAX_ROBOTS_BYTES + 1;
 // Most robots.txt files are small: one read into this buffer, then a copy of what was read,
 // so that a kept file holds no spare memory.
 const SCRATCH = Buffer.allocUnsafe(16 * 1024);
+
+/** The first `cap` bytes of a stream; it is not read further. */
+async function readCapped(stream: NodeJS.ReadableStream, cap: number): Promise<Uint8Array> {
+  const pieces: Buffer[] = [];
+  let got = 0;
+  for await (const piece of stream) {
+    const bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
+    pieces.push(bytes.subarray(0, cap - got));
+    got += Math.min(bytes.length, cap - got);
+    if (got === cap) break;
+  }
+  return Buffer.concat(pieces);
+}
 
 /** The first {@link READ_BYTES} of a local file, with one open and as few reads as it takes. */
 function readBytes(file: string): Uint8Array {
