@@ -3,6 +3,7 @@
 // robots-file fields naming a FIFO, and a reader that goes away mid-run (`| head -1`).
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -205,4 +206,52 @@ describe("heed check --batch into a reader that goes away", { timeout: 180_000 }
       assert.equal(ended.code, 2, ended.stderr);
     });
   }
+});
+
+describe("heed check --batch into a full disk", { timeout: 120_000 }, () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-batch-full-"));
+    await writeFile(join(dir, "r.txt"), ROBOTS);
+    const lines: string[] = [];
+    for (let i = 0; i < 100_000; i++) lines.push(`r.txt\tbot\t/q${i}`);
+    await writeFile(join(dir, "b.tsv"), `${lines.join("\n")}\n`);
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("exits 2, not the answers' 0, and says so once: the output was lost", async () => {
+    // /dev/full fails every write with ENOSPC, as a full disk does.
+    const full = openSync("/dev/full", "w");
+    try {
+      const ended = await new Promise<{ code: number | null; stderr: string }>(
+        (resolve, reject) => {
+          const child = spawn(process.execPath, [BIN, "check", "--batch", "b.tsv"], {
+            cwd: dir,
+            stdio: ["ignore", full, "pipe"],
+          });
+          let stderr = "";
+          child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+            stderr += chunk;
+          });
+          const timer = setTimeout(() => {
+            child.kill("SIGKILL");
+            reject(new Error("heed did not end"));
+          }, 60_000);
+          child.on("error", reject);
+          child.on("close", (code) => {
+            clearTimeout(timer);
+            resolve({ code, stderr });
+          });
+        },
+      );
+      assert.equal(ended.code, 2, ended.stderr);
+      assert.equal(
+        ended.stderr.match(/cannot write to standard output: .*ENOSPC/g)?.length,
+        1,
+        ended.stderr,
+      );
+    } finally {
+      closeSync(full);
+    }
+  });
 });
