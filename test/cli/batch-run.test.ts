@@ -8,6 +8,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { BatchAnswerer, OUTPUT_BYTES } from "../../src/cli/batch/answerer.js";
+import type { BatchChunk } from "../../src/cli/batch/input.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
 
 const ROBOTS = "User-agent: *\nDisallow: /p\n";
@@ -253,5 +255,69 @@ describe("heed check --batch into a full disk", { timeout: 120_000 }, () => {
     } finally {
       closeSync(full);
     }
+  });
+});
+
+describe("heed check --batch: answers many times larger than their lines", () => {
+  let dir: string;
+  const lines = 1_500;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-batch-large-"));
+    // Robot a's group is on 3,000 groups of lines: every answer lists them all, 20 KB a line
+    // of 9 bytes; 1,500 lines make 30 MB of answers from 13 KB of input.
+    await writeFile(join(dir, "m.txt"), "User-agent: a\nAllow: /x\n".repeat(3_000));
+    await writeFile(join(dir, "b.tsv"), "m.txt\ta\t/x\n".repeat(lines));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("a chunk's answers are held only up to a bound; the rest of its lines follow, numbered on", async () => {
+    const answerer = new BatchAnswerer(
+      { dialect: "auto", defaults: {}, json: true, plan: false },
+      null,
+    );
+    const bytes = Buffer.from(`${join(dir, "m.txt")}\ta\t/x\n`.repeat(lines));
+    let part: BatchChunk = { bytes, firstLine: 1, tooLong: false };
+    const numbers: number[] = [];
+    let pieces = 0;
+    for (;;) {
+      const result = await answerer.answer(part);
+      pieces++;
+      // One answer line past the bound at most.
+      assert.ok(result.bytes.length < OUTPUT_BYTES + 64 * 1024, `${result.bytes.length} bytes`);
+      for (const line of Buffer.from(result.bytes).toString("utf8").trimEnd().split("\n"))
+        numbers.push((JSON.parse(line) as { input: number }).input);
+      if (result.restAt === undefined) break;
+      part = {
+        bytes: part.bytes.subarray(result.restAt),
+        firstLine: result.restLine ?? 0,
+        tooLong: false,
+      };
+    }
+    assert.ok(pieces >= 3, `${pieces} pieces`);
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: lines }, (_, i) => i + 1),
+    );
+  });
+
+  it("--jobs 1 writes what --jobs 0 writes, every line once, in order", async () => {
+    const alone = await runCli(["check", "--batch", "b.tsv", "--json", "--jobs", "0"], {
+      cwd: dir,
+      timeoutMs: 60_000,
+    });
+    const shared = await runCli(["check", "--batch", "b.tsv", "--json", "--jobs", "1"], {
+      cwd: dir,
+      timeoutMs: 60_000,
+    });
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.ok(shared.stdout === alone.stdout, "--jobs 1 and --jobs 0 differ");
+    const numbers = alone.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { input: number }).input);
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: lines }, (_, i) => i + 1),
+    );
   });
 });

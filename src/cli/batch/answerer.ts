@@ -49,7 +49,17 @@ export interface BatchResult {
   readonly bytes: Uint8Array;
   readonly disallowed: number;
   readonly errors: number;
+  /**
+   * The answers reached {@link OUTPUT_BYTES} before the chunk's end: its lines from this byte
+   * offset on, the first of them numbered {@link restLine}, are still to be answered.
+   */
+  readonly restAt?: number;
+  readonly restLine?: number;
 }
+
+// The answers of one chunk held at most: a line's answer can be thousands of times the line
+// (a group listed on thousands of lines of its robots.txt), and a chunk holds a million lines.
+export const OUTPUT_BYTES = 8 * 1024 * 1024;
 
 // Policies kept while a batch runs: files usually come in runs, and a bound keeps memory flat.
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
@@ -70,7 +80,7 @@ export class BatchAnswerer {
   private lastField: Uint8Array = new Uint8Array(0);
   private lastFile = "";
   private lastRules: Rules | string | null = null;
-  private stdinRules: Rules | string | null = null;
+  private stdinRules: Promise<Rules | string> | null = null;
 
   constructor(
     private readonly settings: BatchSettings,
@@ -88,6 +98,7 @@ export class BatchAnswerer {
     // Fields are read with Buffer's decoders; a chunk from a worker message is a plain array.
     const bytes = asBuffer(chunk.bytes);
     const tally = { disallowed: 0, errors: 0 };
+    let rest: { restAt: number; restLine: number } | null = null;
     if (chunk.tooLong) {
       this.write(
         out,
@@ -110,12 +121,16 @@ export class BatchAnswerer {
         }
         number++;
         start = ends === null ? end + 1 : afterEnd(bytes, end);
+        if (out.size >= OUTPUT_BYTES && start < bytes.length) {
+          rest = { restAt: start, restLine: number };
+          break;
+        }
       }
     }
     const written = out.take();
     // Never smaller: a chunk of one carried line comes between chunks of a whole piece each.
     this.outputSize = Math.max(this.outputSize, written.length + (written.length >> 3));
-    return { bytes: written, ...tally };
+    return rest === null ? { bytes: written, ...tally } : { bytes: written, ...tally, ...rest };
   }
 
   /**
@@ -202,13 +217,15 @@ export class BatchAnswerer {
       return;
     }
     const file = text.slice(0, tab);
-    let rules = file === "-" ? this.stdinRules : this.cache.get(file);
-    if (rules === undefined || rules === null) {
-      rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
+    let rules = file === "-" ? undefined : this.cache.get(file);
+    if (file === "-") {
       // Standard input can be read once: its robots.txt is kept for the whole run, never
       // dropped from the cache and read again as the empty rest of the stream.
-      if (file === "-") this.stdinRules = rules;
-      else this.keep(file, rules);
+      this.stdinRules ??= this.read(file);
+      rules = await this.stdinRules;
+    } else if (rules === undefined) {
+      rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
+      this.keep(file, rules);
     }
     const from = { input: number, robots: file };
     this.write(out, askLine(rules, text, tab + 1, this.defaults, from), tally);
@@ -295,6 +312,10 @@ export class BatchAnswerer {
   }
 
   private keep(file: string, rules: Rules | string): void {
+    // Two answers of this thread may read one file at once (a chunk's rest is answered while
+    // the next chunk waits on a fetch): count its bytes once.
+    const before = this.cache.get(file);
+    if (before !== undefined) this.cachedBytes -= typeof before === "string" ? 0 : before.bytes;
     this.cache.set(file, rules);
     this.cachedBytes += typeof rules === "string" ? 0 : rules.bytes;
     for (const [key, value] of this.cache) {

@@ -34,21 +34,34 @@ export async function runBatch(
   // `--batch -` reads the batch from standard input: a robots.txt cannot come from it too.
   const main = new BatchAnswerer(settings, file === "-" ? null : io.stdin);
   const pool = workers === 0 ? null : new BatchPool(workers, settings);
-  const emit = async (results: readonly BatchResult[]): Promise<void> => {
-    for (const result of results) {
-      tally.disallowed += result.disallowed;
-      tally.errors += result.errors;
-      await out.addBytes(result.bytes);
+  const emit = async (results: readonly Answered[]): Promise<void> => {
+    for (let { part, result } of results) {
+      for (;;) {
+        tally.disallowed += result.disallowed;
+        tally.errors += result.errors;
+        await out.addBytes(result.bytes);
+        await out.ready();
+        if (result.restAt === undefined) break;
+        // The answers of this run of lines grew past their bound: the rest of its lines are
+        // answered here, after those, a bounded piece at a time.
+        part = {
+          bytes: part.bytes.subarray(result.restAt),
+          firstLine: result.restLine ?? part.firstLine,
+          tooLong: false,
+        };
+        result = await main.answer(part);
+      }
     }
-    await out.ready();
   };
   // One chunk in flight: the next chunk's share goes to the workers before this chunk's
   // answers are awaited and written, so that neither side waits for the other each chunk.
-  let previous: Promise<BatchResult[]> | null = null;
+  let previous: Promise<Answered[]> | null = null;
   try {
     for await (const chunk of batchChunks(input)) {
       const current =
-        pool === null ? main.answer(chunk).then((r) => [r]) : pool.answer(chunk, main);
+        pool === null
+          ? main.answer(chunk).then((result) => [{ part: chunk, result }])
+          : pool.answer(chunk, main);
       if (previous !== null) await emit(await previous);
       previous = current;
     }
@@ -116,6 +129,12 @@ function workerCount(jobs: string | undefined, file: string): number {
   return size >= WORKERS_FROM_BYTES && cores >= WORKERS_FROM_CORES ? Math.min(4, cores - 1) : 0;
 }
 
+/** A run of lines and what answering it came to. */
+interface Answered {
+  readonly part: BatchChunk;
+  readonly result: BatchResult;
+}
+
 /** A chunk as a worker gets it: its own copy of the bytes, moved, not cloned. */
 interface ChunkMessage {
   readonly bytes: Uint8Array;
@@ -147,17 +166,18 @@ class BatchPool {
     }
   }
 
-  async answer(chunk: BatchChunk, main: BatchAnswerer): Promise<BatchResult[]> {
+  async answer(chunk: BatchChunk, main: BatchAnswerer): Promise<Answered[]> {
     // Standard input is the main thread's alone: a chunk with a line reading its robots.txt
     // from there is answered there whole, so that --jobs gives the answer --jobs 0 gives.
-    if (chunk.tooLong || namesStdin(chunk.bytes)) return [await main.answer(chunk)];
+    if (chunk.tooLong || namesStdin(chunk.bytes))
+      return [{ part: chunk, result: await main.answer(chunk) }];
     const parts = cut(chunk, this.workers.length + 1);
     const asked = parts.map((part, k) =>
       k === parts.length - 1 ? main.answer(part) : this.ask(k, part),
     );
     const results = await Promise.all(asked);
     if (this.failure !== null) throw this.failure;
-    return results;
+    return results.map((result, k) => ({ part: parts[k] as BatchChunk, result }));
   }
 
   private ask(k: number, part: BatchChunk): Promise<BatchResult> {
