@@ -371,6 +371,10 @@ const READ_BYTES = MAX_ROBOTS_BYTES + 1;
 // so that a kept file holds no spare memory.
 const SCRATCH = Buffer.allocUnsafe(16 * 1024);
 
+function notRegular(file: string): CliError {
+  return new CliError(`cannot read ${file}: not a regular file`);
+}
+
 /** The first `cap` bytes of a stream; it is not read further. */
 async function readCapped(stream: NodeJS.ReadableStream, cap: number): Promise<Uint8Array> {
   const pieces: Buffer[] = [];
@@ -389,16 +393,12 @@ function readBytes(file: string): Uint8Array {
   let fd: number;
   try {
     // Not blocking: a FIFO named in a batch opens at once instead of waiting for a writer
-    // that may never come, and is then refused below.
+    // that may never come, and its read then fails: it is refused below.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   }
   try {
-    const kind = fstatSync(fd);
-    if (kind.isDirectory()) throw new CliError(`cannot read ${file}: it is a directory`);
-    // A FIFO, socket or device may block the run or never end: a robots.txt is a file.
-    if (!kind.isFile()) throw new CliError(`cannot read ${file}: not a regular file`);
     let buffer = SCRATCH;
     let got = 0;
     for (;;) {
@@ -411,11 +411,18 @@ function readBytes(file: string): Uint8Array {
       got += n;
       if (n === 0 || got === READ_BYTES) break;
     }
+    // Nothing read: an empty file, or a FIFO without a writer, which is refused. Asked only
+    // then: a batch reads a million files, and most have bytes.
+    if (got === 0 && !fstatSync(fd).isFile()) throw notRegular(file);
     return buffer === SCRATCH || buffer.length - got > 4096
       ? Buffer.from(buffer.subarray(0, got))
       : buffer.subarray(0, got);
   } catch (error) {
     if (error instanceof CliError) throw error;
+    // A FIFO or terminal: reads at an offset fail on a pipe (ESPIPE), and without blocking
+    // one with nothing to read yet says so (EAGAIN).
+    const code = (error as { code?: unknown }).code;
+    if (code === "ESPIPE" || code === "EAGAIN") throw notRegular(file);
     throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   } finally {
     closeSync(fd);
