@@ -3,7 +3,7 @@
 // robots-file fields naming a FIFO, and a reader that goes away mid-run (`| head -1`).
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, statSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -320,4 +320,54 @@ describe("heed check --batch: answers many times larger than their lines", () =>
       Array.from({ length: lines }, (_, i) => i + 1),
     );
   });
+});
+
+describe("heed check --batch b.tsv >> b.tsv", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-batch-self-"));
+    await writeFile(join(dir, "r.txt"), ROBOTS);
+    // Over the 1 MiB written at a time: answers would be written before the input's end.
+    await writeFile(join(dir, "b.tsv"), "r.txt\tbot\t/p\n".repeat(200_000));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  for (const input of ["b.tsv", "-"]) {
+    it(`refuses ${input === "-" ? "standard input that is" : "a batch file that is"} its own output, which would grow without end`, async () => {
+      const batch = join(dir, "b.tsv");
+      const size = statSync(batch).size;
+      const append = openSync(batch, "a");
+      const stdin = input === "-" ? openSync(batch, "r") : "ignore";
+      try {
+        const ended = await new Promise<{ code: number | null; stderr: string }>(
+          (resolve, reject) => {
+            const child = spawn(process.execPath, [BIN, "check", "--batch", input], {
+              cwd: dir,
+              stdio: [stdin, append, "pipe"],
+            });
+            let stderr = "";
+            child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+              stderr += chunk;
+            });
+            // A hang guard only; a run that is not refused writes gigabytes in that time.
+            const timer = setTimeout(() => {
+              child.kill("SIGKILL");
+              reject(new Error("heed did not end"));
+            }, 15_000);
+            child.on("error", reject);
+            child.on("close", (code) => {
+              clearTimeout(timer);
+              resolve({ code, stderr });
+            });
+          },
+        );
+        assert.equal(ended.code, 2, ended.stderr);
+        assert.match(ended.stderr, /it is also the standard output/);
+        assert.equal(statSync(batch).size, size);
+      } finally {
+        closeSync(append);
+        if (typeof stdin === "number") closeSync(stdin);
+      }
+    });
+  }
 });

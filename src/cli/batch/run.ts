@@ -4,7 +4,7 @@
  * written in input order. Memory stays flat: at most one chunk is answered while the one
  * before it is written.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { readError } from "../check-answer.js";
@@ -76,7 +76,10 @@ function openInput(
   file: string,
   io: Io,
 ): AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> {
-  if (file === "-") return io.stdin as AsyncIterable<Uint8Array | string>;
+  if (file === "-") {
+    refuseOwnOutput(fdOf(io.stdin), io, "standard input");
+    return io.stdin as AsyncIterable<Uint8Array | string>;
+  }
   // A folder opens without error and fails only on the first read: refuse it here.
   if (statSync(file, { throwIfNoEntry: false })?.isDirectory() === true)
     throw new CliError(`cannot read ${file}: it is a folder, not a file of queries`);
@@ -86,7 +89,34 @@ function openInput(
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   }
+  try {
+    refuseOwnOutput(fd, io, file);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
   return readPieces(file, fd);
+}
+
+/**
+ * `heed check --batch b.tsv >> b.tsv`: the answers, written as the input is read, would be
+ * read as more input, and the file would grow until the disk is full.
+ */
+function refuseOwnOutput(fd: number | null, io: Io, name: string): void {
+  const out = fdOf(io.stdout);
+  if (fd === null || out === null) return;
+  const input = fstatSync(fd);
+  const output = fstatSync(out);
+  if (input.isFile() && input.dev === output.dev && input.ino === output.ino)
+    throw new CliError(
+      `cannot read ${name}: it is also the standard output, where the answers go; write them to another file`,
+    );
+}
+
+/** The file descriptor of a process stream (`process.stdout.fd`); null for other streams. */
+function fdOf(stream: unknown): number | null {
+  const fd = (stream as { fd?: unknown }).fd;
+  return typeof fd === "number" ? fd : null;
 }
 
 function* readPieces(file: string, fd: number): Generator<Uint8Array> {
