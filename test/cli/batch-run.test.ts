@@ -371,3 +371,13 @@ describe("heed check --batch b.tsv >> b.tsv", () => {
     });
   }
 });
+
+describe("heed check --batch --jobs", () => {
+  for (const jobs of ["", " 2", "0x2", "1e1", "1.0", "65", "-1"]) {
+    it(`refuses --jobs ${JSON.stringify(jobs)}`, async () => {
+      const r = await runCli(["check", "--batch", "-", "--jobs", jobs], { input: "" });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /--jobs: expected a whole number from 0 to 64/);
+    });
+  }
+});

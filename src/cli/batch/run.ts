@@ -140,7 +140,8 @@ function* readPieces(file: string, fd: number): Generator<Uint8Array> {
 
 function workerCount(jobs: string | undefined, file: string): number {
   if (jobs !== undefined) {
-    const n = Number(jobs);
+    // Digits only: Number() also takes "", " 2", "0x2" and "1e1".
+    const n = /^[0-9]{1,2}$/.test(jobs) ? Number(jobs) : NaN;
     if (!Number.isInteger(n) || n < 0 || n > 64) {
       throw new CliError(`--jobs: expected a whole number from 0 to 64, got "${jobs}"`);
     }
