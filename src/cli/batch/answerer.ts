@@ -217,15 +217,18 @@ export class BatchAnswerer {
       return;
     }
     const file = text.slice(0, tab);
-    let rules = file === "-" ? undefined : this.cache.get(file);
+    let rules: Rules | string | undefined;
     if (file === "-") {
       // Standard input can be read once: its robots.txt is kept for the whole run, never
       // dropped from the cache and read again as the empty rest of the stream.
       this.stdinRules ??= this.read(file);
       rules = await this.stdinRules;
-    } else if (rules === undefined) {
-      rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
-      this.keep(file, rules);
+    } else {
+      rules = this.cache.get(file);
+      if (rules === undefined) {
+        rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
+        this.keep(file, rules);
+      }
     }
     const from = { input: number, robots: file };
     this.write(out, askLine(rules, text, tab + 1, this.defaults, from), tally);
@@ -291,15 +294,14 @@ export class BatchAnswerer {
   /** `-` and URLs need the network layer; a batch of local files, as most are, does not load it. */
   private async read(file: string): Promise<Rules | string> {
     try {
-      if (file === "-" && this.stdin === null) {
-        // `--batch -`: the batch itself comes from standard input.
-        return "cannot read a robots.txt from standard input: it holds the batch; name a file";
-      }
       if (file === "-") {
+        // `--batch -`: the batch itself comes from standard input.
+        if (this.stdin === null)
+          return "cannot read a robots.txt from standard input: it holds the batch; name a file";
         // Read as a local file is: no further than parsing uses, so that an endless stream
         // (`< /dev/zero`) costs 500 KiB, not all memory, and without the label that gives the
         // one robots.txt of --url and --queries its warnings.
-        const bytes = await readCapped(this.stdin as NodeJS.ReadableStream, READ_BYTES);
+        const bytes = await readCapped(this.stdin, READ_BYTES);
         return compile({ bytes, origin: null, siteWide: null }, this.settings.dialect);
       }
       const source = await (
