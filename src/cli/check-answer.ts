@@ -203,7 +203,12 @@ export function tooLong(): string {
 
 /** A piece of an input line for a message: quoted, and cut when long. */
 export function quoted(text: string): string {
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+  if (text.length <= 80) return JSON.stringify(text);
+  // Never between the halves of a surrogate pair: half a character is a lone surrogate,
+  // which a message shows as "\ud83d" or U+FFFD.
+  const high = text.charCodeAt(76);
+  const cut = high >= 0xd800 && high <= 0xdbff ? 76 : 77;
+  return JSON.stringify(`${text.slice(0, cut)}...`);
 }
 
 export function lineRobot(

@@ -43,9 +43,9 @@ export class LineWriter {
     }
     // A large piece goes out as it is, after what was already waiting: no copy.
     await this.flush();
-    if (!this.out.write(bytes)) {
-      await new Promise<void>((resolve) => this.out.once("drain", resolve));
-    }
+    // As in flush: a reader gone away must not leave the command waiting for "drain".
+    if (this.out.destroyed) return;
+    if (!this.out.write(bytes)) await drained(this.out);
   }
 
   /** The buffer is large enough to write out. */

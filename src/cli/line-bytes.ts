@@ -85,6 +85,11 @@ export class LineBytes {
     } while (rest > 0);
   }
 
+  /** How many bytes were written since the last take. */
+  get size(): number {
+    return this.used;
+  }
+
   /** Ends the current line. */
   end(): void {
     this.room(1);

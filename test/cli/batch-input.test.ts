@@ -103,4 +103,22 @@ describe("batch input chunks, hostile shapes", () => {
       assert.equal(last, 1);
     },
   );
+  it("a UTF-8 byte order mark before the first line is not part of it", async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    assert.deepEqual(await read([Buffer.concat([bom, Buffer.from("a\t/1\n")]), "b\t/2\n"]), [
+      [1, "a\t/1"],
+      [2, "b\t/2"],
+    ]);
+    // Only there: one later in the input is the line's own.
+    assert.deepEqual(await read(["a\t/1\n", Buffer.concat([bom, Buffer.from("b\t/2")])]), [
+      [1, "a\t/1"],
+      [2, "\ufeffb\t/2"],
+    ]);
+  });
+  it("an empty piece between a CR and its LF does not make a line of the LF", async () => {
+    assert.deepEqual(await read(["a\t/1\r", "", "\nb\t/2\n"]), [
+      [1, "a\t/1"],
+      [2, "b\t/2"],
+    ]);
+  });
 });

@@ -8,7 +8,7 @@
  * line takes the path `--queries` takes; both write the same text (the batch tests hold them
  * to it).
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { Decision } from "../../protocol/robots/decision.js";
 import type { DialectChoice } from "../../protocol/robots/dialect.js";
 import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
@@ -49,7 +49,17 @@ export interface BatchResult {
   readonly bytes: Uint8Array;
   readonly disallowed: number;
   readonly errors: number;
+  /**
+   * The answers reached {@link OUTPUT_BYTES} before the chunk's end: its lines from this byte
+   * offset on, the first of them numbered {@link restLine}, are still to be answered.
+   */
+  readonly restAt?: number;
+  readonly restLine?: number;
 }
+
+// The answers of one chunk held at most: a line's answer can be thousands of times the line
+// (a group listed on thousands of lines of its robots.txt), and a chunk holds a million lines.
+export const OUTPUT_BYTES = 8 * 1024 * 1024;
 
 // Policies kept while a batch runs: files usually come in runs, and a bound keeps memory flat.
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
@@ -70,6 +80,7 @@ export class BatchAnswerer {
   private lastField: Uint8Array = new Uint8Array(0);
   private lastFile = "";
   private lastRules: Rules | string | null = null;
+  private stdinRules: Promise<Rules | string> | null = null;
 
   constructor(
     private readonly settings: BatchSettings,
@@ -87,6 +98,7 @@ export class BatchAnswerer {
     // Fields are read with Buffer's decoders; a chunk from a worker message is a plain array.
     const bytes = asBuffer(chunk.bytes);
     const tally = { disallowed: 0, errors: 0 };
+    let rest: { restAt: number; restLine: number } | null = null;
     if (chunk.tooLong) {
       this.write(
         out,
@@ -109,12 +121,16 @@ export class BatchAnswerer {
         }
         number++;
         start = ends === null ? end + 1 : afterEnd(bytes, end);
+        if (out.size >= OUTPUT_BYTES && start < bytes.length) {
+          rest = { restAt: start, restLine: number };
+          break;
+        }
       }
     }
     const written = out.take();
     // Never smaller: a chunk of one carried line comes between chunks of a whole piece each.
     this.outputSize = Math.max(this.outputSize, written.length + (written.length >> 3));
-    return { bytes: written, ...tally };
+    return rest === null ? { bytes: written, ...tally } : { bytes: written, ...tally, ...rest };
   }
 
   /**
@@ -201,10 +217,18 @@ export class BatchAnswerer {
       return;
     }
     const file = text.slice(0, tab);
-    let rules = this.cache.get(file);
-    if (rules === undefined) {
-      rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
-      this.keep(file, rules);
+    let rules: Rules | string | undefined;
+    if (file === "-") {
+      // Standard input can be read once: its robots.txt is kept for the whole run, never
+      // dropped from the cache and read again as the empty rest of the stream.
+      this.stdinRules ??= this.read(file);
+      rules = await this.stdinRules;
+    } else {
+      rules = this.cache.get(file);
+      if (rules === undefined) {
+        rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
+        this.keep(file, rules);
+      }
     }
     const from = { input: number, robots: file };
     this.write(out, askLine(rules, text, tab + 1, this.defaults, from), tally);
@@ -270,8 +294,15 @@ export class BatchAnswerer {
   /** `-` and URLs need the network layer; a batch of local files, as most are, does not load it. */
   private async read(file: string): Promise<Rules | string> {
     try {
-      if (file === "-" && this.stdin === null) {
-        return "cannot read a robots.txt from standard input here: name a file";
+      if (file === "-") {
+        // `--batch -`: the batch itself comes from standard input.
+        if (this.stdin === null)
+          return "cannot read a robots.txt from standard input: it holds the batch; name a file";
+        // Read as a local file is: no further than parsing uses, so that an endless stream
+        // (`< /dev/zero`) costs 500 KiB, not all memory, and without the label that gives the
+        // one robots.txt of --url and --queries its warnings.
+        const bytes = await readCapped(this.stdin, READ_BYTES);
+        return compile({ bytes, origin: null, siteWide: null }, this.settings.dialect);
       }
       const source = await (
         await sources()
@@ -283,6 +314,10 @@ export class BatchAnswerer {
   }
 
   private keep(file: string, rules: Rules | string): void {
+    // Two answers of this thread may read one file at once (a chunk's rest is answered while
+    // the next chunk waits on a fetch): count its bytes once.
+    const before = this.cache.get(file);
+    if (before !== undefined) this.cachedBytes -= typeof before === "string" ? 0 : before.bytes;
     this.cache.set(file, rules);
     this.cachedBytes += typeof rules === "string" ? 0 : rules.bytes;
     for (const [key, value] of this.cache) {
@@ -338,11 +373,30 @@ const READ_BYTES = MAX_ROBOTS_BYTES + 1;
 // so that a kept file holds no spare memory.
 const SCRATCH = Buffer.allocUnsafe(16 * 1024);
 
+function notRegular(file: string): CliError {
+  return new CliError(`cannot read ${file}: not a regular file`);
+}
+
+/** The first `cap` bytes of a stream; it is not read further. */
+async function readCapped(stream: NodeJS.ReadableStream, cap: number): Promise<Uint8Array> {
+  const pieces: Buffer[] = [];
+  let got = 0;
+  for await (const piece of stream) {
+    const bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
+    pieces.push(bytes.subarray(0, cap - got));
+    got += Math.min(bytes.length, cap - got);
+    if (got === cap) break;
+  }
+  return Buffer.concat(pieces);
+}
+
 /** The first {@link READ_BYTES} of a local file, with one open and as few reads as it takes. */
 function readBytes(file: string): Uint8Array {
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    // Not blocking: a FIFO named in a batch opens at once instead of waiting for a writer
+    // that may never come, and its read then fails: it is refused below.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   }
@@ -359,10 +413,18 @@ function readBytes(file: string): Uint8Array {
       got += n;
       if (n === 0 || got === READ_BYTES) break;
     }
+    // Nothing read: an empty file, or a FIFO without a writer, which is refused. Asked only
+    // then: a batch reads a million files, and most have bytes.
+    if (got === 0 && !fstatSync(fd).isFile()) throw notRegular(file);
     return buffer === SCRATCH || buffer.length - got > 4096
       ? Buffer.from(buffer.subarray(0, got))
       : buffer.subarray(0, got);
   } catch (error) {
+    if (error instanceof CliError) throw error;
+    // A FIFO or terminal: reads at an offset fail on a pipe (ESPIPE), and without blocking
+    // one with nothing to read yet says so (EAGAIN).
+    const code = (error as { code?: unknown }).code;
+    if (code === "ESPIPE" || code === "EAGAIN") throw notRegular(file);
     throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   } finally {
     closeSync(fd);

@@ -10,11 +10,15 @@ import { LineBytes } from "../line-bytes.js";
  * answered are kept; a batch names its files in runs.
  */
 const TOKENS_KEPT = 256;
+// And at most this many middles in all: one robot's lines may be decided by each of the tens of
+// thousands of rules a 500 KiB file holds, and 256 robots times those is gigabytes.
+const MIDDLES_KEPT = 16 * 1024;
 
 export class DecisionMiddles {
   private rules: Rules | null = null;
   /** Per product token, per decision key. */
   private readonly byToken = new Map<string, Map<number, string>>();
+  private count = 0;
   private readonly scratch = new LineBytes(1024);
 
   constructor(private readonly json: boolean) {}
@@ -26,9 +30,10 @@ export class DecisionMiddles {
       return;
     }
     // A file's run of lines may name any number of robots: the middles kept are bounded.
-    if (rules !== this.rules || this.byToken.size >= TOKENS_KEPT) {
+    if (rules !== this.rules || this.byToken.size >= TOKENS_KEPT || this.count >= MIDDLES_KEPT) {
       this.rules = rules;
       this.byToken.clear();
+      this.count = 0;
     }
     let byKey = this.byToken.get(d.agent);
     if (byKey === undefined) {
@@ -39,8 +44,14 @@ export class DecisionMiddles {
     if (middle === undefined) {
       middle = this.make(d);
       byKey.set(key, middle);
+      this.count++;
     }
     out.text(middle);
+  }
+
+  /** How many middles are kept now. */
+  get kept(): number {
+    return this.count;
   }
 
   private make(d: Decision): string {

@@ -34,9 +34,16 @@ export async function* batchChunks(
   // The last piece ended in CR: an LF first in the next piece ends the same line.
   let afterCr = false;
 
+  // Before the first byte: a UTF-8 byte order mark there (as some editors save a file) is not
+  // part of the first line's robots-file field.
+  let atStart = true;
+
   for await (const piece of pieces) {
     const bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
+    if (bytes.length === 0) continue;
     let start = afterCr && bytes[0] === LF ? 1 : 0;
+    if (atStart && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+    atStart = false;
     afterCr = false;
     if (carriedBytes > 0 || skipping) {
       const end = lineEnd(bytes, start);

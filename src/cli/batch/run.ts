@@ -4,7 +4,7 @@
  * written in input order. Memory stays flat: at most one chunk is answered while the one
  * before it is written.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { readError } from "../check-answer.js";
@@ -31,23 +31,37 @@ export async function runBatch(
 ): Promise<void> {
   const workers = workerCount(jobs, file);
   const input = openInput(file, io);
-  const main = new BatchAnswerer(settings, io.stdin);
+  // `--batch -` reads the batch from standard input: a robots.txt cannot come from it too.
+  const main = new BatchAnswerer(settings, file === "-" ? null : io.stdin);
   const pool = workers === 0 ? null : new BatchPool(workers, settings);
-  const emit = async (results: readonly BatchResult[]): Promise<void> => {
-    for (const result of results) {
-      tally.disallowed += result.disallowed;
-      tally.errors += result.errors;
-      await out.addBytes(result.bytes);
+  const emit = async (results: readonly Answered[]): Promise<void> => {
+    for (let { part, result } of results) {
+      for (;;) {
+        tally.disallowed += result.disallowed;
+        tally.errors += result.errors;
+        await out.addBytes(result.bytes);
+        await out.ready();
+        if (result.restAt === undefined) break;
+        // The answers of this run of lines grew past their bound: the rest of its lines are
+        // answered here, after those, a bounded piece at a time.
+        part = {
+          bytes: part.bytes.subarray(result.restAt),
+          firstLine: result.restLine ?? part.firstLine,
+          tooLong: false,
+        };
+        result = await main.answer(part);
+      }
     }
-    await out.ready();
   };
   // One chunk in flight: the next chunk's share goes to the workers before this chunk's
   // answers are awaited and written, so that neither side waits for the other each chunk.
-  let previous: Promise<BatchResult[]> | null = null;
+  let previous: Promise<Answered[]> | null = null;
   try {
     for await (const chunk of batchChunks(input)) {
       const current =
-        pool === null ? main.answer(chunk).then((r) => [r]) : pool.answer(chunk, main);
+        pool === null
+          ? main.answer(chunk).then((result) => [{ part: chunk, result }])
+          : pool.answer(chunk, main);
       if (previous !== null) await emit(await previous);
       previous = current;
     }
@@ -58,8 +72,14 @@ export async function runBatch(
 }
 
 /** The batch input: a file read in large pieces with blocking calls, or standard input. */
-function openInput(file: string, io: Io): AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> {
-  if (file === "-") return io.stdin as AsyncIterable<Uint8Array | string>;
+function openInput(
+  file: string,
+  io: Io,
+): AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> {
+  if (file === "-") {
+    refuseOwnOutput(fdOf(io.stdin), io, "standard input");
+    return io.stdin as AsyncIterable<Uint8Array | string>;
+  }
   // A folder opens without error and fails only on the first read: refuse it here.
   if (statSync(file, { throwIfNoEntry: false })?.isDirectory() === true)
     throw new CliError(`cannot read ${file}: it is a folder, not a file of queries`);
@@ -69,7 +89,34 @@ function openInput(file: string, io: Io): AsyncIterable<Uint8Array | string> | I
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
   }
+  try {
+    refuseOwnOutput(fd, io, file);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
   return readPieces(file, fd);
+}
+
+/**
+ * `heed check --batch b.tsv >> b.tsv`: the answers, written as the input is read, would be
+ * read as more input, and the file would grow until the disk is full.
+ */
+function refuseOwnOutput(fd: number | null, io: Io, name: string): void {
+  const out = fdOf(io.stdout);
+  if (fd === null || out === null) return;
+  const input = fstatSync(fd);
+  const output = fstatSync(out);
+  if (input.isFile() && input.dev === output.dev && input.ino === output.ino)
+    throw new CliError(
+      `cannot read ${name}: it is also the standard output, where the answers go; write them to another file`,
+    );
+}
+
+/** The file descriptor of a process stream (`process.stdout.fd`); null for other streams. */
+function fdOf(stream: unknown): number | null {
+  const fd = (stream as { fd?: unknown }).fd;
+  return typeof fd === "number" ? fd : null;
 }
 
 function* readPieces(file: string, fd: number): Generator<Uint8Array> {
@@ -93,7 +140,8 @@ function* readPieces(file: string, fd: number): Generator<Uint8Array> {
 
 function workerCount(jobs: string | undefined, file: string): number {
   if (jobs !== undefined) {
-    const n = Number(jobs);
+    // Digits only: Number() also takes "", " 2", "0x2" and "1e1".
+    const n = /^[0-9]{1,2}$/.test(jobs) ? Number(jobs) : NaN;
     if (!Number.isInteger(n) || n < 0 || n > 64) {
       throw new CliError(`--jobs: expected a whole number from 0 to 64, got "${jobs}"`);
     }
@@ -110,6 +158,12 @@ function workerCount(jobs: string | undefined, file: string): number {
   // and each thread warms up its own compiled code: no faster. From four cores on, workers.
   const cores = availableParallelism();
   return size >= WORKERS_FROM_BYTES && cores >= WORKERS_FROM_CORES ? Math.min(4, cores - 1) : 0;
+}
+
+/** A run of lines and what answering it came to. */
+interface Answered {
+  readonly part: BatchChunk;
+  readonly result: BatchResult;
 }
 
 /** A chunk as a worker gets it: its own copy of the bytes, moved, not cloned. */
@@ -143,15 +197,18 @@ class BatchPool {
     }
   }
 
-  async answer(chunk: BatchChunk, main: BatchAnswerer): Promise<BatchResult[]> {
-    if (chunk.tooLong) return [await main.answer(chunk)];
+  async answer(chunk: BatchChunk, main: BatchAnswerer): Promise<Answered[]> {
+    // Standard input is the main thread's alone: a chunk with a line reading its robots.txt
+    // from there is answered there whole, so that --jobs gives the answer --jobs 0 gives.
+    if (chunk.tooLong || namesStdin(chunk.bytes))
+      return [{ part: chunk, result: await main.answer(chunk) }];
     const parts = cut(chunk, this.workers.length + 1);
     const asked = parts.map((part, k) =>
       k === parts.length - 1 ? main.answer(part) : this.ask(k, part),
     );
     const results = await Promise.all(asked);
     if (this.failure !== null) throw this.failure;
-    return results;
+    return results.map((result, k) => ({ part: parts[k] as BatchChunk, result }));
   }
 
   private ask(k: number, part: BatchChunk): Promise<BatchResult> {
@@ -197,3 +254,15 @@ function endOfLineAt(bytes: Uint8Array, at: number, from: number): number {
   if (end < 0) return bytes.length;
   return bytes[end] === CR && bytes[end + 1] === LF ? end + 2 : end + 1;
 }
+
+/** Does a line of `bytes` name `-` (standard input) as its robots.txt? */
+function namesStdin(bytes: Uint8Array): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer[0] === DASH && buffer[1] === TAB) return true;
+  return buffer.indexOf(STDIN_AFTER_LF) >= 0 || buffer.indexOf(STDIN_AFTER_CR) >= 0;
+}
+
+const DASH = 0x2d;
+const TAB = 0x09;
+const STDIN_AFTER_LF = Buffer.from("\n-\t");
+const STDIN_AFTER_CR = Buffer.from("\r-\t");
