@@ -11,6 +11,7 @@ import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
 import { parseRobots, type Robot, type RobotsPolicy } from "../protocol/robots/policy.js";
 import { siteWideDecision } from "../protocol/robots/decision.js";
 import type { LineBytes } from "./line-bytes.js";
+import { printable } from "./printable.js";
 import { MAX_QUERY_LINE_BYTES } from "./query-lines.js";
 import type * as RobotsSources from "./robots-source.js";
 import type { RobotsSource } from "./robots-source.js";
@@ -370,12 +371,14 @@ export function toText(answer: Answer): string {
   const where = answer.robots === undefined ? "" : ` [${answer.robots}]`;
   // DESIGN §6: a query that cannot be answered says so; it is not a refusal.
   if (d.error !== undefined) {
-    return `error${answer.url === "" ? "" : ` ${answer.url}`}${where}: ${d.error}`;
+    return printable(`error${answer.url === "" ? "" : ` ${answer.url}`}${where}: ${d.error}`);
   }
   const refused = answer.usage?.refused ?? null;
   const usage =
     answer.usage === undefined ? "" : usageTextTail(answer.usage, answer.usageSettings ?? null);
-  return `${verdict} ${answer.url}${where} (${decisionText(d, refused?.purpose ?? null)}${usage})`;
+  return printable(
+    `${verdict} ${answer.url}${where} (${decisionText(d, refused?.purpose ?? null)}${usage})`,
+  );
 }
 
 /**
@@ -397,7 +400,7 @@ export function decisionText(d: Decision, refusedFor: string | null = null): str
   }
   if (refusedFor !== null) more.unshift(`may not be used for ${refusedFor}`);
   const tail = more.length === 0 ? "" : `; ${more.join("; ")}`;
-  return `${d.agent}, ${d.dialect}: ${why}${tail}`;
+  return printable(`${d.agent}, ${d.dialect}: ${why}${tail}`);
 }
 
 const REASON_TEXT: Record<Decision["reason"], string> = {

@@ -15,6 +15,7 @@ import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { loadRobots } from "../robots-source.js";
 import { isDataTxtKind, LINT_KINDS, type LintKind, runLintDataTxt } from "./lint-data-txt.js";
+import { printable } from "../printable.js";
 
 export interface LintCommandOptions {
   /** Default `auto`. */
@@ -80,7 +81,8 @@ function toJson(file: string, report: LintReport): Record<string, unknown> {
 /** `robots.txt:3: warning: … [code]`; file-wide findings have no line number. */
 function toText(file: string, f: LintFinding): string {
   const where = f.line === null ? file : `${file}:${f.line}`;
-  return `${where}: ${f.severity}: ${f.message} [${f.code}]`;
+  // A message may quote the file's own text, control characters included.
+  return printable(`${where}: ${f.severity}: ${f.message} [${f.code}]`);
 }
 
 function summary(report: LintReport): string {
