@@ -73,3 +73,19 @@ describe("heed lint text output and control characters", () => {
     }
   });
 });
+
+describe("heed sitemap text output and control characters", () => {
+  it("a text sitemap's bad line is quoted with its controls shown, not sent", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "heed-printable-sitemap-"));
+    try {
+      const file = join(dir, "sitemap.txt");
+      await writeFile(file, "https://a.example/x\u001b]0;owned\u0007\nhttps://a.example/y\n");
+      const r = await runCli(["sitemap", file]);
+      assert.doesNotMatch(r.stdout + r.stderr, /[\u0000-\u0008\u000b-\u001f\u007f]/);
+      assert.match(r.stderr, /x\\x1b\]0;owned\\x07/);
+      assert.equal(r.stdout, "https://a.example/y\n");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -35,6 +35,7 @@ import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.j
 import { type Io, LineWriter } from "../io.js";
 import { isPrivateHost } from "../private-host.js";
 import { RepeatSummary } from "../repeat-summary.js";
+import { printable } from "../printable.js";
 
 export interface SitemapListOptions {
   readonly json: boolean;
@@ -76,7 +77,9 @@ export async function runSitemapList(
       );
     const found = await discoverSitemaps(source, fetchOptions);
     for (const p of found.problems)
-      await err.line(`${found.robotsUrl}:${p.line}: warning: ${p.message} [sitemap-line]`);
+      await err.line(
+        printable(`${found.robotsUrl}:${p.line}: warning: ${p.message} [sitemap-line]`),
+      );
     roots = found.sitemaps.map((s) => s.url);
     // sitemaps.org "Sitemaps & Cross Submits": a robots.txt naming a sitemap vouches for its host.
     if (found.fromRobots) robotsTxtHosts = [new URL(found.robotsUrl).origin];
@@ -197,17 +200,22 @@ function urlText(e: UrlEvent): string {
   if (u.priority !== null) line += ` priority=${u.priority}`;
   if (u.type !== null) line += ` type=${u.type}`;
   if (u.srcloc !== null) line += ` srcloc=${u.srcloc}`;
-  return line;
+  return printable(line);
 }
 
 function refText(e: RefEvent): string {
   const s = e.sitemap;
-  return `${s.loc} kind=sitemap${s.lastmod === null ? "" : ` lastmod=${s.lastmod}`}`;
+  return printable(`${s.loc} kind=sitemap${s.lastmod === null ? "" : ` lastmod=${s.lastmod}`}`);
 }
 
-/** `sitemap.xml:12: warning: … [code]`, as compilers and `heed lint` print findings. */
+/**
+ * `sitemap.xml:12: warning: … [code]`, as compilers and `heed lint` print findings. A message
+ * may quote the file's text: its control characters are shown, not sent to the terminal.
+ */
 function findingText(file: string, d: SitemapDiagnostic): string {
-  return `${d.line === null ? file : `${file}:${d.line}`}: ${d.severity}: ${d.message} [${d.code}]`;
+  return printable(
+    `${d.line === null ? file : `${file}:${d.line}`}: ${d.severity}: ${d.message} [${d.code}]`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
