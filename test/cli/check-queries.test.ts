@@ -6,7 +6,9 @@ import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough, Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
+import { runCheck } from "../../src/cli/commands/check.js";
 import { startServer } from "../helpers/http-server.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 
@@ -271,5 +273,44 @@ describe("heed check --batch with worker threads", () => {
     const r = await runCli(["check", "--batch", "-", "--jobs", "many"], { input: "" });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--jobs: expected a whole number/);
+  });
+});
+
+describe("heed check --queries with large answers", () => {
+  it("writes answers as they come: no write holds a whole chunk of 20 KB answers", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "heed-check-large-"));
+    try {
+      // Robot a's rules are on 3,000 groups: each answer lists them all, about 28 KB a line.
+      const robots = join(dir, "robots.txt");
+      let text = "";
+      for (let i = 0; i < 3_000; i++) text += `User-agent: a\nDisallow: /x${i}\n\n`;
+      await writeFile(robots, text);
+      // 1,000 queries: one 64 KiB chunk of input, 28 MB of answers.
+      const queries = join(dir, "queries.tsv");
+      await writeFile(queries, Array.from({ length: 1_000 }, (_, i) => `a\t/z${i}\n`).join(""));
+      let largest = 0;
+      let total = 0;
+      let lines = 0;
+      const stdout = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          largest = Math.max(largest, chunk.length);
+          total += chunk.length;
+          for (const byte of chunk) if (byte === 0x0a) lines++;
+          done();
+        },
+      });
+      const code = await runCheck(
+        robots,
+        { url: [], queries, dialect: "auto", json: true },
+        { stdout, stderr: new PassThrough(), stdin: new PassThrough(), cwd: dir },
+      );
+      assert.equal(code, 0);
+      assert.equal(lines, 1_000);
+      assert.ok(total > 20_000_000, `${total} bytes of answers`);
+      // The writer flushes at 1 MiB; one answer more may ride along.
+      assert.ok(largest < 2 * 1024 * 1024, `largest write ${largest} bytes`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -127,8 +127,12 @@ export async function runCheck(
       }
     } else {
       await forEachLines(options.queries, io, async (lines) => {
-        for (const line of lines) emit(withUsage(askQueryLine(rules, line, defaults)));
-        await out.ready();
+        for (const line of lines) {
+          emit(withUsage(askQueryLine(rules, line, defaults)));
+          // An answer can be large (a robots.txt of thousands of groups for one robot lists
+          // them in each): what is written goes out before the chunk's other answers pile up.
+          if (out.full) await out.ready();
+        }
       });
     }
   }
