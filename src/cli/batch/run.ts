@@ -53,6 +53,9 @@ export async function runBatch(
       }
     }
   };
+  // From standard input the batch may come a line at a time from a program that waits for
+  // each answer (a co-process): what was read is answered and written before more is read.
+  const asItComes = file === "-";
   // One chunk in flight: the next chunk's share goes to the workers before this chunk's
   // answers are awaited and written, so that neither side waits for the other each chunk.
   let previous: Promise<Answered[]> | null = null;
@@ -64,6 +67,11 @@ export async function runBatch(
           : pool.answer(chunk, main);
       if (previous !== null) await emit(await previous);
       previous = current;
+      if (asItComes) {
+        await emit(await current);
+        previous = null;
+        await out.flush();
+      }
     }
     if (previous !== null) await emit(await previous);
   } finally {

@@ -133,6 +133,8 @@ export async function runCheck(
           // them in each): what is written goes out before the chunk's other answers pile up.
           if (out.full) await out.ready();
         }
+        // Queries on standard input may come from a program waiting for each answer.
+        if (options.queries === "-") await out.flush();
       });
     }
   }
