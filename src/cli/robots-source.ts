@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { FetchVerdict } from "../protocol/robots/index.js";
 import { CliError } from "./errors.js";
 import { isPrivateHost } from "./private-host.js";
+import { readAll } from "./read-stream.js";
 
 export interface RobotsSource {
   /** What the user named. */
@@ -96,13 +97,6 @@ async function loadUrl(named: string, options: LoadOptions): Promise<RobotsSourc
         siteWide: { allowed: false, detail: verdict.why },
       };
   }
-}
-
-export async function readAll(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
 }
 
 function reason(error: unknown): string {

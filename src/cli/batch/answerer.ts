@@ -31,6 +31,7 @@ import {
 import { CliError } from "../errors.js";
 import { latin1, LineBytes } from "../line-bytes.js";
 import { MAX_QUERY_LINE_BYTES } from "../query-lines.js";
+import { readAll } from "../read-stream.js";
 import { DecisionMiddles } from "./decision-middles.js";
 import { FileField } from "./file-field.js";
 import { afterEnd, type BatchChunk, CR, LF, LineEnds } from "./input.js";
@@ -301,7 +302,7 @@ export class BatchAnswerer {
         // Read as a local file is: no further than parsing uses, so that an endless stream
         // (`< /dev/zero`) costs 500 KiB, not all memory, and without the label that gives the
         // one robots.txt of --url and --queries its warnings.
-        const bytes = await readCapped(this.stdin, READ_BYTES);
+        const bytes = await readAll(this.stdin, READ_BYTES);
         return compile({ bytes, origin: null, siteWide: null }, this.settings.dialect);
       }
       const source = await (
@@ -375,19 +376,6 @@ const SCRATCH = Buffer.allocUnsafe(16 * 1024);
 
 function notRegular(file: string): CliError {
   return new CliError(`cannot read ${file}: not a regular file`);
-}
-
-/** The first `cap` bytes of a stream; it is not read further. */
-async function readCapped(stream: NodeJS.ReadableStream, cap: number): Promise<Uint8Array> {
-  const pieces: Buffer[] = [];
-  let got = 0;
-  for await (const piece of stream) {
-    const bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
-    pieces.push(bytes.subarray(0, cap - got));
-    got += Math.min(bytes.length, cap - got);
-    if (got === cap) break;
-  }
-  return Buffer.concat(pieces);
 }
 
 /** The first {@link READ_BYTES} of a local file, with one open and as few reads as it takes. */

@@ -2,6 +2,12 @@ import type { Decision } from "../../protocol/robots/decision.js";
 import { decisionText, type Rules, writeJsonMiddle } from "../check-answer.js";
 import { LineBytes } from "../line-bytes.js";
 
+// Robots whose middles are kept for one file.
+const TOKENS_KEPT = 256;
+// And at most this many middles in all: one robot's lines may be decided by each of the tens of
+// thousands of rules a 500 KiB file holds, and 256 robots times those is gigabytes.
+const MIDDLES_KEPT = 16 * 1024;
+
 /**
  * The middle of a `--batch` answer line, from the end of the URL to the robots-file field:
  * what the decision says (dialect, line, rule, reason, delay, token, group), the same for every
@@ -9,11 +15,6 @@ import { LineBytes } from "../line-bytes.js";
  * line, and written as it is for the next lines decided alike. The middles of the file being
  * answered are kept; a batch names its files in runs.
  */
-const TOKENS_KEPT = 256;
-// And at most this many middles in all: one robot's lines may be decided by each of the tens of
-// thousands of rules a 500 KiB file holds, and 256 robots times those is gigabytes.
-const MIDDLES_KEPT = 16 * 1024;
-
 export class DecisionMiddles {
   private rules: Rules | null = null;
   /** Per product token, per decision key. */

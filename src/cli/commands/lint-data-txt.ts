@@ -11,7 +11,8 @@ import { LINT_KINDS, type LintKind } from "../choices.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { isPrivateHost } from "../private-host.js";
-import { isUrl, readAll, readLocalFile } from "../robots-source.js";
+import { readAll } from "../read-stream.js";
+import { isUrl, readLocalFile } from "../robots-source.js";
 import { VERSION } from "../version.js";
 
 /** `auto`: by file name; `robots`; `data` (form from the content); `data-yaml`, `data-draft` (form forced). */
