@@ -225,26 +225,11 @@ describe("heed check --batch into a full disk", { timeout: 120_000 }, () => {
     // /dev/full fails every write with ENOSPC, as a full disk does.
     const full = openSync("/dev/full", "w");
     try {
-      const ended = await new Promise<{ code: number | null; stderr: string }>(
-        (resolve, reject) => {
-          const child = spawn(process.execPath, [BIN, "check", "--batch", "b.tsv"], {
-            cwd: dir,
-            stdio: ["ignore", full, "pipe"],
-          });
-          let stderr = "";
-          child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-            stderr += chunk;
-          });
-          const timer = setTimeout(() => {
-            child.kill("SIGKILL");
-            reject(new Error("heed did not end"));
-          }, 60_000);
-          child.on("error", reject);
-          child.on("close", (code) => {
-            clearTimeout(timer);
-            resolve({ code, stderr });
-          });
-        },
+      const ended = await runWithStdio(
+        ["check", "--batch", "b.tsv"],
+        dir,
+        ["ignore", full],
+        60_000,
       );
       assert.equal(ended.code, 2, ended.stderr);
       assert.equal(
@@ -339,28 +324,8 @@ describe("heed check --batch b.tsv >> b.tsv", () => {
       const append = openSync(batch, "a");
       const stdin = input === "-" ? openSync(batch, "r") : "ignore";
       try {
-        const ended = await new Promise<{ code: number | null; stderr: string }>(
-          (resolve, reject) => {
-            const child = spawn(process.execPath, [BIN, "check", "--batch", input], {
-              cwd: dir,
-              stdio: [stdin, append, "pipe"],
-            });
-            let stderr = "";
-            child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-              stderr += chunk;
-            });
-            // A hang guard only; a run that is not refused writes gigabytes in that time.
-            const timer = setTimeout(() => {
-              child.kill("SIGKILL");
-              reject(new Error("heed did not end"));
-            }, 15_000);
-            child.on("error", reject);
-            child.on("close", (code) => {
-              clearTimeout(timer);
-              resolve({ code, stderr });
-            });
-          },
-        );
+        // A hang guard only; a run that is not refused writes gigabytes in that time.
+        const ended = await runWithStdio(["check", "--batch", input], dir, [stdin, append], 15_000);
         assert.equal(ended.code, 2, ended.stderr);
         assert.match(ended.stderr, /it is also the standard output/);
         assert.equal(statSync(batch).size, size);
@@ -381,3 +346,31 @@ describe("heed check --batch --jobs", () => {
     });
   }
 });
+
+/**
+ * Runs heed with standard input and output on the descriptors given (a file, /dev/full) and
+ * standard error collected; killed after `guardMs`, a hang guard only.
+ */
+function runWithStdio(
+  args: readonly string[],
+  cwd: string,
+  [stdin, stdout]: [number | "ignore", number],
+  guardMs: number,
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: [stdin, stdout, "pipe"] });
+    let stderr = "";
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error("heed did not end"));
+    }, guardMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
