@@ -18,8 +18,14 @@ export class LineBytes {
   private used = 0;
   private nextSize = 0;
 
-  constructor(size = 64 * 1024) {
-    this.bytes = Buffer.allocUnsafeSlow(size);
+  /** `reuse`: memory written before and done with, when it is large enough. */
+  constructor(size = 64 * 1024, reuse?: ArrayBuffer) {
+    // Memory used again saves the system's work of handing out fresh pages, which for
+    // answers of tens of megabytes cost more than writing them.
+    this.bytes =
+      reuse !== undefined && reuse.byteLength >= size
+        ? Buffer.from(reuse)
+        : Buffer.allocUnsafeSlow(size);
   }
 
   /** `text` as it is, in UTF-8 (lone surrogates as U+FFFD, as Buffer.write has them). */
