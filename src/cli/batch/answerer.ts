@@ -66,6 +66,9 @@ export const OUTPUT_BYTES = 8 * 1024 * 1024;
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
 const CACHE_BYTES = 8 * 1024 * 1024;
 const CACHE_FILES = 64;
+// Robot names the quick path keeps, for lines that take turns among a few.
+const AGENTS_KEPT = 8;
+
 // Output memory kept for reuse: a chunk is answered while the one before is written.
 const SPARES_KEPT = 2;
 
@@ -79,15 +82,13 @@ export class BatchAnswerer {
   private readonly heads: AnswerHeads;
   private readonly middles: DecisionMiddles;
   private outputSize = 64 * 1024;
-  // The robots-file field of the last line, as bytes and as read: most batches name one
-  // file on many lines in a row.
-  private lastField: Uint8Array = new Uint8Array(0);
+  // The robots-file field of the last line: most batches name one file on many lines in a row.
   private lastFile = "";
   private lastRules: Rules | string | null = null;
-  // The agent field of the last quick line, as bytes and as read: a file's lines mostly ask
-  // as one robot, and the policy knows that robot by the string it was last given.
-  private lastAgentField: Uint8Array = new Uint8Array(0);
-  private lastAgent = "";
+  // The robots the last quick lines asked as: a batch asks as a few, and a policy knows the
+  // robot it was last asked about by its string, and the answer heads are kept by it.
+  private readonly agents: string[] = [];
+  private nextAgent = 0;
   private stdinRules: Promise<Rules | string> | null = null;
   /**
    * Local files answered before, in a run of lines now over. A file's rules are kept in the
@@ -190,27 +191,25 @@ export class BatchAnswerer {
     if (agent === null || url === null) return false;
     const decision = rules.policy.check(url, agent);
     if (decision.error !== undefined) return false;
-    this.writeQuick(out, bytes, rules, decision, agent, tab2 + 1, end, number);
+    this.writeQuick(out, rules, decision, agent, url, number);
     if (!decision.allowed) tally.disallowed++;
     return true;
   }
 
   /**
    * The line {@link writeJson} or {@link toText} would write: its head and middle made once
-   * and kept as bytes, the URL copied from the input, which is its JSON text as it is.
+   * and kept as bytes, and the URL, plain ASCII with nothing to escape, as it is.
    */
   private writeQuick(
     out: LineBytes,
-    bytes: Uint8Array,
     rules: Rules,
     decision: Decision,
     agent: string,
-    urlStart: number,
-    urlEnd: number,
+    url: string,
     number: number,
   ): void {
     out.piece(this.heads.of(agent, decision.allowed));
-    out.slice(bytes, urlStart, urlEnd);
+    out.ascii(url);
     this.middles.write(out, rules, this.lastFile, decision);
     if (this.settings.json) {
       out.number(number);
@@ -224,23 +223,17 @@ export class BatchAnswerer {
     out.end();
   }
 
-  /** The agent field `bytes[start, end)` as text, the last one's string when it is the same; null when not plain ASCII. */
+  /** The agent field `bytes[start, end)` as text, a recent one's string when it is the same; null when not plain ASCII. */
   private agentAt(bytes: Buffer, start: number, end: number): string | null {
-    const last = this.lastAgentField;
-    if (end - start === last.length) {
-      let same = true;
-      for (let i = 0; i < last.length; i++) {
-        if (bytes[start + i] !== last[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return this.lastAgent;
+    const agents = this.agents;
+    for (let k = 0; k < agents.length; k++) {
+      const agent = agents[k] as string;
+      if (sameText(agent, bytes, start, end)) return agent;
     }
     const agent = asciiText(bytes, start, end);
     if (agent !== null) {
-      this.lastAgentField = Uint8Array.prototype.slice.call(bytes, start, end);
-      this.lastAgent = agent;
+      agents[this.nextAgent] = agent;
+      this.nextAgent = (this.nextAgent + 1) % AGENTS_KEPT;
     }
     return agent;
   }
@@ -293,10 +286,7 @@ export class BatchAnswerer {
 
   /** Is `bytes[start, end)` the robots-file field of the last line answered quickly? */
   private sameFile(bytes: Uint8Array, start: number, end: number): boolean {
-    const last = this.lastField;
-    if (end - start !== last.length || this.lastRules === null) return false;
-    for (let i = 0; i < last.length; i++) if (bytes[start + i] !== last[i]) return false;
-    return true;
+    return this.lastRules !== null && sameText(this.lastFile, bytes, start, end);
   }
 
   /** The rules of the local file named by `bytes[start, end)`, read when not in the cache; null for any other field. */
@@ -315,8 +305,6 @@ export class BatchAnswerer {
     // The file answered until now is not kept past its run of lines, unless named again later.
     if (this.named.size >= NAMED_KEPT) this.named.clear();
     this.named.add(this.lastFile);
-    // A copy (Buffer's slice shares memory): the field must not hold its whole chunk.
-    this.lastField = Uint8Array.prototype.slice.call(bytes, start, end);
     this.lastFile = file;
     this.lastRules = rules;
     return rules;
@@ -381,4 +369,11 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes)
     ? bytes
     : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Is `bytes[start, end)` the ASCII text `text`? */
+function sameText(text: string, bytes: Uint8Array, start: number, end: number): boolean {
+  if (end - start !== text.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[start + i] !== text.charCodeAt(i)) return false;
+  return true;
 }
