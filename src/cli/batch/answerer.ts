@@ -51,7 +51,7 @@ export interface BatchResult {
   readonly disallowed: number;
   readonly errors: number;
   /**
-   * The answers reached {@link OUTPUT_BYTES} before the chunk's end: its lines from this byte
+   * The answers reached their bound (see {@link OUTPUT_BYTES}) before the chunk's end: its lines from this byte
    * offset on, the first of them numbered {@link restLine}, are still to be answered.
    */
   readonly restAt?: number;
@@ -61,6 +61,9 @@ export interface BatchResult {
 // The answers of one chunk held at most: a line's answer can be thousands of times the line
 // (a group listed on thousands of lines of its robots.txt), and a chunk holds a million lines.
 export const OUTPUT_BYTES = 8 * 1024 * 1024;
+// On the thread that writes them, answers go out a smaller piece at a time: memory written
+// again while the processor still holds it in its cache costs less than fresh memory.
+export const WRITER_OUTPUT_BYTES = 1024 * 1024;
 
 // Policies kept while a batch runs: files usually come in runs, and a bound keeps memory flat.
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
@@ -104,6 +107,8 @@ export class BatchAnswerer {
     private readonly stdin: NodeJS.ReadableStream | null,
     /** The longest line answered, its end not counted; batchChunks must be given the same. */
     private readonly maxLineBytes: number = MAX_QUERY_LINE_BYTES,
+    /** The answers held before a chunk's answer stops short (see {@link BatchResult.restAt}). */
+    private readonly outputBytes: number = OUTPUT_BYTES,
   ) {
     this.defaults = defaultsOrNull(settings.defaults);
     const slab = new PieceSlab();
@@ -150,7 +155,7 @@ export class BatchAnswerer {
         }
         number++;
         start = ends === null ? end + 1 : afterEnd(bytes, end);
-        if (out.size >= OUTPUT_BYTES && start < bytes.length) {
+        if (out.size >= this.outputBytes && start < bytes.length) {
           rest = { restAt: start, restLine: number };
           break;
         }
