@@ -190,8 +190,8 @@ export class BatchAnswerer {
     // An agent or URL that is empty or starts with a blank is an error, or needs trimming.
     if (tab2 < 0 || (bytes[tab + 1] as number) <= 0x20 || (bytes[tab2 + 1] as number) <= 0x20)
       return false;
-    if (indexOf(bytes, TAB, tab2 + 1, end) >= 0) return false;
     const agent = this.agentAt(bytes, tab + 1, tab2);
+    // A third tab (an IP field) is no printable ASCII: such a line is not one for here.
     const url = asciiText(bytes, tab2 + 1, end);
     if (agent === null || url === null) return false;
     const decision = rules.policy.check(url, agent);
