@@ -33,7 +33,6 @@ import { AnswerHeads } from "./answer-heads.js";
 import { DecisionMiddles } from "./decision-middles.js";
 import { afterEnd, type BatchChunk, CR, LF, LineEnds } from "./input.js";
 import { asciiText, indexOf, isLocal, isSkipped, TAB } from "./line-fields.js";
-import { PieceSlab } from "./piece-slab.js";
 import { READ_BYTES, readBytes } from "./read-local.js";
 
 /** How batch lines are answered; plain data, so that a worker can be given it. */
@@ -111,9 +110,8 @@ export class BatchAnswerer {
     private readonly outputBytes: number = OUTPUT_BYTES,
   ) {
     this.defaults = defaultsOrNull(settings.defaults);
-    const slab = new PieceSlab();
-    this.heads = new AnswerHeads(settings.json, slab);
-    this.middles = new DecisionMiddles(settings.json, slab);
+    this.heads = new AnswerHeads(settings.json);
+    this.middles = new DecisionMiddles(settings.json);
   }
 
   /** `bytes`, answers written out and done with: the memory for later answers. */
