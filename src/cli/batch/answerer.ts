@@ -74,8 +74,10 @@ const AGENTS_KEPT = 8;
 // Output memory kept for reuse: a chunk is answered while the one before is written.
 const SPARES_KEPT = 2;
 
-// Names of files answered before remembered, for the cache to keep those named again.
+// Names of files answered before remembered, for the cache to keep those named again; and
+// their characters: a name may be 64 KiB long, and 4096 of those are 256 MiB.
 const NAMED_KEPT = 4096;
+const NAMED_CHARS_KEPT = 1024 * 1024;
 
 export class BatchAnswerer {
   private readonly cache = new Map<string, Rules | string>();
@@ -99,6 +101,7 @@ export class BatchAnswerer {
    * the old generation and mark it dead there, which cost more than all the reading it saved.
    */
   private readonly named = new Set<string>();
+  private namedChars = 0;
   private readonly spares: ArrayBuffer[] = [];
 
   constructor(
@@ -112,6 +115,11 @@ export class BatchAnswerer {
     this.defaults = defaultsOrNull(settings.defaults);
     this.heads = new AnswerHeads(settings.json);
     this.middles = new DecisionMiddles(settings.json);
+  }
+
+  /** The characters of the file names remembered as answered before (see {@link named}). */
+  get keptNameChars(): number {
+    return this.namedChars;
   }
 
   /** `bytes`, answers written out and done with: the memory for later answers. */
@@ -264,6 +272,10 @@ export class BatchAnswerer {
       // dropped from the cache and read again as the empty rest of the stream.
       this.stdinRules ??= this.read(file);
       rules = await this.stdinRules;
+    } else if (this.lastRules !== null && file === this.lastFile) {
+      // A line of the run of lines the quick path is answering: the file as read for the run,
+      // not read again (a co-process may have changed it on disk since).
+      rules = this.lastRules;
     } else {
       rules = this.cache.get(file);
       if (rules === undefined) {
@@ -306,8 +318,14 @@ export class BatchAnswerer {
       this.cache.set(file, rules);
     }
     // The file answered until now is not kept past its run of lines, unless named again later.
-    if (this.named.size >= NAMED_KEPT) this.named.clear();
-    this.named.add(this.lastFile);
+    if (this.named.size >= NAMED_KEPT || this.namedChars >= NAMED_CHARS_KEPT) {
+      this.named.clear();
+      this.namedChars = 0;
+    }
+    if (!this.named.has(this.lastFile)) {
+      this.named.add(this.lastFile);
+      this.namedChars += this.lastFile.length;
+    }
     this.lastFile = file;
     this.lastRules = rules;
     return rules;

@@ -1,0 +1,112 @@
+// `heed check --batch` reads each robots.txt once for its run of lines (docs/check-batch.md),
+// whichever way the run's lines are answered: a line the quick path cannot take (a non-ASCII
+// robot name, an IP field) must not read the file again in the middle of the run. And what it
+// remembers of the files named before stays bounded, however long their names are.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { BatchAnswerer } from "../../src/cli/batch/answerer.js";
+import { BIN } from "../helpers/run-cli.js";
+
+/** Lines of a child's stdout, one at a time, each awaited with a hang guard. */
+function lineReader(stream: NodeJS.ReadableStream): () => Promise<string> {
+  let buffered = "";
+  const waiting: ((line: string) => void)[] = [];
+  stream.setEncoding("utf8");
+  stream.on("data", (text: string) => {
+    buffered += text;
+    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      waiting.shift()?.(line);
+    }
+  });
+  return () =>
+    new Promise((resolve, reject) => {
+      const guard = setTimeout(() => reject(new Error("no answer within 30 s")), 30_000);
+      waiting.push((line) => {
+        clearTimeout(guard);
+        resolve(line);
+      });
+    });
+}
+
+describe("heed check --batch: a file's run of lines", () => {
+  let dir = "";
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "heed-batch-runs-"));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("a co-process that rewrites the file mid-run gets the run's answers from one reading", async () => {
+    const robots = join(dir, "changing.txt");
+    const other = join(dir, "other.txt");
+    await writeFile(robots, "User-agent: *\nDisallow: /p\n");
+    await writeFile(other, "User-agent: *\nAllow: /\n");
+    const child = spawn(process.execPath, [BIN, "check", "--batch", "-", "--json"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const next = lineReader(child.stdout);
+    const ended = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const ask = async (line: string): Promise<{ allowed: boolean; rule: string | null }> => {
+      child.stdin.write(`${line}\n`);
+      return JSON.parse(await next()) as { allowed: boolean; rule: string | null };
+    };
+    try {
+      assert.equal((await ask(`${robots}\tbot\t/p`)).rule, "Disallow: /p");
+      await writeFile(robots, "User-agent: *\nAllow: /p\n");
+      // The same run of lines: a robot name with a non-ASCII letter, an IP field, a plain line.
+      for (const line of [
+        `${robots}\tbötbot\t/p`,
+        `${robots}\tbot\t/p\t127.0.0.1`,
+        `${robots}\tbot\t/p`,
+        `${robots}\tbötbot\t/p`,
+      ]) {
+        const answer = await ask(line);
+        assert.deepEqual([line, answer.allowed, answer.rule], [line, false, "Disallow: /p"]);
+      }
+      // A later run reads the file again (docs/check-batch.md), whichever line starts it.
+      assert.equal((await ask(`${other}\tbot\t/p`)).allowed, true);
+      assert.equal((await ask(`${robots}\tbötbot\t/p`)).rule, "Allow: /p");
+      assert.equal((await ask(`${robots}\tbot\t/p`)).rule, "Allow: /p");
+      child.stdin.end();
+      assert.equal(await ended, 1);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it("files named once each with 30 KB names leave a bounded set of names remembered", async () => {
+    const answerer = new BatchAnswerer(
+      { dialect: "auto", defaults: {}, json: true, plan: false },
+      null,
+    );
+    // 200 runs of one line, each naming a file of its own that is not there: 6 MB of names.
+    const lines = Array.from(
+      { length: 200 },
+      (_, i) => `${join(dir, `${i}-${"n".repeat(30_000)}`)}\tbot\t/p\n`,
+    );
+    let chunk = { bytes: Buffer.from(lines.join("")) as Uint8Array, firstLine: 1, tooLong: false };
+    let errors = 0;
+    for (;;) {
+      const result = await answerer.answer(chunk);
+      errors += result.errors;
+      if (result.restAt === undefined) break;
+      // The answers reached their bound: the rest of the lines, as run.ts answers them.
+      chunk = {
+        bytes: chunk.bytes.subarray(result.restAt),
+        firstLine: result.restLine ?? 0,
+        tooLong: false,
+      };
+    }
+    assert.equal(errors, 200);
+    assert.ok(answerer.keptNameChars > 0);
+    assert.ok(
+      answerer.keptNameChars <= 1024 * 1024 + 64 * 1024,
+      `${answerer.keptNameChars} characters of names kept`,
+    );
+  });
+});
