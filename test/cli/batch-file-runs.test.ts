@@ -1,7 +1,8 @@
 // `heed check --batch` reads each robots.txt once for its run of lines (docs/check-batch.md),
 // whichever way the run's lines are answered: a line the quick path cannot take (a non-ASCII
 // robot name, an IP field) must not read the file again in the middle of the run. And what it
-// remembers of the files named before stays bounded, however long their names are.
+// remembers of the files named before stays bounded, however long their names are. A byte order
+// mark split across the pieces standard input comes in is still no part of the first line.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -108,5 +109,39 @@ describe("heed check --batch: a file's run of lines", () => {
       answerer.keptNameChars <= 1024 * 1024 + 64 * 1024,
       `${answerer.keptNameChars} characters of names kept`,
     );
+  });
+});
+
+describe("heed check --batch -: a byte order mark that comes in pieces", () => {
+  it("is not read as part of the first line's robots-file field", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "heed-batch-bom-"));
+    try {
+      const robots = join(dir, "r.txt");
+      await writeFile(robots, "User-agent: *\nDisallow: /p\n");
+      const child = spawn(process.execPath, [BIN, "check", "--batch", "-"], {
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      const next = lineReader(child.stdout);
+      const ended = new Promise<number | null>((resolve) => child.on("close", resolve));
+      try {
+        // The mark's first two bytes alone, then the rest once heed has surely read them: a
+        // co-process that writes the mark apart from its first line.
+        child.stdin.write(Buffer.from([0xef, 0xbb]));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        child.stdin.write(
+          Buffer.concat([Buffer.from([0xbf]), Buffer.from(`${robots}\tbot\t/p\n`)]),
+        );
+        assert.equal(
+          await next(),
+          `disallowed /p [${robots}] (bot, rfc9309: line 2: Disallow: /p)`,
+        );
+        child.stdin.end();
+        assert.equal(await ended, 1);
+      } finally {
+        child.kill();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -115,6 +115,23 @@ describe("batch input chunks, hostile shapes", () => {
       [2, "\ufeffb\t/2"],
     ]);
   });
+  it("a byte order mark split across the first pieces is not part of the first line either", async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    for (const pieces of [
+      [bom.subarray(0, 1), bom.subarray(1), "a\t/1\n"],
+      [bom.subarray(0, 2), Buffer.concat([bom.subarray(2), Buffer.from("a\t/1\n")])],
+      [bom.subarray(0, 1), "", bom.subarray(1, 2), bom.subarray(2), "a\t/1\n"],
+    ]) {
+      assert.deepEqual(await read(pieces), [[1, "a\t/1"]]);
+    }
+    // Bytes that only began like the mark are the line's own, also when they are all there is.
+    assert.deepEqual(await read([bom.subarray(0, 2), "x\t/1\n"]), [[1, "\ufffdx\t/1"]]);
+    assert.deepEqual(await read([bom.subarray(0, 1)]), [[1, "\ufffd"]]);
+    assert.deepEqual(await read([bom.subarray(0, 2), "\n", "b\t/2"]), [
+      [1, "\ufffd"],
+      [2, "b\t/2"],
+    ]);
+  });
   it("an empty piece between a CR and its LF does not make a line of the LF", async () => {
     assert.deepEqual(await read(["a\t/1\r", "", "\nb\t/2\n"]), [
       [1, "a\t/1"],

@@ -37,10 +37,21 @@ export async function* batchChunks(
   // Before the first byte: a UTF-8 byte order mark there (as some editors save a file) is not
   // part of the first line's robots-file field.
   let atStart = true;
+  // The first bytes, while they may be the start of that mark: a pipe hands on what was
+  // written so far, which may be one or two of its three bytes.
+  let head: Uint8Array | null = null;
 
   for await (const piece of pieces) {
-    const bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
+    let bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
     if (bytes.length === 0) continue;
+    if (atStart) {
+      if (head !== null) bytes = Buffer.concat([head, bytes]);
+      if (bytes.length < BOM.length && BOM.subarray(0, bytes.length).equals(bytes)) {
+        head = Uint8Array.prototype.slice.call(bytes);
+        continue;
+      }
+      head = null;
+    }
     let start = afterCr && bytes[0] === LF ? 1 : 0;
     if (atStart && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
     atStart = false;
@@ -76,7 +87,9 @@ export async function* batchChunks(
     }
     if (start < bytes.length) carry(bytes.subarray(start));
   }
-  if (skipping) yield { bytes: EMPTY, firstLine: line, tooLong: true };
+  // Input of one or two bytes that began like the mark: a line like any other.
+  if (head !== null) yield { bytes: head, firstLine: line, tooLong: false };
+  else if (skipping) yield { bytes: EMPTY, firstLine: line, tooLong: true };
   else if (carriedBytes > 0)
     yield { bytes: Buffer.concat(carried), firstLine: line, tooLong: false };
 
@@ -96,6 +109,7 @@ export async function* batchChunks(
 }
 
 const EMPTY = new Uint8Array(0);
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** The first line end (`\n` or `\r`) at or after `from`, or -1. Searches the rest: call once. */
 function lineEnd(bytes: Uint8Array, from: number): number {
