@@ -9,8 +9,13 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { BatchAnswerer } from "../../src/cli/batch/answerer.js";
 import { BIN } from "../helpers/run-cli.js";
+
+// The collector run on demand, so that the heap holds only what is still kept.
+setFlagsFromString("--expose-gc");
 
 /** Lines of a child's stdout, one at a time, each awaited with a hang guard. */
 function lineReader(stream: NodeJS.ReadableStream): () => Promise<string> {
@@ -140,6 +145,51 @@ describe("heed check --batch -: a byte order mark that comes in pieces", () => {
       } finally {
         child.kill();
       }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("heed check --batch: robots with long names asked of files kept", () => {
+  it("count with the files' bytes, so the policies kept do not hold their names without bound", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "heed-batch-long-agents-"));
+    try {
+      const files = Array.from({ length: 6 }, (_, f) => join(dir, `${f}.txt`));
+      for (const file of files) await writeFile(file, "User-agent: *\nDisallow: /p\n");
+      const answerer = new BatchAnswerer(
+        { dialect: "auto", defaults: {}, json: false, plan: false },
+        null,
+      );
+      const answer = async (text: string): Promise<number> => {
+        let chunk = { bytes: Buffer.from(text) as Uint8Array, firstLine: 1, tooLong: false };
+        let disallowed = 0;
+        for (;;) {
+          const result = await answerer.answer(chunk);
+          disallowed += result.disallowed;
+          if (result.restAt === undefined) return disallowed;
+          chunk = { bytes: chunk.bytes.subarray(result.restAt), firstLine: 1, tooLong: false };
+        }
+      };
+      // Each file named in runs of its own first: from its second run on, its policy is kept.
+      const plain = files.map((file) => `${file}\tbot\t/p\n`).join("");
+      assert.equal(await answer(plain + plain + plain), 18);
+      const gc = runInNewContext("gc") as () => void;
+      gc();
+      const heapBefore = process.memoryUsage().heapUsed;
+      // Then 120 robots of 60 KB names each asked of each file: 43 MB of names, which the six
+      // policies would keep.
+      for (const file of files) {
+        const lines = Array.from(
+          { length: 120 },
+          (_, a) => `${file}\t${String(a).padStart(4, "0")}${"b".repeat(60_000)}\t/p\n`,
+        );
+        assert.equal(await answer(lines.join("")), 120);
+      }
+      gc();
+      const grown = process.memoryUsage().heapUsed - heapBefore;
+      assert.ok(answerer.cachedByteCount <= 8 * 1024 * 1024, `${answerer.cachedByteCount} counted`);
+      assert.ok(grown < 25 * 1024 * 1024, `the heap grew by ${grown} bytes`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
