@@ -204,8 +204,9 @@ export class BatchAnswerer {
     ) {
       // A plain URL, as most are: its request path was found in the same pass as its check.
       url = latin1(bytes, tab2 + 1, end);
-      const path =
-        span.start === span.end ? "/" : url.slice(span.start - tab2 - 1, span.end - tab2 - 1);
+      // A string of its own, not a slice of the URL's: the rules read it a character at a time,
+      // and a slice is slower to read so.
+      const path = span.start === span.end ? "/" : latin1(bytes, span.start, span.end);
       decision = policy.checkRequestPath(path, agent);
     } else {
       // A third tab (an IP field) is no printable ASCII: such a line is not one for here.
