@@ -2,12 +2,12 @@
  * `heed check`'s usage preferences: the `usage` object of an answer, and what `--purpose` makes
  * of "allowed" (may fetch, and use for every purpose named). docs/usage-preferences.md.
  */
-import { readFile } from "node:fs/promises";
 import type { RobotsPolicy } from "../protocol/robots/index.js";
 import {
   type Category,
   hasUsageLines,
   limitDiagnostics,
+  MAX_TDMREP_BYTES,
   mayUse,
   readPurpose,
   readTdmRepJson,
@@ -18,6 +18,7 @@ import {
   usageJson,
 } from "../protocol/usage/index.js";
 import { CliError } from "./errors.js";
+import { readLocalFile } from "./robots-source.js";
 
 export interface UsageSettings {
   readonly purposes: readonly Category[];
@@ -69,11 +70,11 @@ export async function usageSettings(options: UsageOptions): Promise<UsageSetting
   if (options.tdmrep !== undefined) {
     let bytes: Uint8Array;
     try {
-      bytes = await readFile(options.tdmrep);
+      // One byte past the limit says the file is over it (tdmrep.json's own check), however
+      // long the file goes on.
+      bytes = await readLocalFile(options.tdmrep, MAX_TDMREP_BYTES + 1);
     } catch (error) {
-      throw new CliError(`--tdmrep: cannot read ${options.tdmrep}: ${String(error)}`, 2, {
-        cause: error,
-      });
+      throw new CliError(`--tdmrep: ${(error as Error).message}`, 2, { cause: error });
     }
     tdmrep = readTdmRepJson(bytes);
   }
