@@ -16,6 +16,7 @@ import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { isPrivateHost } from "../private-host.js";
 import { readAll } from "../read-stream.js";
+import { printable } from "../printable.js";
 import { isUrl, readLocalFile } from "../robots-source.js";
 import { sizeOver } from "../size-finding.js";
 import { VERSION } from "../version.js";
@@ -49,7 +50,8 @@ export async function runLintDataTxt(
   } else {
     for (const f of report.findings) {
       const where = f.line === null ? label : `${label}:${f.line}`;
-      await out.line(`${where}: ${f.severity}: ${f.message} [${f.code}]`);
+      // A message may quote the file's own text, control characters included.
+      await out.line(printable(`${where}: ${f.severity}: ${f.message} [${f.code}]`));
     }
     await out.line(
       `${report.datasets} dataset${report.datasets === 1 ? "" : "s"}; ${report.errors} error${report.errors === 1 ? "" : "s"}, ${report.warnings} warning${report.warnings === 1 ? "" : "s"}, ${report.infos} note${report.infos === 1 ? "" : "s"}`,
