@@ -37,7 +37,12 @@ const PIECE = Buffer.from(`# ${"x".repeat(1021)}\n`);
  * Runs heed with standard input fed from a generator that never ends on its own: writes go on
  * until the command closes its end of the pipe (or ENDLESS_BYTES, so that the test ends).
  */
-function withEndlessStdin(args: readonly string[], head: string, cwd: string): Promise<Endless> {
+function withEndlessStdin(
+  args: readonly string[],
+  head: string,
+  cwd: string,
+  piece: Buffer = PIECE,
+): Promise<Endless> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -60,8 +65,8 @@ function withEndlessStdin(args: readonly string[], head: string, cwd: string): P
     const pump = (): void => {
       if (written === 0) child.stdin.write(head);
       while (!closed && written < ENDLESS_BYTES) {
-        written += PIECE.length;
-        if (!child.stdin.write(PIECE)) {
+        written += piece.length;
+        if (!child.stdin.write(piece)) {
           child.stdin.once("drain", pump);
           return;
         }
@@ -125,6 +130,22 @@ describe("input caps: endless and oversized inputs", SUITE, () => {
       new RegExp(`error: file is over ${MAX_DATA_TXT_BYTES} bytes; .*\\[size-limit\\]`),
     );
     assert.ok(run.written < ENDLESS_BYTES, `read all ${run.written} bytes`);
+  });
+
+  it("sitemap build: a list line with no end is refused at the line cap, in bounded memory", async () => {
+    // 64 MiB of one line, then a good one: the long line is dropped as it streams.
+    const run = await withEndlessStdin(
+      ["sitemap", "build", "-", "--base", "http://a.example/", "--out", dir],
+      "http://a.example/",
+      dir,
+      Buffer.alloc(64 * 1024, "x"),
+    );
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(
+      run.stderr,
+      /^<stdin>:1: error: the line is over 65536 bytes; skipped \[invalid-entry\]$/m,
+    );
+    assert.ok(run.stderr.length < 4096, `${run.stderr.length} bytes of messages`);
   });
 
   it("check FIFO and lint FIFO: a writer that never stops is read up to the cap", async () => {
