@@ -18,8 +18,14 @@ export class LineBytes {
   private used = 0;
   private nextSize = 0;
 
-  constructor(size = 64 * 1024) {
-    this.bytes = Buffer.allocUnsafeSlow(size);
+  /** `reuse`: memory written before and done with, when it is large enough. */
+  constructor(size = 64 * 1024, reuse?: ArrayBuffer) {
+    // Memory used again saves the system's work of handing out fresh pages, which for
+    // answers of tens of megabytes cost more than writing them.
+    this.bytes =
+      reuse !== undefined && reuse.byteLength >= size
+        ? Buffer.from(reuse)
+        : Buffer.allocUnsafeSlow(size);
   }
 
   /** `text` as it is, in UTF-8 (lone surrogates as U+FFFD, as Buffer.write has them). */
@@ -41,6 +47,21 @@ export class LineBytes {
       if (c >= 0xd800 && c <= 0xdbff && isLow(text.charCodeAt(i + 1))) i++;
     }
     this.used = used;
+  }
+
+  /** A piece made once and written as it is, many times (see PieceSlab). */
+  piece(piece: Uint8Array): void {
+    this.room(piece.length);
+    this.bytes.set(piece, this.used);
+    this.used += piece.length;
+  }
+
+  /** `from[start, end)` as it is: text already in the encoding and escaping it needs. */
+  slice(from: Uint8Array, start: number, end: number): void {
+    this.room(end - start);
+    // A plain view: a Buffer's subarray is made through its species, several times slower.
+    this.bytes.set(new Uint8Array(from.buffer, from.byteOffset + start, end - start), this.used);
+    this.used += end - start;
   }
 
   /** `text` as a JSON string literal, quotes included, exactly as JSON.stringify writes it. */
@@ -101,6 +122,16 @@ export class LineBytes {
     const text = this.bytes.toString("utf8", 0, this.used);
     this.used = 0;
     return text;
+  }
+
+  /** What was written since the last clear, until the next write. */
+  view(): Uint8Array {
+    return this.bytes.subarray(0, this.used);
+  }
+
+  /** Starts afresh in the same memory. */
+  clear(): void {
+    this.used = 0;
   }
 
   /** What was written so far; the writer starts afresh in new memory of about the same size. */

@@ -39,7 +39,8 @@ export async function runBatch(
       for (;;) {
         tally.disallowed += result.disallowed;
         tally.errors += result.errors;
-        await out.addBytes(result.bytes);
+        const { bytes } = result;
+        await out.addBytes(bytes, () => main.recycle(bytes));
         await out.ready();
         if (result.restAt === undefined) break;
         // The answers of this run of lines grew past their bound: the rest of its lines are
