@@ -86,6 +86,8 @@ export async function runBatch(
 /** What answers a run of lines on the main thread. */
 interface MainThread {
   answer(chunk: BatchChunk): Promise<BatchResult>;
+  /** Answers written out and done with: memory for later answers (BatchAnswerer.recycle). */
+  recycle(bytes: Uint8Array): void;
 }
 
 /**
@@ -104,6 +106,7 @@ function mainThread(answerer: BatchAnswerer): MainThread {
       last = next.catch(() => {});
       return next;
     },
+    recycle: (bytes) => answerer.recycle(bytes),
   };
 }
 
