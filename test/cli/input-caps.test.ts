@@ -257,6 +257,28 @@ describe("input caps: endless and oversized inputs", SUITE, () => {
     );
   });
 
+  it("a tdmrep.json of exactly its limit is read; one byte more is over it", async () => {
+    await writeFile(join(dir, "r.txt"), "User-agent: *\nDisallow: /p\n");
+    const rules = '[{"location":"/","tdm-reservation":1}]';
+    await writeFile(join(dir, "at.json"), rules + " ".repeat(MAX_TDMREP_BYTES - rules.length));
+    await writeFile(
+      join(dir, "over.json"),
+      rules + " ".repeat(MAX_TDMREP_BYTES + 1 - rules.length),
+    );
+    const ask = ["check", "r.txt", "--agent", "bot", "--url", "http://a.example/q", "--json"];
+    const at = await runCli([...ask, "--tdmrep", "at.json"], { cwd: dir });
+    const [atAnswer] = jsonLines(at.stdout);
+    assert.equal(atAnswer?.warnings, undefined, at.stdout);
+    assert.equal(
+      (atAnswer?.usage as Record<string, { value: string }>)["train-ai"]?.value,
+      "disallowed",
+    );
+    const over = await runCli([...ask, "--tdmrep", "over.json"], { cwd: dir });
+    assert.deepEqual(jsonLines(over.stdout)[0]?.warnings, [
+      `--tdmrep over.json: tdmrep.json is over ${MAX_TDMREP_BYTES} bytes; more is not read (docs/usage-preferences.md#limits)`,
+    ]);
+  });
+
   it("usage build: an endless description is refused, and an oversized robots.txt is not rewritten", async () => {
     const endless = await runCli(["usage", "build", "/dev/zero"], { cwd: dir, timeoutMs: RUN_MS });
     assert.equal(endless.code, 2);
