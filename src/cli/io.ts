@@ -57,6 +57,10 @@ export class LineWriter {
             if (error === undefined || error === null) written();
           };
     if (!this.out.write(bytes, done)) await drained(this.out);
+    // A stream calls back on a later turn of the event loop, even when it wrote at once:
+    // give it that turn, or a caller that never waits on I/O gets its memory back only at
+    // the end.
+    else if (done !== undefined) await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** The buffer is large enough to write out. */

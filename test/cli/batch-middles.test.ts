@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DecisionMiddles } from "../../src/cli/batch/decision-middles.js";
 import { PieceSlab } from "../../src/cli/batch/piece-slab.js";
-import { compile, decisionText } from "../../src/cli/check-answer.js";
+import { compile, decisionText, writeJsonMiddle } from "../../src/cli/check-answer.js";
 import { LineBytes } from "../../src/cli/line-bytes.js";
 
 describe("batch answer middles", () => {
@@ -28,5 +28,34 @@ describe("batch answer middles", () => {
     }
     assert.ok(most <= 16 * 1024, `${most} middles kept`);
     assert.ok(most >= 2_000, `${most}: the middles of one robot are kept`);
+  });
+
+  it("JSON middles are the plain answer's fields, one verdict kept per group chosen and line", () => {
+    // Robots a file does not name share its `*` group: their verdicts are one piece each.
+    const compiled = compile(
+      {
+        bytes: Buffer.from(
+          "User-agent: named\nCrawl-delay: 3\nDisallow: /n\n\nUser-agent: *\nDisallow: /a\nAllow: /a/b\n",
+        ),
+        origin: null,
+        siteWide: null,
+      },
+      "rfc9309",
+    );
+    const middles = new DecisionMiddles(true, new PieceSlab());
+    const out = new LineBytes();
+    const expected = new LineBytes();
+    for (const robot of ["named", "other", "third", "Named/2.0"]) {
+      for (const path of ["/a/x", "/a/b", "/n", "/z", "/robots.txt"]) {
+        const decision = compiled.policy.check(path, robot);
+        middles.write(out, compiled, "r.txt", decision);
+        expected.text('"');
+        writeJsonMiddle(expected, decision);
+        expected.text(',"robots":"r.txt","input":');
+        assert.equal(out.takeText(), expected.takeText(), `${robot} ${path}`);
+      }
+    }
+    // named: its /n line and no-matching-rule; *: /a, /a/b and no-matching-rule.
+    assert.equal(middles.kept, 5);
   });
 });

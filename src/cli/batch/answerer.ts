@@ -51,7 +51,7 @@ export interface BatchResult {
   readonly disallowed: number;
   readonly errors: number;
   /**
-   * The answers reached {@link OUTPUT_BYTES} before the chunk's end: its lines from this byte
+   * The answers reached their bound (see {@link OUTPUT_BYTES}) before the chunk's end: its lines from this byte
    * offset on, the first of them numbered {@link restLine}, are still to be answered.
    */
   readonly restAt?: number;
@@ -61,11 +61,17 @@ export interface BatchResult {
 // The answers of one chunk held at most: a line's answer can be thousands of times the line
 // (a group listed on thousands of lines of its robots.txt), and a chunk holds a million lines.
 export const OUTPUT_BYTES = 8 * 1024 * 1024;
+// On the thread that writes them, answers go out a smaller piece at a time: memory written
+// again while the processor still holds it in its cache costs less than fresh memory.
+export const WRITER_OUTPUT_BYTES = 1024 * 1024;
 
 // Policies kept while a batch runs: files usually come in runs, and a bound keeps memory flat.
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
 const CACHE_BYTES = 8 * 1024 * 1024;
 const CACHE_FILES = 64;
+// Robot names the quick path keeps, for lines that take turns among a few.
+const AGENTS_KEPT = 8;
+
 // Output memory kept for reuse: a chunk is answered while the one before is written.
 const SPARES_KEPT = 2;
 
@@ -79,15 +85,13 @@ export class BatchAnswerer {
   private readonly heads: AnswerHeads;
   private readonly middles: DecisionMiddles;
   private outputSize = 64 * 1024;
-  // The robots-file field of the last line, as bytes and as read: most batches name one
-  // file on many lines in a row.
-  private lastField: Uint8Array = new Uint8Array(0);
+  // The robots-file field of the last line: most batches name one file on many lines in a row.
   private lastFile = "";
   private lastRules: Rules | string | null = null;
-  // The agent field of the last quick line, as bytes and as read: a file's lines mostly ask
-  // as one robot, and the policy knows that robot by the string it was last given.
-  private lastAgentField: Uint8Array = new Uint8Array(0);
-  private lastAgent = "";
+  // The robots the last quick lines asked as: a batch asks as a few, and a policy knows the
+  // robot it was last asked about by its string, and the answer heads are kept by it.
+  private readonly agents: string[] = [];
+  private nextAgent = 0;
   private stdinRules: Promise<Rules | string> | null = null;
   /**
    * Local files answered before, in a run of lines now over. A file's rules are kept in the
@@ -103,6 +107,8 @@ export class BatchAnswerer {
     private readonly stdin: NodeJS.ReadableStream | null,
     /** The longest line answered, its end not counted; batchChunks must be given the same. */
     private readonly maxLineBytes: number = MAX_QUERY_LINE_BYTES,
+    /** The answers held before a chunk's answer stops short (see {@link BatchResult.restAt}). */
+    private readonly outputBytes: number = OUTPUT_BYTES,
   ) {
     this.defaults = defaultsOrNull(settings.defaults);
     const slab = new PieceSlab();
@@ -149,7 +155,7 @@ export class BatchAnswerer {
         }
         number++;
         start = ends === null ? end + 1 : afterEnd(bytes, end);
-        if (out.size >= OUTPUT_BYTES && start < bytes.length) {
+        if (out.size >= this.outputBytes && start < bytes.length) {
           rest = { restAt: start, restLine: number };
           break;
         }
@@ -184,33 +190,31 @@ export class BatchAnswerer {
     // An agent or URL that is empty or starts with a blank is an error, or needs trimming.
     if (tab2 < 0 || (bytes[tab + 1] as number) <= 0x20 || (bytes[tab2 + 1] as number) <= 0x20)
       return false;
-    if (indexOf(bytes, TAB, tab2 + 1, end) >= 0) return false;
     const agent = this.agentAt(bytes, tab + 1, tab2);
+    // A third tab (an IP field) is no printable ASCII: such a line is not one for here.
     const url = asciiText(bytes, tab2 + 1, end);
     if (agent === null || url === null) return false;
     const decision = rules.policy.check(url, agent);
     if (decision.error !== undefined) return false;
-    this.writeQuick(out, bytes, rules, decision, agent, tab2 + 1, end, number);
+    this.writeQuick(out, rules, decision, agent, url, number);
     if (!decision.allowed) tally.disallowed++;
     return true;
   }
 
   /**
    * The line {@link writeJson} or {@link toText} would write: its head and middle made once
-   * and kept as bytes, the URL copied from the input, which is its JSON text as it is.
+   * and kept as bytes, and the URL, plain ASCII with nothing to escape, as it is.
    */
   private writeQuick(
     out: LineBytes,
-    bytes: Uint8Array,
     rules: Rules,
     decision: Decision,
     agent: string,
-    urlStart: number,
-    urlEnd: number,
+    url: string,
     number: number,
   ): void {
     out.piece(this.heads.of(agent, decision.allowed));
-    out.slice(bytes, urlStart, urlEnd);
+    out.ascii(url);
     this.middles.write(out, rules, this.lastFile, decision);
     if (this.settings.json) {
       out.number(number);
@@ -224,23 +228,17 @@ export class BatchAnswerer {
     out.end();
   }
 
-  /** The agent field `bytes[start, end)` as text, the last one's string when it is the same; null when not plain ASCII. */
+  /** The agent field `bytes[start, end)` as text, a recent one's string when it is the same; null when not plain ASCII. */
   private agentAt(bytes: Buffer, start: number, end: number): string | null {
-    const last = this.lastAgentField;
-    if (end - start === last.length) {
-      let same = true;
-      for (let i = 0; i < last.length; i++) {
-        if (bytes[start + i] !== last[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return this.lastAgent;
+    const agents = this.agents;
+    for (let k = 0; k < agents.length; k++) {
+      const agent = agents[k] as string;
+      if (sameText(agent, bytes, start, end)) return agent;
     }
     const agent = asciiText(bytes, start, end);
     if (agent !== null) {
-      this.lastAgentField = Uint8Array.prototype.slice.call(bytes, start, end);
-      this.lastAgent = agent;
+      agents[this.nextAgent] = agent;
+      this.nextAgent = (this.nextAgent + 1) % AGENTS_KEPT;
     }
     return agent;
   }
@@ -293,10 +291,7 @@ export class BatchAnswerer {
 
   /** Is `bytes[start, end)` the robots-file field of the last line answered quickly? */
   private sameFile(bytes: Uint8Array, start: number, end: number): boolean {
-    const last = this.lastField;
-    if (end - start !== last.length || this.lastRules === null) return false;
-    for (let i = 0; i < last.length; i++) if (bytes[start + i] !== last[i]) return false;
-    return true;
+    return this.lastRules !== null && sameText(this.lastFile, bytes, start, end);
   }
 
   /** The rules of the local file named by `bytes[start, end)`, read when not in the cache; null for any other field. */
@@ -315,8 +310,6 @@ export class BatchAnswerer {
     // The file answered until now is not kept past its run of lines, unless named again later.
     if (this.named.size >= NAMED_KEPT) this.named.clear();
     this.named.add(this.lastFile);
-    // A copy (Buffer's slice shares memory): the field must not hold its whole chunk.
-    this.lastField = Uint8Array.prototype.slice.call(bytes, start, end);
     this.lastFile = file;
     this.lastRules = rules;
     return rules;
@@ -381,4 +374,11 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes)
     ? bytes
     : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Is `bytes[start, end)` the ASCII text `text`? */
+function sameText(text: string, bytes: Uint8Array, start: number, end: number): boolean {
+  if (end - start !== text.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[start + i] !== text.charCodeAt(i)) return false;
+  return true;
 }

@@ -10,7 +10,13 @@ import { Worker } from "node:worker_threads";
 import { readError } from "../check-answer.js";
 import { CliError } from "../errors.js";
 import type { Io, LineWriter } from "../io.js";
-import { BatchAnswerer, type BatchResult, type BatchSettings } from "./answerer.js";
+import { MAX_QUERY_LINE_BYTES } from "../query-lines.js";
+import {
+  BatchAnswerer,
+  type BatchResult,
+  type BatchSettings,
+  WRITER_OUTPUT_BYTES,
+} from "./answerer.js";
 import { type BatchChunk, batchChunks, countLines, CR, LF } from "./input.js";
 
 export type { BatchSettings } from "./answerer.js";
@@ -32,7 +38,14 @@ export async function runBatch(
   const workers = workerCount(jobs, file);
   const input = openInput(file, io);
   // `--batch -` reads the batch from standard input: a robots.txt cannot come from it too.
-  const main = mainThread(new BatchAnswerer(settings, file === "-" ? null : io.stdin));
+  const main = mainThread(
+    new BatchAnswerer(
+      settings,
+      file === "-" ? null : io.stdin,
+      MAX_QUERY_LINE_BYTES,
+      WRITER_OUTPUT_BYTES,
+    ),
+  );
   const pool = workers === 0 ? null : new BatchPool(workers, settings);
   const emit = async (results: readonly Answered[]): Promise<void> => {
     for (let { part, result } of results) {
