@@ -52,6 +52,8 @@ describe("control characters from sites and files in text output", SUITE, () => 
       ),
       "/d.csv": text("a,b\n1,2\n"),
       "/rupinfo.txt": text(`RUP-CGI: /cgi-bin/rup\nAuthentifier: key${ESC}[31m\nLatency: 1-day\n`),
+      // The RUP action endpoint refuses every request, with an ESC sequence in its reason.
+      "/cgi-bin/rup": text(`Error: go away${ESC}[31m now\n`, 403),
     });
   });
   after(async () => {
@@ -95,6 +97,24 @@ describe("control characters from sites and files in text output", SUITE, () => 
     assertNoRaw(run, "rup info");
     assert.match(run.stdout, /Authentifier: key\\x1b\[31m/);
     assert.match(run.stderr, /"key\\x1b\[31m"/);
+  });
+
+  it("an error message quoting a site's answer (a RUP refusal): shown, not sent", async () => {
+    const run = await runCli(
+      [
+        "rup",
+        "register",
+        `${site.origin}/`,
+        "--email",
+        "a@b.example",
+        "--store",
+        join(dir, "rup.db"),
+      ],
+      { cwd: dir },
+    );
+    assert.equal(run.code, 1, run.stderr);
+    assertNoRaw(run, "rup register");
+    assert.match(run.stderr, /^heed: Register refused: HTTP 403: go away\\x1b\[31m now$/m);
   });
 
   it("heed lint and heed datasets build: a file name with controls, shown not sent", async () => {
