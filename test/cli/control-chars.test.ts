@@ -124,6 +124,15 @@ describe("control characters from sites and files in text output", SUITE, () => 
     const lint = await runCli(["lint", join(folder, "data.txt")], { cwd: dir });
     assertNoRaw(lint, "lint data.txt");
     assert.match(lint.stdout, /a\\x1b\]0;t\\x1b\\/);
+    // heed check's warning about a file over 500 KiB names the file.
+    await writeFile(join(folder, "robots.txt"), `User-agent: *\n${"#".repeat(600 * 1024)}\n`);
+    const check = await runCli(
+      ["check", join(folder, "robots.txt"), "--agent", "bot", "--url", "http://a.example/"],
+      { cwd: dir },
+    );
+    assert.equal(check.code, 0, check.stderr);
+    assertNoRaw(check, "check");
+    assert.match(check.stderr, /a\\x1b\]0;t\\x1b\\\/robots\.txt is over/);
     await writeFile(join(folder, `b${ESC}[2J.csv`), "a,b\n1,2\n");
     const build = await runCli(["datasets", "build", folder, "--out", join(dir, "built.txt")], {
       cwd: dir,
