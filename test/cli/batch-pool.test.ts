@@ -44,30 +44,36 @@ describe("heed check --batch --jobs: the worker pool", SUITE, () => {
     await cleanup();
   });
 
-  it("a robots.txt named by URL is fetched once a run, with --jobs 4 as with --jobs 0", async () => {
-    const url = `${server.origin}/robots.txt`;
-    const lines: string[] = [];
-    // URL lines spread over the whole batch, between runs of local files: every thread would
-    // have some if they were shared.
-    for (let i = 0; i < LINES; i++)
-      lines.push(i % 1000 === 7 ? `${url}\tbot\t/private/${i}` : `r.txt\tbot\t/q${i}`);
-    await writeFile(join(dir, "urls.tsv"), `${lines.join("\n")}\n`);
-    const answers: string[] = [];
-    for (const jobs of ["0", "4"]) {
-      served = 0;
-      const run = await runCli(["check", "--batch", "urls.tsv", "--jobs", jobs], {
-        cwd: dir,
-        timeoutMs: 60_000,
-      });
-      assert.equal(run.code, 1, run.stderr);
-      assert.equal(served, 1, `--jobs ${jobs}: robots.txt fetched ${served} times`);
-      const out = run.stdout.trimEnd().split("\n");
-      assert.equal(out.length, LINES);
-      assert.equal(out.filter((l) => l.startsWith("disallowed")).length, LINES / 1000);
-      answers.push(run.stdout);
-    }
-    assert.ok(answers[0] === answers[1], "--jobs 4 answers differ from --jobs 0");
-  });
+  for (const [name, eol, scheme] of [
+    ["urls.tsv", "\n", "http"],
+    // CR LF line ends and a scheme in capitals (a URL all the same).
+    ["urls-crlf.tsv", "\r\n", "HTTP"],
+  ] as const) {
+    it(`a robots.txt named by URL is fetched once a run, with --jobs 4 as with --jobs 0 (${name})`, async () => {
+      const url = `${scheme}${server.origin.slice(4)}/robots.txt`;
+      const lines: string[] = [];
+      // URL lines spread over the whole batch, between runs of local files: every thread
+      // would have some if they were shared.
+      for (let i = 0; i < LINES; i++)
+        lines.push(i % 1000 === 7 ? `${url}\tbot\t/private/${i}` : `r.txt\tbot\t/q${i}`);
+      await writeFile(join(dir, name), `${lines.join(eol)}${eol}`);
+      const answers: string[] = [];
+      for (const jobs of ["0", "4"]) {
+        served = 0;
+        const run = await runCli(["check", "--batch", name, "--jobs", jobs], {
+          cwd: dir,
+          timeoutMs: 60_000,
+        });
+        assert.equal(run.code, 1, run.stderr);
+        assert.equal(served, 1, `--jobs ${jobs}: robots.txt fetched ${served} times`);
+        const out = run.stdout.trimEnd().split("\n");
+        assert.equal(out.length, LINES);
+        assert.equal(out.filter((l) => l.startsWith("disallowed")).length, LINES / 1000);
+        answers.push(run.stdout);
+      }
+      assert.ok(answers[0] === answers[1], "--jobs 4 answers differ from --jobs 0");
+    });
+  }
 
   it("--jobs 64 on a batch of a few lines starts no worker thread", async () => {
     // The batch comes from standard input a line at a time; between lines the process is
