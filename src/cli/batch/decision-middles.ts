@@ -8,13 +8,15 @@ import {
 } from "../check-answer.js";
 import { LineBytes } from "../line-bytes.js";
 import { FileField } from "./file-field.js";
-import type { PieceSlab } from "./piece-slab.js";
+import { PieceSlab } from "./piece-slab.js";
 
 // Robots whose middles are kept for one file.
 const TOKENS_KEPT = 256;
-// And at most this many middles in all: one robot's lines may be decided by each of the tens of
-// thousands of rules a 500 KiB file holds, and 256 robots times those is gigabytes.
+// And at most this many middles, and bytes of pieces, in all: one robot's lines may be decided
+// by each of the tens of thousands of rules a 500 KiB file holds, a rule's line may be
+// kilobytes long, and 256 robots times those is gigabytes.
 const MIDDLES_KEPT = 16 * 1024;
+const PIECE_BYTES_KEPT = 8 * 1024 * 1024;
 
 /**
  * The middle of a `--batch` answer line, from the end of the URL to the input line's number:
@@ -34,13 +36,15 @@ export class DecisionMiddles {
   private readonly tokens = new Map<string, Uint8Array>();
   private filePiece: Uint8Array | null = null;
   private count = 0;
+  private bytes = 0;
+  private tokenBytes = 0;
   private readonly scratch = new LineBytes(1024);
   private readonly fileField: FileField;
 
-  constructor(
-    private readonly json: boolean,
-    private readonly slab: PieceSlab,
-  ) {
+  // The pieces of the file being answered, dropped together when it changes.
+  private readonly slab = new PieceSlab();
+
+  constructor(private readonly json: boolean) {
     this.fileField = new FileField(json);
   }
 
@@ -56,7 +60,8 @@ export class DecisionMiddles {
       rules !== this.rules ||
       file !== this.file ||
       this.byOwner.size >= TOKENS_KEPT ||
-      this.count >= MIDDLES_KEPT
+      this.count >= MIDDLES_KEPT ||
+      this.bytes >= PIECE_BYTES_KEPT
     ) {
       this.rules = rules;
       this.file = file;
@@ -64,6 +69,7 @@ export class DecisionMiddles {
       this.groups.clear();
       this.filePiece = null;
       this.count = 0;
+      this.bytes = 0;
     }
     const owner = this.json ? d.group : d.agent;
     let byKey = this.byOwner.get(owner);
@@ -96,14 +102,25 @@ export class DecisionMiddles {
     return this.count;
   }
 
+  /** The bytes of the pieces kept now. */
+  get keptBytes(): number {
+    return this.bytes + this.tokenBytes;
+  }
+
   private tokenPiece(token: string): Uint8Array {
     let piece = this.tokens.get(token);
     if (piece === undefined) {
-      if (this.tokens.size >= TOKENS_KEPT) this.tokens.clear();
+      if (this.tokens.size >= TOKENS_KEPT || this.tokenBytes >= PIECE_BYTES_KEPT) {
+        this.tokens.clear();
+        this.tokenBytes = 0;
+      }
       this.scratch.text(',"token":');
       this.scratch.json(token);
       this.scratch.text(',"group":');
-      piece = this.keep(this.scratch);
+      // Memory of its own: tokens outlive the file, and a piece of the slab would keep it.
+      piece = Uint8Array.prototype.slice.call(this.scratch.view());
+      this.scratch.clear();
+      this.tokenBytes += piece.length;
       this.tokens.set(token, piece);
     }
     return piece;
@@ -118,11 +135,12 @@ export class DecisionMiddles {
     return piece;
   }
 
-  /** What `scratch` holds, and `text` after it, as a kept piece; `scratch` is left empty. */
+  /** What `scratch` holds, and `text` after it, as a piece kept for this file; `scratch` is left empty. */
   private keep(scratch: LineBytes, text?: string): Uint8Array {
     if (text !== undefined) scratch.text(text);
     const piece = this.slab.copyOf(scratch.view());
     scratch.clear();
+    this.bytes += piece.length;
     return piece;
   }
 
