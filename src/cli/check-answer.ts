@@ -91,7 +91,7 @@ export function compile(
   // RFC 9309 §2.5: lines past 500 KiB are no rules; an answer must not hide that it came from part of the file.
   if (source.label !== undefined && source.bytes.byteLength > MAX_ROBOTS_BYTES)
     warnings.push(
-      `${source.label} is ${source.bytes.byteLength} bytes; only its first ${MAX_ROBOTS_BYTES} are read (RFC 9309 §2.5), so its later lines decide nothing`,
+      `${source.label} is over ${MAX_ROBOTS_BYTES} bytes; only its first ${MAX_ROBOTS_BYTES} are read (RFC 9309 §2.5), so its later lines decide nothing`,
     );
   return {
     policy,

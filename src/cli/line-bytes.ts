@@ -103,7 +103,7 @@ export class LineBytes {
       bytes[--at] = 0x30 + rest - tenth * 10;
       rest = tenth;
     }
-    bytes[--at] = 0x30 + rest;
+    bytes[at - 1] = 0x30 + rest;
   }
 
   /** How many bytes were written since the last take. */

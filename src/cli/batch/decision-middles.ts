@@ -25,19 +25,17 @@ const PIECE_BYTES_KEPT = 8 * 1024 * 1024;
  * pieces made once and kept as bytes, for the file being answered (a batch names its files in
  * runs). In JSON the verdict (dialect to basis) is kept per group chosen and deciding line,
  * whichever robot asks: the robots a file does not name share its `*` groups' verdicts; the
- * token, the group and the file are pieces of their own. Text keeps a middle per robot and line.
+ * token, group and file follow as a piece per robot. Text keeps a middle per robot and line.
  */
 export class DecisionMiddles {
   private rules: Rules | null = null;
   private file = "";
   /** JSON: per group chosen, per decision key. Text: per product token, per decision key. */
   private readonly byOwner = new Map<GroupSummary | string | null, Map<number, Uint8Array>>();
-  private readonly groups = new Map<GroupSummary | null, Uint8Array>();
-  private readonly tokens = new Map<string, Uint8Array>();
-  private filePiece: Uint8Array | null = null;
+  /** JSON: per product token, the rest of the middle: token, group and file. */
+  private readonly tails = new Map<string, Uint8Array>();
   private count = 0;
   private bytes = 0;
-  private tokenBytes = 0;
   private readonly scratch = new LineBytes(1024);
   private readonly fileField: FileField;
 
@@ -60,14 +58,14 @@ export class DecisionMiddles {
       rules !== this.rules ||
       file !== this.file ||
       this.byOwner.size >= TOKENS_KEPT ||
+      this.tails.size >= TOKENS_KEPT ||
       this.count >= MIDDLES_KEPT ||
       this.bytes >= PIECE_BYTES_KEPT
     ) {
       this.rules = rules;
       this.file = file;
       this.byOwner.clear();
-      this.groups.clear();
-      this.filePiece = null;
+      this.tails.clear();
       this.count = 0;
       this.bytes = 0;
     }
@@ -90,11 +88,7 @@ export class DecisionMiddles {
       this.count++;
     }
     out.piece(piece);
-    if (!this.json) return;
-    out.piece(this.tokenPiece(d.agent));
-    out.piece(this.groupPiece(d.group));
-    this.filePiece ??= this.keep(this.scratch, this.fileField.of(file));
-    out.piece(this.filePiece);
+    if (this.json) out.piece(this.tail(file, d));
   }
 
   /** How many middles (in JSON, verdicts) are kept now. */
@@ -104,33 +98,22 @@ export class DecisionMiddles {
 
   /** The bytes of the pieces kept now. */
   get keptBytes(): number {
-    return this.bytes + this.tokenBytes;
+    return this.bytes;
   }
 
-  private tokenPiece(token: string): Uint8Array {
-    let piece = this.tokens.get(token);
+  /**
+   * `,"token":…,"group":…,"robots":…,"input":` for `d`'s robot: in one file a robot's
+   * decisions all come from one choice of groups.
+   */
+  private tail(file: string, d: Decision): Uint8Array {
+    let piece = this.tails.get(d.agent);
     if (piece === undefined) {
-      if (this.tokens.size >= TOKENS_KEPT || this.tokenBytes >= PIECE_BYTES_KEPT) {
-        this.tokens.clear();
-        this.tokenBytes = 0;
-      }
       this.scratch.text(',"token":');
-      this.scratch.json(token);
+      this.scratch.json(d.agent);
       this.scratch.text(',"group":');
-      // Memory of its own: tokens outlive the file, and a piece of the slab would keep it.
-      piece = Uint8Array.prototype.slice.call(this.scratch.view());
-      this.scratch.clear();
-      this.tokenBytes += piece.length;
-      this.tokens.set(token, piece);
-    }
-    return piece;
-  }
-
-  private groupPiece(group: GroupSummary | null): Uint8Array {
-    let piece = this.groups.get(group);
-    if (piece === undefined) {
-      piece = this.keep(this.scratch, cachedJson(group));
-      this.groups.set(group, piece);
+      this.scratch.text(cachedJson(d.group));
+      piece = this.keep(this.scratch, this.fileField.of(file));
+      this.tails.set(d.agent, piece);
     }
     return piece;
   }

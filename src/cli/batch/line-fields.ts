@@ -14,11 +14,16 @@ export function indexOf(bytes: Uint8Array, byte: number, from: number, to: numbe
 
 /** `bytes[from, to)` as text when every byte is printable ASCII other than `"` and `\`; else null. */
 export function asciiText(bytes: Buffer, from: number, to: number): string | null {
+  return isJsonSafe(bytes, from, to) ? latin1(bytes, from, to) : null;
+}
+
+/** Is every byte of `bytes[from, to)` printable ASCII other than `"` and `\`, as JSON writes it? */
+export function isJsonSafe(bytes: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = bytes[i] as number;
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return null;
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
   }
-  return latin1(bytes, from, to);
+  return true;
 }
 
 /** DESIGN §6: blank lines and lines starting with `#` are not query lines. */

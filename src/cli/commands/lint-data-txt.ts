@@ -6,13 +6,19 @@
 import { basename } from "node:path";
 import { fetchDataTxt } from "../../net/data-txt-fetch.js";
 import { createHttpClient } from "../../net/http-client.js";
-import { type DataTxtLintReport, lintDataTxt } from "../../protocol/datasets/index.js";
+import {
+  type DataTxtLintReport,
+  lintDataTxt,
+  MAX_DATA_TXT_BYTES,
+} from "../../protocol/datasets/index.js";
 import { LINT_KINDS, type LintKind } from "../choices.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { isPrivateHost } from "../private-host.js";
 import { readAll } from "../read-stream.js";
+import { printable } from "../printable.js";
 import { isUrl, readLocalFile } from "../robots-source.js";
+import { sizeOver } from "../size-finding.js";
 import { VERSION } from "../version.js";
 
 /** `auto`: by file name; `robots`; `data` (form from the content); `data-yaml`, `data-draft` (form forced). */
@@ -33,7 +39,10 @@ export async function runLintDataTxt(
   const { bytes, url } = await load(source, io);
   const form =
     options.kind === "data-yaml" ? "yaml" : options.kind === "data-draft" ? "draft" : "auto";
-  const report = lintDataTxt(bytes, { form, ...(url === null ? {} : { url }) });
+  let report = lintDataTxt(bytes, { form, ...(url === null ? {} : { url }) });
+  // A file or standard input is read one byte past the limit, and its size is not known.
+  if (url === null && bytes.byteLength === DATA_TXT_READ_BYTES)
+    report = { ...report, findings: sizeOver(report.findings, MAX_DATA_TXT_BYTES) };
   const label = source === "-" ? "<stdin>" : source;
   const out = new LineWriter(io.stdout);
   if (options.json) {
@@ -41,7 +50,8 @@ export async function runLintDataTxt(
   } else {
     for (const f of report.findings) {
       const where = f.line === null ? label : `${label}:${f.line}`;
-      await out.line(`${where}: ${f.severity}: ${f.message} [${f.code}]`);
+      // A message may quote the file's own text, control characters included.
+      await out.line(printable(`${where}: ${f.severity}: ${f.message} [${f.code}]`));
     }
     await out.line(
       `${report.datasets} dataset${report.datasets === 1 ? "" : "s"}; ${report.errors} error${report.errors === 1 ? "" : "s"}, ${report.warnings} warning${report.warnings === 1 ? "" : "s"}, ${report.infos} note${report.infos === 1 ? "" : "s"}`,
@@ -71,9 +81,13 @@ function toJson(file: string, report: DataTxtLintReport): Record<string, unknown
   };
 }
 
+// A data.txt over its limit is refused whole (protocol/datasets/read.ts): one byte past the
+// limit is all it takes to know, however long the file or stream goes on.
+const DATA_TXT_READ_BYTES = MAX_DATA_TXT_BYTES + 1;
+
 async function load(source: string, io: Io): Promise<{ bytes: Uint8Array; url: string | null }> {
-  if (source === "-") return { bytes: await readAll(io.stdin), url: null };
-  if (!isUrl(source)) return { bytes: await readLocalFile(source), url: null };
+  if (source === "-") return { bytes: await readAll(io.stdin, DATA_TXT_READ_BYTES), url: null };
+  if (!isUrl(source)) return { bytes: await readLocalFile(source, DATA_TXT_READ_BYTES), url: null };
   const host = safeHost(source);
   const client = createHttpClient({
     userAgent: `heed/${VERSION} (+https://www.npmjs.com/package/heed)`,
