@@ -43,6 +43,15 @@ const files: Record<string, string> = {
     "User-agent: bot-x\nDisallow: /private\n\nUser-agent: bingbot*\nAllow: /private\nDisallow: /doc\nCrawl-delay: 3\n\nUser-agent: MJ12bot\nUser-agent: x bot\nDisallow: /tmp\n",
   "koster-groups.txt":
     "Robot-version: 1.0\nUser-agent: bot-x\nDisallow: /private\n\nUser-agent: bingbot\nDisallow: /doc\n\nUser-agent: *\nDisallow: /tmp\n",
+  // Groups merged for one robot (RFC 9309 §2.2.1), each with its own delay; robots sharing the
+  // `*` group beside one named only for its delay; lines ended by CR alone.
+  "merged.txt":
+    "User-agent: a\nDisallow: /a1\nCrawl-delay: 4\n\nUser-agent: b\nUser-agent: a\nDisallow: /b1\nCrawl-delay: 7\n\nUser-agent: *\nDisallow: /s\n\nUser-agent: a\nAllow: /s\nDisallow: /a2\n",
+  "delays.txt":
+    "User-agent: *\nDisallow: /p\nCrawl-delay: 3\n\nUser-agent: ab\nCrawl-delay: 9\n\nUser-agent: abc\nDisallow: /q\n",
+  "cr.txt": "User-agent: *\rDisallow: /p\rCrawl-delay: 2\r\rUser-agent: a\rDisallow: /\r",
+  "koster-prefix.txt":
+    "Robot-version: 2.0\nUser-agent: abcbot\nDisallow: /k\n\nUser-agent: *\nDisallow: /p\nAllow: /p/ok\n",
   // A byte order mark, odd delays, and rules with bytes a URL escapes.
   "odd.txt":
     "\ufeffUser-agent: *\nCrawl-delay: 1e400\nDisallow: /\u00fc\nDisallow: /%E2%80%A8\nDisallow: /p\u007f\n",
@@ -262,6 +271,54 @@ describe("check --batch: the quick answers are the plain answers", () => {
           assert.equal(await batch(pieces, settings), await reference(bytes, settings));
         }),
         { numRuns: 150 },
+      );
+    });
+  }
+});
+
+// Runs of plain lines, as the quick path answers them: files named in runs, again after
+// others, robots whose names are prefixes of each other and more than the quick path keeps
+// (8), taking turns, and /robots.txt itself.
+const runFile = fc.constantFrom(
+  "merged.txt",
+  "delays.txt",
+  "cr.txt",
+  "koster-prefix.txt",
+  "koster-groups.txt",
+  "regp.txt",
+  "rfc.txt",
+  "empty.txt",
+);
+const runAgent = fc.constantFrom(
+  ...["a", "ab", "abc", "abcd", "abcbot", "b", "A", "a/2.0", "*", "bingbot", "bingbot-x"],
+  ...["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9"],
+);
+const runUrl = fc.constantFrom(
+  ...["/", "/p", "/p/ok", "/q", "/s", "/a1", "/a2", "/b1", "/k", "/tmp", "/doc", "/x"],
+  ...["/robots.txt", "/robots.txt?x", "/robots.txtx", "https://a.example/robots.txt"],
+);
+const runs = fc.array(
+  fc.tuple(runFile, fc.array(fc.tuple(runAgent, runUrl), { minLength: 1, maxLength: 12 })),
+  { maxLength: 12 },
+);
+
+describe("check --batch: runs of lines answered quickly are the plain answers", () => {
+  for (const settings of [
+    { dialect: "auto", defaults: {}, json: true, plan: false },
+    { dialect: "auto", defaults: {}, json: true, plan: true },
+    { dialect: "auto", defaults: {}, json: false, plan: false },
+    { dialect: "koster1996", defaults: {}, json: true, plan: false },
+  ] satisfies BatchSettings[]) {
+    it(`${settings.json ? "JSON" : "text"}${settings.plan ? " with plans" : ""}, dialect ${settings.dialect}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(runs, async (runs) => {
+          const text = runs
+            .flatMap(([file, asks]) => asks.map(([a, u]) => `${join(dir, file)}\t${a}\t${u}\n`))
+            .join("");
+          const bytes = Buffer.from(text);
+          assert.equal(await batch([bytes], settings), await reference(bytes, settings));
+        }),
+        { numRuns: 100 },
       );
     });
   }
