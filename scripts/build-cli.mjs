@@ -12,6 +12,7 @@
 // tsc's modules, and so do the worker threads (check --batch --jobs, the agent sandbox), which
 // start from their own files. Dependencies are not bundled, except commander, which every
 // command loads.
+import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,6 +52,25 @@ const moduleUrl = {
   },
 };
 
+/**
+ * heed's modules do nothing when loaded but declare (bin.ts and process-main.ts aside): told so,
+ * esbuild leaves out the chunks of modules that hold only types, each a file to load for nothing.
+ */
+const pureModules = {
+  name: "pure-modules",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+      if (!args.importer.startsWith(src)) return undefined;
+      const path = join(args.resolveDir, args.path.replace(/\.js$/, ".ts"));
+      if (!existsSync(path) || SIDE_EFFECTS.has(relative(src, path).split(sep).join("/"))) {
+        return undefined;
+      }
+      return { path, sideEffects: false };
+    });
+  },
+};
+const SIDE_EFFECTS = new Set(["cli/bin.ts", "cli/process-main.ts"]);
+
 await rm(join(out, CHUNKS), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -70,6 +90,6 @@ await build({
   sourcemap: "linked",
   sourcesContent: false,
   tsconfig: join(root, "tsconfig.json"),
-  plugins: [moduleUrl],
+  plugins: [moduleUrl, pureModules],
   logLevel: "warning",
 });

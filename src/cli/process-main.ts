@@ -25,7 +25,11 @@ for (const stream of [process.stdout, process.stderr]) {
 main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
-  stdin: process.stdin,
+  // Read when a command reads it: making the stream loads Node's socket or TTY code, which
+  // `heed --help` and a check of a file need not pay for.
+  get stdin() {
+    return process.stdin;
+  },
   cwd: process.cwd(),
 }).then(
   (code) => {
