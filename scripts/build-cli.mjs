@@ -2,16 +2,16 @@
 // one by one (resolve, read, compile each) was most of `heed check`'s start-up, and a bundle
 // with code splitting loads the command line and then only the chunks of the command that runs.
 //
-// Run after tsc (npm run build). It writes:
-//   dist/src/cli/bin.js        the entry, over tsc's bin.js: package.json's bin stays where it was
-//   dist/src/cli-chunks/*.js   the commands and the code they share, each loaded when needed
-// with a source map beside each. Running tsc alone rewrites bin.js as a plain module again, so
-// a stale bundle can never run: the chunks are reached only from the bundled bin.js.
+// Run after tsc (npm run build). It writes, each with a source map beside it:
+//   dist/src/cli/bin.js           the entry, over tsc's bin.js: package.json's bin stays put
+//   dist/src/cli/batch/worker.js  the thread of check --batch --jobs, over tsc's worker.js
+//   dist/src/cli-chunks/*.js      the commands and the code they share, loaded when needed
+// Running tsc alone writes both entries back as plain modules, so that a stale bundle never
+// runs: the chunks are reached only from the bundled entries.
 //
 // Only the command line is bundled. The library (`import "heed"` and the other exports) stays
-// tsc's modules, and so do the worker threads (check --batch --jobs, the agent sandbox), which
-// start from their own files. Dependencies are not bundled, except commander, which every
-// command loads.
+// tsc's modules, and so does the agent sandbox's thread. Dependencies are not bundled, except
+// commander, which every command loads.
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
@@ -28,11 +28,18 @@ const external = Object.keys(manifest.dependencies ?? {})
   .filter((name) => name !== "commander")
   .flatMap((name) => [name, `${name}/*`]);
 
+/** A path below src/, with "/" on every system. */
+const fromSrc = (path) => relative(src, path).split(sep).join("/");
+
+/** Modules whose `import.meta.url` was rewritten (paths below src/). */
+const locating = new Set();
+
 /**
- * A module that finds a file beside itself (`new URL("./worker.js", import.meta.url)`) must
- * still find it once its code sits in a chunk: `import.meta.url` becomes the URL tsc's output of
- * that module has. Every output file (dist/src/cli/bin.js, dist/src/cli-chunks/*.js) is one
- * directory below dist/src, so "../" from any of them is dist/src.
+ * A module that finds a file beside itself (`new URL("../../package.json", import.meta.url)`)
+ * must still find it once its code sits in a chunk: `import.meta.url` becomes the URL tsc's
+ * output of that module has, written as "../" + its path below dist/src. That holds in an output
+ * file one directory below dist/src (dist/src/cli/, dist/src/cli-chunks/): checked after the
+ * build for every output that holds such a module.
  */
 const moduleUrl = {
   name: "module-url",
@@ -40,7 +47,8 @@ const moduleUrl = {
     b.onLoad({ filter: /\.ts$/ }, async (args) => {
       const text = await readFile(args.path, "utf8");
       if (!text.includes("import.meta.url")) return undefined;
-      const js = relative(src, args.path).split(sep).join("/").replace(/\.ts$/, ".js");
+      locating.add(fromSrc(args.path));
+      const js = fromSrc(args.path).replace(/\.ts$/, ".js");
       return {
         contents: text.replaceAll(
           "import.meta.url",
@@ -52,9 +60,12 @@ const moduleUrl = {
   },
 };
 
+/** Modules with effects when loaded: the entries. */
+const SIDE_EFFECTS = new Set(["cli/bin.ts", "cli/process-main.ts", "cli/batch/worker.ts"]);
+
 /**
- * heed's modules do nothing when loaded but declare (bin.ts and process-main.ts aside): told so,
- * esbuild leaves out the chunks of modules that hold only types, each a file to load for nothing.
+ * heed's other modules do nothing when loaded but declare: told so, esbuild leaves out the
+ * chunks of modules that hold only types, each a file to load for nothing.
  */
 const pureModules = {
   name: "pure-modules",
@@ -62,19 +73,19 @@ const pureModules = {
     b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
       if (!args.importer.startsWith(src)) return undefined;
       const path = join(args.resolveDir, args.path.replace(/\.js$/, ".ts"));
-      if (!existsSync(path) || SIDE_EFFECTS.has(relative(src, path).split(sep).join("/"))) {
-        return undefined;
-      }
+      if (!existsSync(path) || SIDE_EFFECTS.has(fromSrc(path))) return undefined;
       return { path, sideEffects: false };
     });
   },
 };
-const SIDE_EFFECTS = new Set(["cli/bin.ts", "cli/process-main.ts"]);
 
 await rm(join(out, CHUNKS), { recursive: true, force: true });
-await build({
+const result = await build({
   absWorkingDir: root,
-  entryPoints: { "cli/bin": join(src, "cli", "bin.ts") },
+  entryPoints: {
+    "cli/bin": join(src, "cli", "bin.ts"),
+    "cli/batch/worker": join(src, "cli", "batch", "worker.ts"),
+  },
   outdir: out,
   chunkNames: `${CHUNKS}/[name]-[hash]`,
   bundle: true,
@@ -91,5 +102,19 @@ await build({
   sourcesContent: false,
   tsconfig: join(root, "tsconfig.json"),
   plugins: [moduleUrl, pureModules],
+  metafile: true,
   logLevel: "warning",
 });
+
+for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  if (file.endsWith(".map")) continue;
+  const depth = relative(out, dirname(join(root, file))).split(sep).length;
+  for (const input of Object.keys(output.inputs)) {
+    const module = fromSrc(join(root, input));
+    if (locating.has(module) && depth !== 1) {
+      throw new Error(
+        `${module} finds files beside itself, and its code landed in ${file}, not one directory below dist/src: its import.meta.url would be wrong (scripts/build-cli.mjs)`,
+      );
+    }
+  }
+}
