@@ -19,6 +19,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { PassThrough, Writable } from "node:stream";
+import { type Command, CommanderError } from "commander";
+import { buildProgram, commandOf } from "../../src/cli/main.js";
 import { sourceStack } from "../../src/cli/source-stack.js";
 import { VERSION } from "../../src/cli/version.js";
 import { BIN, type CliResult } from "../helpers/run-cli.js";
@@ -221,4 +224,72 @@ describe("sourceStack", () => {
     assert.match(mapped, /^ {4}at main \((.+)\/src\/cli\/main\.ts:\d+:\d+\)$/);
     assert.ok((await stat(join(SOURCE, "cli", "main.ts"))).isFile());
   });
+});
+
+/** A program writing into a string; what it wrote is read back after each parse. */
+function programOf(only?: string): { program: Command; written: () => string } {
+  let text = "";
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString("utf8");
+      done();
+    },
+  });
+  const io = { stdout: sink, stderr: sink, stdin: new PassThrough(), cwd: "/" };
+  return { program: buildProgram(io, () => {}, only), written: () => text };
+}
+
+/** Every command below `command`, with its path: ["sitemap", "build"]. */
+function paths(command: Command, prefix: readonly string[] = []): (readonly string[])[] {
+  return command.commands.flatMap((c) => {
+    const path = [...prefix, c.name()];
+    return [path, ...paths(c, path)];
+  });
+}
+
+describe("a command built alone (heed check … builds only check)", () => {
+  const whole = programOf().program;
+  const names = whole.commands.map((c) => c.name());
+
+  it("commandOf names the command only where building it alone changes nothing", () => {
+    assert.equal(commandOf(["check", "robots.txt"]), "check");
+    assert.equal(commandOf(["sitemap", "build"]), "sitemap");
+    assert.equal(commandOf(["completion", "bash"]), undefined, "completion lists every command");
+    for (const argv of [[], ["--help"], ["--version"], ["help", "check"], ["chek"], ["-V"]]) {
+      assert.equal(commandOf(argv), undefined, argv.join(" "));
+    }
+    for (const name of names) if (name !== "completion") assert.equal(commandOf([name]), name);
+  });
+
+  for (const name of names.filter((n) => n !== "completion")) {
+    it(`${name}: the same help, options and errors as in the whole program`, async () => {
+      const alone = programOf(name).program;
+      assert.deepEqual(
+        alone.commands.map((c) => c.name()),
+        [name],
+      );
+      const wholeCommands = paths(whole).filter((p) => p[0] === name);
+      assert.deepEqual(paths(alone), wholeCommands);
+      for (const path of wholeCommands) {
+        const find = (program: Command): Command =>
+          path.reduce<Command>(
+            (c, word) => c.commands.find((s) => s.name() === word) ?? c,
+            program,
+          );
+        assert.equal(find(alone).helpInformation(), find(whole).helpInformation(), path.join(" "));
+      }
+      // An option no command has: the same refusal, word for word.
+      const refusals = await Promise.all(
+        [programOf(name), programOf()].map(async ({ program, written }) => {
+          await assert.rejects(
+            program.parseAsync([name, "--no-such-option"], { from: "user" }),
+            CommanderError,
+          );
+          return written();
+        }),
+      );
+      assert.equal(refusals[0], refusals[1]);
+      assert.match(refusals[0] ?? "", /unknown option '--no-such-option'/);
+    });
+  }
 });
