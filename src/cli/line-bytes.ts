@@ -43,6 +43,21 @@ export class LineBytes {
     this.used = used;
   }
 
+  /** A piece made once and written as it is, many times (see PieceSlab). */
+  piece(piece: Uint8Array): void {
+    this.room(piece.length);
+    this.bytes.set(piece, this.used);
+    this.used += piece.length;
+  }
+
+  /** `from[start, end)` as it is: text already in the encoding and escaping it needs. */
+  slice(from: Uint8Array, start: number, end: number): void {
+    this.room(end - start);
+    // A plain view: a Buffer's subarray is made through its species, several times slower.
+    this.bytes.set(new Uint8Array(from.buffer, from.byteOffset + start, end - start), this.used);
+    this.used += end - start;
+  }
+
   /** `text` as a JSON string literal, quotes included, exactly as JSON.stringify writes it. */
   json(text: string): void {
     // At most 6 bytes a UTF-16 unit (`\u001f`, or a lone surrogate escaped), and the quotes.
@@ -101,6 +116,16 @@ export class LineBytes {
     const text = this.bytes.toString("utf8", 0, this.used);
     this.used = 0;
     return text;
+  }
+
+  /** What was written since the last clear, until the next write. */
+  view(): Uint8Array {
+    return this.bytes.subarray(0, this.used);
+  }
+
+  /** Starts afresh in the same memory. */
+  clear(): void {
+    this.used = 0;
   }
 
   /** What was written so far; the writer starts afresh in new memory of about the same size. */

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DecisionMiddles } from "../../src/cli/batch/decision-middles.js";
+import { PieceSlab } from "../../src/cli/batch/piece-slab.js";
 import { compile, decisionText } from "../../src/cli/check-answer.js";
 import { LineBytes } from "../../src/cli/line-bytes.js";
 
@@ -14,14 +15,14 @@ describe("batch answer middles", () => {
       { bytes: Buffer.from(`User-agent: *\n${rules}\n`), origin: null, siteWide: null },
       "rfc9309",
     );
-    const middles = new DecisionMiddles(false);
+    const middles = new DecisionMiddles(false, new PieceSlab());
     const out = new LineBytes();
     let most = 0;
     for (let robot = 0; robot < 20; robot++) {
       for (let i = 0; i < 2_000; i++) {
         const decision = compiled.policy.check(`/r${i}/x`, `bot${robot}`);
-        middles.write(out, compiled, decision);
-        assert.equal(out.takeText(), ` (${decisionText(decision)})`);
+        middles.write(out, compiled, "robots.txt", decision);
+        assert.equal(out.takeText(), ` [robots.txt] (${decisionText(decision)})`);
         most = Math.max(most, middles.kept);
       }
     }

@@ -32,9 +32,10 @@ import { CliError } from "../errors.js";
 import { latin1, LineBytes } from "../line-bytes.js";
 import { MAX_QUERY_LINE_BYTES } from "../query-lines.js";
 import { readAll } from "../read-stream.js";
+import { AnswerHeads } from "./answer-heads.js";
 import { DecisionMiddles } from "./decision-middles.js";
-import { FileField } from "./file-field.js";
 import { afterEnd, type BatchChunk, CR, LF, LineEnds } from "./input.js";
+import { PieceSlab } from "./piece-slab.js";
 
 /** How batch lines are answered; plain data, so that a worker can be given it. */
 export interface BatchSettings {
@@ -66,6 +67,8 @@ export const OUTPUT_BYTES = 8 * 1024 * 1024;
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
 const CACHE_BYTES = 8 * 1024 * 1024;
 const CACHE_FILES = 64;
+// Names of files answered before remembered, for the cache to keep those named again.
+const NAMED_KEPT = 4096;
 
 const TAB = 0x09;
 
@@ -73,7 +76,7 @@ export class BatchAnswerer {
   private readonly cache = new Map<string, Rules | string>();
   private cachedBytes = 0;
   private readonly defaults: Omit<Robot, "agent"> | null;
-  private readonly fileField: FileField;
+  private readonly heads: AnswerHeads;
   private readonly middles: DecisionMiddles;
   private outputSize = 64 * 1024;
   // The robots-file field of the last line, as bytes and as read: most batches name one
@@ -81,7 +84,18 @@ export class BatchAnswerer {
   private lastField: Uint8Array = new Uint8Array(0);
   private lastFile = "";
   private lastRules: Rules | string | null = null;
+  // The agent field of the last quick line, as bytes and as read: a file's lines mostly ask
+  // as one robot, and the policy knows that robot by the string it was last given.
+  private lastAgentField: Uint8Array = new Uint8Array(0);
+  private lastAgent = "";
   private stdinRules: Promise<Rules | string> | null = null;
+  /**
+   * Local files answered before, in a run of lines now over. A file's rules are kept in the
+   * cache from its second run on: a batch names most files in one run each, and keeping their
+   * policies alive while later files are parsed makes the collector copy each one, move it to
+   * the old generation and mark it dead there, which cost more than all the reading it saved.
+   */
+  private readonly named = new Set<string>();
 
   constructor(
     private readonly settings: BatchSettings,
@@ -90,8 +104,9 @@ export class BatchAnswerer {
     private readonly maxLineBytes: number = MAX_QUERY_LINE_BYTES,
   ) {
     this.defaults = defaultsOrNull(settings.defaults);
-    this.fileField = new FileField(settings.json);
-    this.middles = new DecisionMiddles(settings.json);
+    const slab = new PieceSlab();
+    this.heads = new AnswerHeads(settings.json, slab);
+    this.middles = new DecisionMiddles(settings.json, slab);
   }
 
   async answer(chunk: BatchChunk): Promise<BatchResult> {
@@ -158,33 +173,34 @@ export class BatchAnswerer {
     if (tab2 < 0 || (bytes[tab + 1] as number) <= 0x20 || (bytes[tab2 + 1] as number) <= 0x20)
       return false;
     if (indexOf(bytes, TAB, tab2 + 1, end) >= 0) return false;
-    const agent = asciiText(bytes, tab + 1, tab2);
+    const agent = this.agentAt(bytes, tab + 1, tab2);
     const url = asciiText(bytes, tab2 + 1, end);
     if (agent === null || url === null) return false;
     const decision = rules.policy.check(url, agent);
     if (decision.error !== undefined) return false;
-    this.writeQuick(out, rules, decision, agent, url, number);
+    this.writeQuick(out, bytes, rules, decision, agent, tab2 + 1, end, number);
     if (!decision.allowed) tally.disallowed++;
     return true;
   }
 
-  /** The line {@link writeJson} or {@link toText} would write. */
+  /**
+   * The line {@link writeJson} or {@link toText} would write: its head and middle made once
+   * and kept as bytes, the URL copied from the input, which is its JSON text as it is.
+   */
   private writeQuick(
     out: LineBytes,
+    bytes: Uint8Array,
     rules: Rules,
     decision: Decision,
     agent: string,
-    url: string,
+    urlStart: number,
+    urlEnd: number,
     number: number,
   ): void {
+    out.piece(this.heads.of(agent, decision.allowed));
+    out.slice(bytes, urlStart, urlEnd);
+    this.middles.write(out, rules, this.lastFile, decision);
     if (this.settings.json) {
-      out.text(decision.allowed ? '{"allowed":true,"agent":"' : '{"allowed":false,"agent":"');
-      out.text(agent);
-      out.text('","url":"');
-      out.text(url);
-      // `"`, then the decision's fields.
-      this.middles.write(out, rules, decision);
-      out.text(this.fileField.of(this.lastFile));
       out.number(number);
       // Most lines end here; a detail, or a plan (--plan, and REGP's always), follows.
       if (this.settings.plan || decision.dialect === "regp" || decision.detail !== undefined) {
@@ -192,13 +208,29 @@ export class BatchAnswerer {
       } else {
         out.text("}");
       }
-    } else {
-      out.text(decision.allowed ? "allowed " : "disallowed ");
-      out.text(url);
-      out.text(this.fileField.of(this.lastFile));
-      this.middles.write(out, rules, decision);
     }
     out.end();
+  }
+
+  /** The agent field `bytes[start, end)` as text, the last one's string when it is the same; null when not plain ASCII. */
+  private agentAt(bytes: Buffer, start: number, end: number): string | null {
+    const last = this.lastAgentField;
+    if (end - start === last.length) {
+      let same = true;
+      for (let i = 0; i < last.length; i++) {
+        if (bytes[start + i] !== last[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.lastAgent;
+    }
+    const agent = asciiText(bytes, start, end);
+    if (agent !== null) {
+      this.lastAgentField = Uint8Array.prototype.slice.call(bytes, start, end);
+      this.lastAgent = agent;
+    }
+    return agent;
   }
 
   /** Any line: made a string and answered as `--queries` answers one. */
@@ -262,12 +294,15 @@ export class BatchAnswerer {
     let rules = this.cache.get(file);
     if (rules === undefined) {
       rules = this.readLocal(file);
-      this.keep(file, rules);
+      if (this.named.has(file)) this.keep(file, rules);
     } else {
       // Most recently used last.
       this.cache.delete(file);
       this.cache.set(file, rules);
     }
+    // The file answered until now is not kept past its run of lines, unless named again later.
+    if (this.named.size >= NAMED_KEPT) this.named.clear();
+    this.named.add(this.lastFile);
     // A copy (Buffer's slice shares memory): the field must not hold its whole chunk.
     this.lastField = Uint8Array.prototype.slice.call(bytes, start, end);
     this.lastFile = file;

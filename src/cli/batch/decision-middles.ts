@@ -1,6 +1,8 @@
 import type { Decision } from "../../protocol/robots/decision.js";
 import { decisionText, type Rules, writeJsonMiddle } from "../check-answer.js";
 import { LineBytes } from "../line-bytes.js";
+import { FileField } from "./file-field.js";
+import type { PieceSlab } from "./piece-slab.js";
 
 // Robots whose middles are kept for one file.
 const TOKENS_KEPT = 256;
@@ -9,30 +11,44 @@ const TOKENS_KEPT = 256;
 const MIDDLES_KEPT = 16 * 1024;
 
 /**
- * The middle of a `--batch` answer line, from the end of the URL to the robots-file field:
- * what the decision says (dialect, line, rule, reason, delay, token, group), the same for every
- * URL of one file that one robot's same line decides. Made once per file, robot and deciding
- * line, and written as it is for the next lines decided alike. The middles of the file being
- * answered are kept; a batch names its files in runs.
+ * The middle of a `--batch` answer line, from the end of the URL to the input line's number:
+ * what the decision says (dialect, line, rule, reason, delay, token, group) and the robots-file
+ * field, the same for every URL of one file that one robot's same line decides. Made once per
+ * file, robot and deciding line, and written as bytes for the next lines decided alike. The
+ * middles of the file being answered are kept; a batch names its files in runs.
  */
 export class DecisionMiddles {
   private rules: Rules | null = null;
+  private file = "";
   /** Per product token, per decision key. */
-  private readonly byToken = new Map<string, Map<number, string>>();
+  private readonly byToken = new Map<string, Map<number, Uint8Array>>();
   private count = 0;
   private readonly scratch = new LineBytes(1024);
+  private readonly fileField: FileField;
 
-  constructor(private readonly json: boolean) {}
+  constructor(
+    private readonly json: boolean,
+    private readonly slab: PieceSlab,
+  ) {
+    this.fileField = new FileField(json);
+  }
 
-  write(out: LineBytes, rules: Rules, d: Decision): void {
+  /** The middle of `d`'s line, for the robots file `file` whose rules are `rules`. */
+  write(out: LineBytes, rules: Rules, file: string, d: Decision): void {
     const key = keyOf(d);
     if (key === 0) {
-      out.text(this.make(d));
+      this.make(out, file, d);
       return;
     }
     // A file's run of lines may name any number of robots: the middles kept are bounded.
-    if (rules !== this.rules || this.byToken.size >= TOKENS_KEPT || this.count >= MIDDLES_KEPT) {
+    if (
+      rules !== this.rules ||
+      file !== this.file ||
+      this.byToken.size >= TOKENS_KEPT ||
+      this.count >= MIDDLES_KEPT
+    ) {
       this.rules = rules;
+      this.file = file;
       this.byToken.clear();
       this.count = 0;
     }
@@ -43,11 +59,13 @@ export class DecisionMiddles {
     }
     let middle = byKey.get(key);
     if (middle === undefined) {
-      middle = this.make(d);
+      this.make(this.scratch, file, d);
+      middle = this.slab.copyOf(this.scratch.view());
+      this.scratch.clear();
       byKey.set(key, middle);
       this.count++;
     }
-    out.text(middle);
+    out.piece(middle);
   }
 
   /** How many middles are kept now. */
@@ -55,11 +73,15 @@ export class DecisionMiddles {
     return this.count;
   }
 
-  private make(d: Decision): string {
-    if (!this.json) return ` (${decisionText(d)})`;
-    this.scratch.text('"');
-    writeJsonMiddle(this.scratch, d);
-    return this.scratch.takeText();
+  private make(out: LineBytes, file: string, d: Decision): void {
+    if (this.json) {
+      out.text('"');
+      writeJsonMiddle(out, d);
+      out.text(this.fileField.of(file));
+    } else {
+      out.text(this.fileField.of(file));
+      out.text(` (${decisionText(d)})`);
+    }
   }
 }
 
