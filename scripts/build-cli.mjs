@@ -10,8 +10,8 @@
 // runs: the chunks are reached only from the bundled entries.
 //
 // Only the command line is bundled. The library (`import "heed"` and the other exports) stays
-// tsc's modules, and so does the agent sandbox's thread. Dependencies are not bundled, except
-// commander, which every command loads.
+// tsc's modules, and so does the agent sandbox's thread. Of the dependencies, only those named
+// in BUNDLED_PACKAGES are bundled.
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
@@ -23,9 +23,18 @@ const src = join(root, "src");
 const out = join(root, "dist", "src");
 const CHUNKS = "cli-chunks";
 
+/**
+ * Dependencies bundled in: plain JavaScript that loads as many small CommonJS files, each read
+ * and compiled one by one. commander: every command; undici (some hundred files, about 30 ms):
+ * every command that fetches; yaml: /data.txt and datasets. The others stay outside: native
+ * (better-sqlite3, @parcel/watcher), files found at run time (quickjs-emscripten's WebAssembly),
+ * or only in commands that run for long anyway (ioredis, mail, HTML, WARC).
+ */
+const BUNDLED_PACKAGES = new Set(["commander", "undici", "yaml"]);
+
 const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
 const external = Object.keys(manifest.dependencies ?? {})
-  .filter((name) => name !== "commander")
+  .filter((name) => !BUNDLED_PACKAGES.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 
 /** A path below src/, with "/" on every system. */
@@ -94,7 +103,8 @@ const result = await build({
   platform: "node",
   target: "node20",
   external,
-  // commander is CommonJS: its require() calls of Node's modules need a require in ES modules.
+  // The bundled packages are CommonJS: their require() calls of Node's own modules need a
+  // require in ES modules.
   banner: {
     js: 'import { createRequire as __heedRequire } from "node:module"; const require = __heedRequire(import.meta.url);',
   },
