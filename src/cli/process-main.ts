@@ -3,8 +3,24 @@
  * error. bin.ts runs it; `node dist/src/cli/process-main.js` runs the same command line from
  * tsc's modules, unbundled (bench/startup.bench.ts compares the two).
  */
+import { setFlagsFromString } from "node:v8";
 import { main } from "./main.js";
 import { sourceStack } from "./source-stack.js";
+
+/**
+ * Commands that run until stopped, or long enough to gain from V8's optimizing compiler for
+ * WebAssembly: the crawler, the servers, and the agent host, whose agents run in QuickJS.
+ */
+const LONG_RUNNING = new Set(["crawl", "serve", "ui", "agents", "demo"]);
+
+// The first HTTP request compiles undici's parser (WebAssembly), and V8 goes on compiling it
+// with its optimizing tier in the background; a process waits for that before it can end, which
+// held a `heed check URL` 80 ms or more after its answer was written. Commands that end in a
+// moment run the parser on the baseline tier only. Process-wide, so set before any request.
+const [command, subcommand] = process.argv.slice(2);
+if (!LONG_RUNNING.has(command ?? "") && !(command === "rup" && subcommand === "inbox")) {
+  setFlagsFromString("--liftoff-only");
+}
 
 // A reader that goes away (`heed --help | head -1`, `heed lint … | true`) ends the output
 // quietly, as for any Unix tool: without a listener the broken pipe is an unhandled 'error'
