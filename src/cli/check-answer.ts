@@ -91,7 +91,7 @@ export function compile(
   // RFC 9309 §2.5: lines past 500 KiB are no rules; an answer must not hide that it came from part of the file.
   if (source.label !== undefined && source.bytes.byteLength > MAX_ROBOTS_BYTES)
     warnings.push(
-      `${source.label} is ${source.bytes.byteLength} bytes; only its first ${MAX_ROBOTS_BYTES} are read (RFC 9309 §2.5), so its later lines decide nothing`,
+      `${source.label} is over ${MAX_ROBOTS_BYTES} bytes; only its first ${MAX_ROBOTS_BYTES} are read (RFC 9309 §2.5), so its later lines decide nothing`,
     );
   return {
     policy,
@@ -296,6 +296,15 @@ export function writeJson(out: LineBytes, answer: Answer, withPlan: boolean): vo
 
 /** The fields between `url` and `robots`: what the decision says, the same for every URL it decides alike. */
 export function writeJsonMiddle(out: LineBytes, d: Decision): void {
+  writeJsonVerdict(out, d);
+  out.text(',"token":');
+  out.json(d.agent);
+  out.text(',"group":');
+  out.text(cachedJson(d.group));
+}
+
+/** The fields from `dialect` to `basis`: the decision's verdict, without whom it is for. */
+export function writeJsonVerdict(out: LineBytes, d: Decision): void {
   out.text(',"dialect":');
   out.json(d.dialect);
   out.text(',"line":');
@@ -315,10 +324,6 @@ export function writeJsonMiddle(out: LineBytes, d: Decision): void {
     out.text(',"basis":');
     out.json(d.basis);
   }
-  out.text(',"token":');
-  out.json(d.agent);
-  out.text(',"group":');
-  out.text(cachedJson(d.group));
 }
 
 /** The fields after `input`, and the closing brace. */

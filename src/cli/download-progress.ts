@@ -1,6 +1,7 @@
 /** The progress bar of `heed datasets --download`, on standard error: redrawn in place on a terminal, one line a file otherwise. */
 import type { Writable } from "node:stream";
 import type { DownloadProgress } from "../crawler/datasets/download.js";
+import { printable } from "./printable.js";
 
 const REDRAW_MS = 200;
 const BAR_WIDTH = 24;
@@ -27,7 +28,8 @@ export class DownloadBar {
   /** A file is finished (or failed): its line stays. */
   done(file: string, text: string): void {
     if (this.tty) this.out.write("\r\x1b[K");
-    this.out.write(`${file}: ${text}\n`);
+    // File names and messages come from the site: control characters shown, not sent.
+    this.out.write(`${printable(`${file}: ${text}`)}\n`);
   }
 
   private draw(file: string, received: number, total: number | null): void {
@@ -38,7 +40,7 @@ export class DownloadBar {
         : `[${"#".repeat(Math.round(share * BAR_WIDTH)).padEnd(BAR_WIDTH, " ")}] ${(share * 100).toFixed(0).padStart(3)}% `;
     const size =
       total === null ? formatSize(received) : `${formatSize(received)}/${formatSize(total)}`;
-    const line = `${bar}${size} ${file}`;
+    const line = `${bar}${size} ${printable(file)}`;
     const width = this.out.columns ?? 100;
     this.out.write(`\r\x1b[K${line.slice(0, width - 1)}`);
   }

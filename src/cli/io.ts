@@ -33,19 +33,34 @@ export class LineWriter {
   /**
    * Adds lines already encoded (each ending in `\n`), which the writer may keep as they are:
    * the caller must not change them afterwards. Call {@link ready} as after {@link add}.
+   * `written`, if given, is called once the bytes are no longer needed, when that is known:
+   * the caller may then write into that memory again.
    */
-  async addBytes(bytes: Uint8Array): Promise<void> {
+  async addBytes(bytes: Uint8Array, written?: () => void): Promise<void> {
     if (bytes.length < this.flushAt / 4) {
       if (this.used + bytes.length > this.bytes.length) this.grow(bytes.length);
       this.bytes.set(bytes, this.used);
       this.used += bytes.length;
+      written?.();
       return;
     }
     // A large piece goes out as it is, after what was already waiting: no copy.
     await this.flush();
     // As in flush: a reader gone away must not leave the command waiting for "drain".
     if (this.out.destroyed) return;
-    if (!this.out.write(bytes)) await drained(this.out);
+    // A stream on a file descriptor is done with the bytes when it calls back: the system has
+    // them. Another stream may still hold them (a PassThrough hands them on as they are).
+    const done =
+      written === undefined || !onDescriptor(this.out)
+        ? undefined
+        : (error?: Error | null) => {
+            if (error === undefined || error === null) written();
+          };
+    if (!this.out.write(bytes, done)) await drained(this.out);
+    // A stream calls back on a later turn of the event loop, even when it wrote at once:
+    // give it that turn, or a caller that never waits on I/O gets its memory back only at
+    // the end.
+    else if (done !== undefined) await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** The buffer is large enough to write out. */
@@ -78,6 +93,10 @@ export class LineWriter {
 }
 
 /** Resolves when the stream can take more, or when it broke or closed and never will. */
+function onDescriptor(out: Writable): boolean {
+  return typeof (out as { fd?: unknown }).fd === "number";
+}
+
 function drained(out: Writable): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = (): void => {

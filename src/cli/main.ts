@@ -14,6 +14,7 @@ import {
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
 import { addExamples } from "./help-examples.js";
 import type { Io } from "./io.js";
+import { printableLines } from "./printable.js";
 import { VERSION } from "./version.js";
 
 const DIALECT_CHOICES: readonly DialectChoice[] = ["auto", ...DIALECTS];
@@ -991,7 +992,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return error.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
     if (error instanceof CliError) {
-      io.stderr.write(`heed: ${error.message}\n`);
+      // A message may quote a site's answer (a RUP refusal): its control characters shown.
+      io.stderr.write(`heed: ${printableLines(error.message)}\n`);
       return error.exitCode;
     }
     const system = systemErrorText(error);

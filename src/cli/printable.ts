@@ -11,3 +11,8 @@ export function printable(text: string): string {
   if (!CONTROL.test(text)) return text;
   return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
+
+/** {@link printable} for text of several lines: each line's controls shown, its line ends kept. */
+export function printableLines(text: string): string {
+  return text.split("\n").map(printable).join("\n");
+}

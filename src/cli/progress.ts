@@ -1,6 +1,7 @@
 /** The live progress line of a crawl, redrawn in place on a terminal. */
 import type { Writable } from "node:stream";
 import type { CrawlEvent } from "../crawler/crawler.js";
+import { printable } from "./printable.js";
 
 const REDRAW_MS = 250;
 
@@ -57,10 +58,12 @@ export class ProgressLine {
     const first = this.waiting.values().next().value;
     const wait =
       this.waiting.size === 0 ? "" : ` · ${this.waiting.size} waiting (${first?.why ?? ""})`;
-    const line =
+    let line =
       `fetched ${this.fetched} · queued ${this.queued()} · skipped ${this.skipped} · errors ${this.errors}` +
       `${wait} · ${(this.fetched / seconds).toFixed(1)} pages/s`;
     const width = this.out.columns ?? 120;
+    // A wait's reason quotes the site's robots.txt: control characters shown, not sent.
+    line = printable(line);
     this.out.write(`\r${line.slice(0, width - 1).padEnd(Math.min(width - 1, line.length + 10))}`);
   }
 }

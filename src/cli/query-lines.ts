@@ -31,6 +31,8 @@ const CR = 0x0d;
 export async function* queryLines(
   input: AsyncIterable<Uint8Array | string>,
   maxBytes: number = MAX_QUERY_LINE_BYTES,
+  /** Lines left out (still counted); default: blank lines and `#` comments. */
+  skipped: (text: string) => boolean = isSkipped,
 ): AsyncGenerator<QueryLine[]> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -45,7 +47,7 @@ export async function* queryLines(
       out.push({ number, text: "", tooLong: true });
       return;
     }
-    if (isSkipped(text)) return;
+    if (skipped(text)) return;
     out.push({ number, text, tooLong: false });
   };
 

@@ -1,6 +1,7 @@
 /** Where a command's robots.txt comes from: a file, `-` for standard input, or an http(s) URL. */
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import type { FetchVerdict } from "../protocol/robots/index.js";
+import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
 import { CliError } from "./errors.js";
 import { isPrivateHost } from "./private-host.js";
 import { readAll } from "./read-stream.js";
@@ -8,7 +9,11 @@ import { readAll } from "./read-stream.js";
 export interface RobotsSource {
   /** What the user named. */
   readonly label: string;
-  /** The bytes to parse; empty when the fetch verdict decides for the whole site. */
+  /**
+   * The bytes to parse; empty when the fetch verdict decides for the whole site. A file or
+   * standard input is read no further than {@link ROBOTS_READ_BYTES}: one byte past what is
+   * parsed, so that a longer file is known to be longer.
+   */
   readonly bytes: Uint8Array;
   /** For URLs: the origin the file governs. */
   readonly origin: string | null;
@@ -26,6 +31,10 @@ export interface LoadOptions {
   readonly onNote?: (text: string) => void;
 }
 
+// RFC 9309 §2.5: only the first 500 KiB are parsed; the byte after them says there was more.
+// `heed check --url / < /dev/zero` then costs 500 KiB, not all memory.
+export const ROBOTS_READ_BYTES = MAX_ROBOTS_BYTES + 1;
+
 export function isUrl(text: string): boolean {
   return /^https?:\/\//i.test(text);
 }
@@ -34,7 +43,7 @@ export async function loadRobots(source: string, options: LoadOptions): Promise<
   if (source === "-") {
     return {
       label: "<stdin>",
-      bytes: await readAll(options.stdin),
+      bytes: await readAll(options.stdin, ROBOTS_READ_BYTES),
       origin: null,
       siteWide: null,
       verdict: null,
@@ -42,18 +51,39 @@ export async function loadRobots(source: string, options: LoadOptions): Promise<
     };
   }
   if (isUrl(source)) return loadUrl(source, options);
-  const bytes = await readLocalFile(source);
+  const bytes = await readLocalFile(source, ROBOTS_READ_BYTES);
   return { label: source, bytes, origin: null, siteWide: null, verdict: null, status: null };
 }
 
-/** A file a command was given, or a CliError that says in words why it cannot be read. */
-export async function readLocalFile(path: string): Promise<Uint8Array> {
+/**
+ * The first `limit` bytes of a file a command was given (all of it when shorter), or a CliError
+ * that says in words why it cannot be read. Read in pieces, never whole: the file may be
+ * `/dev/zero` or a FIFO with no end, and a caller that reads one byte past its own limit learns
+ * that the file was longer without holding it.
+ */
+export async function readLocalFile(path: string, limit: number): Promise<Uint8Array> {
   try {
-    return await readFile(path);
+    const handle = await open(path, "r");
+    try {
+      const pieces: Buffer[] = [];
+      let got = 0;
+      while (got < limit) {
+        const piece = Buffer.allocUnsafe(Math.min(READ_PIECE_BYTES, limit - got));
+        const { bytesRead } = await handle.read(piece, 0, piece.length, null);
+        if (bytesRead === 0) break;
+        pieces.push(piece.subarray(0, bytesRead));
+        got += bytesRead;
+      }
+      return Buffer.concat(pieces, got);
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     throw new CliError(`cannot read ${path}: ${reason(error)}`, 2, { cause: error });
   }
 }
+
+const READ_PIECE_BYTES = 64 * 1024;
 
 /**
  * The robots.txt a URL names: itself when its last path segment is robots.txt (a copy kept

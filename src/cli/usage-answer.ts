@@ -2,15 +2,16 @@
  * `heed check`'s usage preferences: the `usage` object of an answer, and what `--purpose` makes
  * of "allowed" (may fetch, and use for every purpose named). docs/usage-preferences.md.
  */
-import { readFile } from "node:fs/promises";
 import type { RobotsPolicy } from "../protocol/robots/index.js";
 import {
   type Category,
   hasUsageLines,
-  limitDiagnostics,
+  limitWarnings,
+  MAX_TDMREP_BYTES,
   mayUse,
   readPurpose,
   readTdmRepJson,
+  sourcePlace,
   type TdmRepFile,
   type UsageAnswer,
   type UsageSource,
@@ -18,6 +19,7 @@ import {
   usageJson,
 } from "../protocol/usage/index.js";
 import { CliError } from "./errors.js";
+import { readLocalFile } from "./robots-source.js";
 
 export interface UsageSettings {
   readonly purposes: readonly Category[];
@@ -69,11 +71,11 @@ export async function usageSettings(options: UsageOptions): Promise<UsageSetting
   if (options.tdmrep !== undefined) {
     let bytes: Uint8Array;
     try {
-      bytes = await readFile(options.tdmrep);
+      // One byte past the limit says the file is over it (tdmrep.json's own check), however
+      // long the file goes on.
+      bytes = await readLocalFile(options.tdmrep, MAX_TDMREP_BYTES + 1);
     } catch (error) {
-      throw new CliError(`--tdmrep: cannot read ${options.tdmrep}: ${String(error)}`, 2, {
-        cause: error,
-      });
+      throw new CliError(`--tdmrep: ${(error as Error).message}`, 2, { cause: error });
     }
     tdmrep = readTdmRepJson(bytes);
   }
@@ -140,27 +142,7 @@ export function usageJsonFields(found: UsageOfAnswer, settings: UsageSettings | 
 
 /** Where a statement was made, for a person: `Content-Usage line 4: …`, `header content-usage: …`. */
 export function describeSource(source: UsageSource): string {
-  return `${placeOf(source)}: ${source.text}`;
-}
-
-/** A statement's place without its text: `Content-Usage line 4`, `header content-usage`. */
-function placeOf(source: UsageSource): string {
-  const form =
-    source.form === "content-usage"
-      ? "Content-Usage"
-      : source.form === "content-signal"
-        ? "Content-Signal"
-        : source.form === "tdmrep"
-          ? "TDMRep"
-          : "noai";
-  switch (source.place) {
-    case "robots.txt":
-      return `${form} line ${source.line}`;
-    case "tdmrep.json":
-      return `tdmrep.json rule ${source.line}`;
-    default:
-      return `${source.place} ${source.name ?? form}`;
-  }
+  return `${sourcePlace(source)}: ${source.text}`;
 }
 
 /**
@@ -168,10 +150,7 @@ function placeOf(source: UsageSource): string {
  * by its line or header (`Content-Usage line 4: the statement is 9000 characters; …`).
  */
 export function usageWarnings(found: UsageOfAnswer, settings: UsageSettings | null): string[] {
-  const said = limitDiagnostics(found.usage).map((d) => {
-    const where = d.source === null ? "a statement" : placeOf(d.source);
-    return `${where}: ${d.message} (docs/usage-preferences.md#limits)`;
-  });
+  const said = limitWarnings(found.usage).map((w) => `${w} (docs/usage-preferences.md#limits)`);
   return [...(settings?.tdmrepWarnings ?? []), ...said];
 }
 

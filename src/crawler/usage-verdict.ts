@@ -12,6 +12,7 @@
 import type { RobotsPolicy } from "../protocol/robots/index.js";
 import {
   type Category,
+  limitWarnings,
   mayUse,
   type TdmRepFile,
   type UsageAnswer,
@@ -83,7 +84,13 @@ export function pageUsage(input: PageUsageInput, options: UsageCrawlOptions): Pa
       break;
     }
   }
-  const record = answer.statements.length === 0 ? null : JSON.stringify(usageJson(answer));
+  // The limit warnings go with the preferences: a statement left unread for its size (a
+  // Content-Usage value or an X-Robots-Tag over 8 KiB) would otherwise look like none made.
+  const warnings = limitWarnings(answer);
+  const record =
+    answer.statements.length === 0
+      ? null
+      : JSON.stringify({ ...usageJson(answer), ...(warnings.length === 0 ? {} : { warnings }) });
   return { answer, record, refused, keep: refused === null || options.keepRefused === true };
 }
 

@@ -2,9 +2,9 @@
 // whatever a file and its robots ask of them, and what they write stays the plain answer's.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { AnswerHeads } from "../../src/cli/batch/answer-heads.js";
 import { DecisionMiddles } from "../../src/cli/batch/decision-middles.js";
-import { PieceSlab } from "../../src/cli/batch/piece-slab.js";
-import { compile, decisionText } from "../../src/cli/check-answer.js";
+import { compile, decisionText, writeJsonMiddle } from "../../src/cli/check-answer.js";
 import { LineBytes } from "../../src/cli/line-bytes.js";
 
 describe("batch answer middles", () => {
@@ -15,7 +15,7 @@ describe("batch answer middles", () => {
       { bytes: Buffer.from(`User-agent: *\n${rules}\n`), origin: null, siteWide: null },
       "rfc9309",
     );
-    const middles = new DecisionMiddles(false, new PieceSlab());
+    const middles = new DecisionMiddles(false);
     const out = new LineBytes();
     let most = 0;
     for (let robot = 0; robot < 20; robot++) {
@@ -28,5 +28,81 @@ describe("batch answer middles", () => {
     }
     assert.ok(most <= 16 * 1024, `${most} middles kept`);
     assert.ok(most >= 2_000, `${most}: the middles of one robot are kept`);
+  });
+
+  it("JSON middles are the plain answer's fields, one verdict kept per group chosen and line", () => {
+    // Robots a file does not name share its `*` group: their verdicts are one piece each.
+    const compiled = compile(
+      {
+        bytes: Buffer.from(
+          "User-agent: named\nCrawl-delay: 3\nDisallow: /n\n\nUser-agent: *\nDisallow: /a\nAllow: /a/b\n",
+        ),
+        origin: null,
+        siteWide: null,
+      },
+      "rfc9309",
+    );
+    const middles = new DecisionMiddles(true);
+    const out = new LineBytes();
+    const expected = new LineBytes();
+    for (const robot of ["named", "other", "third", "Named/2.0"]) {
+      for (const path of ["/a/x", "/a/b", "/n", "/z", "/robots.txt"]) {
+        const decision = compiled.policy.check(path, robot);
+        middles.write(out, compiled, "r.txt", decision);
+        expected.text('"');
+        writeJsonMiddle(expected, decision);
+        expected.text(',"robots":"r.txt","input":');
+        assert.equal(out.takeText(), expected.takeText(), `${robot} ${path}`);
+      }
+    }
+    // named: its /n line and no-matching-rule; *: /a, /a/b and no-matching-rule.
+    assert.equal(middles.kept, 5);
+  });
+
+  it("middles of long rule lines and robots of long names keep at most 8 MiB each", () => {
+    // One group for 60 robots, each its own selection, and 200 rules of 2 KB: every robot
+    // decided by every rule is a verdict of 2 KB (24 MB in all, within the 500 KiB a file is read).
+    const names = Array.from({ length: 60 }, (_, n) => `User-agent: bot${n}`);
+    const rules = Array.from({ length: 200 }, (_, i) => `Disallow: /r${i}/${"x".repeat(2000)}`);
+    const compiled = compile(
+      {
+        bytes: Buffer.from(`${names.join("\n")}\n${rules.join("\n")}\n`),
+        origin: null,
+        siteWide: null,
+      },
+      "rfc9309",
+    );
+    for (const json of [true, false]) {
+      const middles = new DecisionMiddles(json);
+      const out = new LineBytes();
+      let most = 0;
+      for (let robot = 0; robot < 60; robot++) {
+        for (let i = 0; i < 200; i++) {
+          const decision = compiled.policy.check(`/r${i}/${"x".repeat(2000)}`, `bot${robot}`);
+          assert.equal(decision.line, 61 + i);
+          middles.write(out, compiled, "r.txt", decision);
+          out.takeText();
+          most = Math.max(most, middles.keptBytes);
+        }
+      }
+      // One piece past the bound at most.
+      assert.ok(most <= 8 * 1024 * 1024 + 64 * 1024, `${json}: ${most} bytes kept`);
+      assert.ok(most >= 6 * 1024 * 1024, `${json}: ${most}: the pieces are kept`);
+    }
+  });
+});
+
+describe("batch answer heads", () => {
+  it("thousands of robots of long names keep at most 4 MiB of heads", () => {
+    const heads = new AnswerHeads(true);
+    let most = 0;
+    for (let robot = 0; robot < 2_000; robot++) {
+      const agent = `bot${robot}${"z".repeat(30_000)}`;
+      const head = Buffer.from(heads.of(agent, robot % 2 === 0)).toString("latin1");
+      assert.equal(head, `{"allowed":${robot % 2 === 0},"agent":"${agent}","url":"`);
+      most = Math.max(most, heads.keptBytes);
+    }
+    assert.ok(most <= 4 * 1024 * 1024 + 2 * 30_100, `${most} bytes kept`);
+    assert.ok(most >= 3 * 1024 * 1024, `${most}: the heads are kept`);
   });
 });

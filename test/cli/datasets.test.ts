@@ -356,7 +356,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       assert.match(
         big.stdout,
         new RegExp(
-          `error: the file is \\d+ bytes, more than the ${MAX_DATA_TXT_BYTES} a data\\.txt may have; not read \\[size-limit\\]`,
+          `error: the file is over ${MAX_DATA_TXT_BYTES} bytes, the most a data\\.txt may have; not read \\[size-limit\\]`,
         ),
       );
     } finally {

@@ -50,6 +50,7 @@ describe("LineBytes", () => {
   });
   it("number() writes what JSON.stringify writes", () => {
     const values = [0, 1, 9, 10, 99, 100, 12345, 2147483647, 2147483648, 0.5, 1e21, -3, 2.25e-7];
+    for (let power = 10; power <= 1e9; power *= 10) values.push(power - 1, power);
     for (const value of values) {
       assert.equal(
         written((out) => out.number(value)),

@@ -10,14 +10,32 @@ export interface CliResult {
   readonly stderr: string;
 }
 
+export interface CliOptions {
+  readonly cwd?: string;
+  /** Default 20 s; the process is killed with SIGKILL after it. */
+  readonly timeoutMs?: number;
+  /**
+   * Variables to set on top of this process's environment; one set to undefined is removed
+   * (`{ HEED_AGENT: undefined }`), and `PATH` may be replaced (node is started by its full path).
+   */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+function withEnv(env: NodeJS.ProcessEnv | undefined): { env?: NodeJS.ProcessEnv } {
+  if (env === undefined) return {};
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name];
+  return { env: merged };
+}
+
 export function runCli(
   args: readonly string[],
-  options: { input?: string; cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+  options: CliOptions & { readonly input?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? process.cwd(),
-      ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
+      ...withEnv(options.env),
       stdio: ["pipe", "pipe", "pipe"],
     });
     const out: Buffer[] = [];
@@ -60,12 +78,10 @@ export interface RunningCli {
  * Starts the built `heed` binary and hands back the process, for tests that signal or kill it;
  * the process is killed with SIGKILL if it is still running after `timeoutMs`.
  */
-export function spawnCli(
-  args: readonly string[],
-  options: { cwd?: string; timeoutMs?: number } = {},
-): RunningCli {
+export function spawnCli(args: readonly string[], options: CliOptions = {}): RunningCli {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? process.cwd(),
+    ...withEnv(options.env),
     stdio: ["pipe", "pipe", "pipe"],
   });
   const out: Buffer[] = [];

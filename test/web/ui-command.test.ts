@@ -3,12 +3,11 @@
 // --open and no opener that works (none on PATH, or one that fails), it says so on stderr with
 // the address to open by hand, and serves on.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { tempDir } from "../helpers/crawl-harness.js";
-import { BIN, runCli, spawnCli } from "../helpers/run-cli.js";
+import { runCli, spawnCli } from "../helpers/run-cli.js";
 import { until } from "../helpers/until.js";
 
 /**
@@ -17,11 +16,10 @@ import { until } from "../helpers/until.js";
  * `ready` holds, then stops the process.
  */
 async function openWith(dir: string, ready: (err: string) => boolean): Promise<string> {
-  const child = spawn(process.execPath, [BIN, "ui", "--port", "0", "--open"], {
-    env: { ...process.env, PATH: dir },
-    stdio: ["ignore", "pipe", "pipe"],
+  const { child, done } = spawnCli(["ui", "--port", "0", "--open"], {
+    env: { PATH: dir },
+    timeoutMs: 30_000,
   });
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
   let out = "";
   let err = "";
   child.stdout.on("data", (c: Buffer) => (out += c.toString()));
@@ -35,7 +33,7 @@ async function openWith(dir: string, ready: (err: string) => boolean): Promise<s
     return err.replaceAll(url, "<url>");
   } finally {
     child.kill("SIGTERM");
-    assert.equal(await exited, 0);
+    assert.equal((await done).code, 0);
   }
 }
 

@@ -8,10 +8,8 @@
  * line takes the path `--queries` takes; both write the same text (the batch tests hold them
  * to it).
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { Decision } from "../../protocol/robots/decision.js";
 import type { DialectChoice } from "../../protocol/robots/dialect.js";
-import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
 import type { Robot } from "../../protocol/robots/policy.js";
 import {
   type Answer,
@@ -20,7 +18,6 @@ import {
   defaultsOrNull,
   failed,
   quoted,
-  readError,
   type Rules,
   sources,
   tooLong,
@@ -28,6 +25,7 @@ import {
   writeJson,
   writeJsonEnd,
 } from "../check-answer.js";
+import { type PathSpan, plainPathSpan } from "../../protocol/robots/request-path.js";
 import { CliError } from "../errors.js";
 import { latin1, LineBytes } from "../line-bytes.js";
 import { MAX_QUERY_LINE_BYTES } from "../query-lines.js";
@@ -35,7 +33,8 @@ import { readAll } from "../read-stream.js";
 import { AnswerHeads } from "./answer-heads.js";
 import { DecisionMiddles } from "./decision-middles.js";
 import { afterEnd, type BatchChunk, CR, LF, LineEnds } from "./input.js";
-import { PieceSlab } from "./piece-slab.js";
+import { asciiText, indexOf, isJsonSafe, isLocal, isSkipped, TAB } from "./line-fields.js";
+import { READ_BYTES, readBytes } from "./read-local.js";
 
 /** How batch lines are answered; plain data, so that a worker can be given it. */
 export interface BatchSettings {
@@ -52,7 +51,7 @@ export interface BatchResult {
   readonly disallowed: number;
   readonly errors: number;
   /**
-   * The answers reached {@link OUTPUT_BYTES} before the chunk's end: its lines from this byte
+   * The answers reached their bound (see {@link OUTPUT_BYTES}) before the chunk's end: its lines from this byte
    * offset on, the first of them numbered {@link restLine}, are still to be answered.
    */
   readonly restAt?: number;
@@ -62,15 +61,22 @@ export interface BatchResult {
 // The answers of one chunk held at most: a line's answer can be thousands of times the line
 // (a group listed on thousands of lines of its robots.txt), and a chunk holds a million lines.
 export const OUTPUT_BYTES = 8 * 1024 * 1024;
+// On the thread that writes them, answers go out a smaller piece at a time: memory written
+// again while the processor still holds it in its cache costs less than fresh memory.
+export const WRITER_OUTPUT_BYTES = 1024 * 1024;
 
 // Policies kept while a batch runs: files usually come in runs, and a bound keeps memory flat.
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
 const CACHE_BYTES = 8 * 1024 * 1024;
 const CACHE_FILES = 64;
+// Robot names the quick path keeps, for lines that take turns among a few.
+const AGENTS_KEPT = 8;
+
+// Output memory kept for reuse: a chunk is answered while the one before is written.
+const SPARES_KEPT = 2;
+
 // Names of files answered before remembered, for the cache to keep those named again.
 const NAMED_KEPT = 4096;
-
-const TAB = 0x09;
 
 export class BatchAnswerer {
   private readonly cache = new Map<string, Rules | string>();
@@ -79,15 +85,13 @@ export class BatchAnswerer {
   private readonly heads: AnswerHeads;
   private readonly middles: DecisionMiddles;
   private outputSize = 64 * 1024;
-  // The robots-file field of the last line, as bytes and as read: most batches name one
-  // file on many lines in a row.
-  private lastField: Uint8Array = new Uint8Array(0);
+  // The robots-file field of the last line: most batches name one file on many lines in a row.
   private lastFile = "";
   private lastRules: Rules | string | null = null;
-  // The agent field of the last quick line, as bytes and as read: a file's lines mostly ask
-  // as one robot, and the policy knows that robot by the string it was last given.
-  private lastAgentField: Uint8Array = new Uint8Array(0);
-  private lastAgent = "";
+  // The robots the last quick lines asked as: a batch asks as a few, and a policy knows the
+  // robot it was last asked about by its string, and the answer heads are kept by it.
+  private readonly agents: string[] = [];
+  private nextAgent = 0;
   private stdinRules: Promise<Rules | string> | null = null;
   /**
    * Local files answered before, in a run of lines now over. A file's rules are kept in the
@@ -96,21 +100,35 @@ export class BatchAnswerer {
    * the old generation and mark it dead there, which cost more than all the reading it saved.
    */
   private readonly named = new Set<string>();
+  private readonly spares: ArrayBuffer[] = [];
+  private readonly span: PathSpan = { start: 0, end: 0 };
 
   constructor(
     private readonly settings: BatchSettings,
     private readonly stdin: NodeJS.ReadableStream | null,
     /** The longest line answered, its end not counted; batchChunks must be given the same. */
     private readonly maxLineBytes: number = MAX_QUERY_LINE_BYTES,
+    /** The answers held before a chunk's answer stops short (see {@link BatchResult.restAt}). */
+    private readonly outputBytes: number = OUTPUT_BYTES,
   ) {
     this.defaults = defaultsOrNull(settings.defaults);
-    const slab = new PieceSlab();
-    this.heads = new AnswerHeads(settings.json, slab);
-    this.middles = new DecisionMiddles(settings.json, slab);
+    this.heads = new AnswerHeads(settings.json);
+    this.middles = new DecisionMiddles(settings.json);
+  }
+
+  /** `bytes`, answers written out and done with: the memory for later answers. */
+  recycle(bytes: Uint8Array): void {
+    if (this.spares.length < SPARES_KEPT && bytes.buffer.byteLength >= this.outputSize)
+      this.spares.push(bytes.buffer as ArrayBuffer);
   }
 
   async answer(chunk: BatchChunk): Promise<BatchResult> {
-    const out = new LineBytes(this.outputSize);
+    // A chunk of one carried line, which comes between chunks of a whole piece each, needs
+    // little: it must not take the memory kept for those.
+    const small = chunk.bytes.length * 8 + 4096 < this.outputSize;
+    const out = small
+      ? new LineBytes(chunk.bytes.length * 8 + 4096)
+      : new LineBytes(this.outputSize, this.spares.pop());
     // Fields are read with Buffer's decoders; a chunk from a worker message is a plain array.
     const bytes = asBuffer(chunk.bytes);
     const tally = { disallowed: 0, errors: 0 };
@@ -137,7 +155,7 @@ export class BatchAnswerer {
         }
         number++;
         start = ends === null ? end + 1 : afterEnd(bytes, end);
-        if (out.size >= OUTPUT_BYTES && start < bytes.length) {
+        if (out.size >= this.outputBytes && start < bytes.length) {
           rest = { restAt: start, restLine: number };
           break;
         }
@@ -172,33 +190,50 @@ export class BatchAnswerer {
     // An agent or URL that is empty or starts with a blank is an error, or needs trimming.
     if (tab2 < 0 || (bytes[tab + 1] as number) <= 0x20 || (bytes[tab2 + 1] as number) <= 0x20)
       return false;
-    if (indexOf(bytes, TAB, tab2 + 1, end) >= 0) return false;
     const agent = this.agentAt(bytes, tab + 1, tab2);
-    const url = asciiText(bytes, tab2 + 1, end);
-    if (agent === null || url === null) return false;
-    const decision = rules.policy.check(url, agent);
+    if (agent === null) return false;
+    const policy = rules.policy;
+    const span = this.span;
+    let decision: Decision;
+    let url: string | null;
+    if (
+      policy.regp === null &&
+      policy.origin === null &&
+      plainPathSpan(bytes, tab2 + 1, end, span) &&
+      isJsonSafe(bytes, span.end, end)
+    ) {
+      // A plain URL, as most are: its request path was found in the same pass as its check.
+      url = latin1(bytes, tab2 + 1, end);
+      // A string of its own, not a slice of the URL's: the rules read it a character at a time,
+      // and a slice is slower to read so.
+      const path = span.start === span.end ? "/" : latin1(bytes, span.start, span.end);
+      decision = policy.checkRequestPath(path, agent);
+    } else {
+      // A third tab (an IP field) is no printable ASCII: such a line is not one for here.
+      url = asciiText(bytes, tab2 + 1, end);
+      if (url === null) return false;
+      decision = policy.check(url, agent);
+    }
     if (decision.error !== undefined) return false;
-    this.writeQuick(out, bytes, rules, decision, agent, tab2 + 1, end, number);
+    this.writeQuick(out, rules, decision, agent, url, number);
     if (!decision.allowed) tally.disallowed++;
     return true;
   }
 
   /**
    * The line {@link writeJson} or {@link toText} would write: its head and middle made once
-   * and kept as bytes, the URL copied from the input, which is its JSON text as it is.
+   * and kept as bytes, and the URL, plain ASCII with nothing to escape, as it is.
    */
   private writeQuick(
     out: LineBytes,
-    bytes: Uint8Array,
     rules: Rules,
     decision: Decision,
     agent: string,
-    urlStart: number,
-    urlEnd: number,
+    url: string,
     number: number,
   ): void {
     out.piece(this.heads.of(agent, decision.allowed));
-    out.slice(bytes, urlStart, urlEnd);
+    out.ascii(url);
     this.middles.write(out, rules, this.lastFile, decision);
     if (this.settings.json) {
       out.number(number);
@@ -212,23 +247,17 @@ export class BatchAnswerer {
     out.end();
   }
 
-  /** The agent field `bytes[start, end)` as text, the last one's string when it is the same; null when not plain ASCII. */
+  /** The agent field `bytes[start, end)` as text, a recent one's string when it is the same; null when not plain ASCII. */
   private agentAt(bytes: Buffer, start: number, end: number): string | null {
-    const last = this.lastAgentField;
-    if (end - start === last.length) {
-      let same = true;
-      for (let i = 0; i < last.length; i++) {
-        if (bytes[start + i] !== last[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return this.lastAgent;
+    const agents = this.agents;
+    for (let k = 0; k < agents.length; k++) {
+      const agent = agents[k] as string;
+      if (sameText(agent, bytes, start, end)) return agent;
     }
     const agent = asciiText(bytes, start, end);
     if (agent !== null) {
-      this.lastAgentField = Uint8Array.prototype.slice.call(bytes, start, end);
-      this.lastAgent = agent;
+      agents[this.nextAgent] = agent;
+      this.nextAgent = (this.nextAgent + 1) % AGENTS_KEPT;
     }
     return agent;
   }
@@ -281,10 +310,7 @@ export class BatchAnswerer {
 
   /** Is `bytes[start, end)` the robots-file field of the last line answered quickly? */
   private sameFile(bytes: Uint8Array, start: number, end: number): boolean {
-    const last = this.lastField;
-    if (end - start !== last.length || this.lastRules === null) return false;
-    for (let i = 0; i < last.length; i++) if (bytes[start + i] !== last[i]) return false;
-    return true;
+    return this.lastRules !== null && sameText(this.lastFile, bytes, start, end);
   }
 
   /** The rules of the local file named by `bytes[start, end)`, read when not in the cache; null for any other field. */
@@ -303,8 +329,6 @@ export class BatchAnswerer {
     // The file answered until now is not kept past its run of lines, unless named again later.
     if (this.named.size >= NAMED_KEPT) this.named.clear();
     this.named.add(this.lastFile);
-    // A copy (Buffer's slice shares memory): the field must not hold its whole chunk.
-    this.lastField = Uint8Array.prototype.slice.call(bytes, start, end);
     this.lastFile = file;
     this.lastRules = rules;
     return rules;
@@ -371,85 +395,9 @@ function asBuffer(bytes: Uint8Array): Buffer {
     : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** A robots-file field naming a local file (not `-`, not a URL). */
-function isLocal(file: string): boolean {
-  return file !== "-" && !file.includes("://");
-}
-
-/** The first `byte` in `bytes[from, to)`, or -1; a line is short, and must not be searched past. */
-function indexOf(bytes: Uint8Array, byte: number, from: number, to: number): number {
-  for (let i = from; i < to; i++) if (bytes[i] === byte) return i;
-  return -1;
-}
-
-/** `bytes[from, to)` as text when every byte is printable ASCII other than `"` and `\`; else null. */
-function asciiText(bytes: Buffer, from: number, to: number): string | null {
-  for (let i = from; i < to; i++) {
-    const c = bytes[i] as number;
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return null;
-  }
-  return latin1(bytes, from, to);
-}
-
-/** DESIGN §6: blank lines and lines starting with `#` are not query lines. */
-function isSkipped(bytes: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = bytes[i];
-    if (c === 0x20 || c === 0x09) continue;
-    return c === 0x23;
-  }
+/** Is `bytes[start, end)` the ASCII text `text`? */
+function sameText(text: string, bytes: Uint8Array, start: number, end: number): boolean {
+  if (end - start !== text.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[start + i] !== text.charCodeAt(i)) return false;
   return true;
-}
-
-// A batch reads no more of a robots.txt than parsing uses (RFC 9309 §2.5's 500 KiB) and one
-// byte more to know the file was longer: a 1 GB file named in a batch costs 500 KiB, not 1 GB.
-const READ_BYTES = MAX_ROBOTS_BYTES + 1;
-
-// Most robots.txt files are small: one read into this buffer, then a copy of what was read,
-// so that a kept file holds no spare memory.
-const SCRATCH = Buffer.allocUnsafe(16 * 1024);
-
-function notRegular(file: string): CliError {
-  return new CliError(`cannot read ${file}: not a regular file`);
-}
-
-/** The first {@link READ_BYTES} of a local file, with one open and as few reads as it takes. */
-function readBytes(file: string): Uint8Array {
-  let fd: number;
-  try {
-    // Not blocking: a FIFO named in a batch opens at once instead of waiting for a writer
-    // that may never come, and its read then fails: it is refused below.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
-  }
-  try {
-    let buffer = SCRATCH;
-    let got = 0;
-    for (;;) {
-      if (got === buffer.length) {
-        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 4, READ_BYTES));
-        buffer.copy(bigger, 0, 0, got);
-        buffer = bigger;
-      }
-      const n = readSync(fd, buffer, got, buffer.length - got, got);
-      got += n;
-      if (n === 0 || got === READ_BYTES) break;
-    }
-    // Nothing read: an empty file, or a FIFO without a writer, which is refused. Asked only
-    // then: a batch reads a million files, and most have bytes.
-    if (got === 0 && !fstatSync(fd).isFile()) throw notRegular(file);
-    return buffer === SCRATCH || buffer.length - got > 4096
-      ? Buffer.from(buffer.subarray(0, got))
-      : buffer.subarray(0, got);
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    // A FIFO or terminal: reads at an offset fail on a pipe (ESPIPE), and without blocking
-    // one with nothing to read yet says so (EAGAIN).
-    const code = (error as { code?: unknown }).code;
-    if (code === "ESPIPE" || code === "EAGAIN") throw notRegular(file);
-    throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -1,35 +1,48 @@
-import type { Decision } from "../../protocol/robots/decision.js";
-import { decisionText, type Rules, writeJsonMiddle } from "../check-answer.js";
+import type { Decision, GroupSummary } from "../../protocol/robots/decision.js";
+import {
+  cachedJson,
+  decisionText,
+  type Rules,
+  writeJsonMiddle,
+  writeJsonVerdict,
+} from "../check-answer.js";
 import { LineBytes } from "../line-bytes.js";
 import { FileField } from "./file-field.js";
-import type { PieceSlab } from "./piece-slab.js";
+import { PieceSlab } from "./piece-slab.js";
 
 // Robots whose middles are kept for one file.
 const TOKENS_KEPT = 256;
-// And at most this many middles in all: one robot's lines may be decided by each of the tens of
-// thousands of rules a 500 KiB file holds, and 256 robots times those is gigabytes.
+// And at most this many middles, and bytes of pieces, in all: one robot's lines may be decided
+// by each of the tens of thousands of rules a 500 KiB file holds, a rule's line may be
+// kilobytes long, and 256 robots times those is gigabytes.
 const MIDDLES_KEPT = 16 * 1024;
+const PIECE_BYTES_KEPT = 8 * 1024 * 1024;
 
 /**
  * The middle of a `--batch` answer line, from the end of the URL to the input line's number:
  * what the decision says (dialect, line, rule, reason, delay, token, group) and the robots-file
- * field, the same for every URL of one file that one robot's same line decides. Made once per
- * file, robot and deciding line, and written as bytes for the next lines decided alike. The
- * middles of the file being answered are kept; a batch names its files in runs.
+ * field, the same for every URL of one file that one robot's same line decides. Written from
+ * pieces made once and kept as bytes, for the file being answered (a batch names its files in
+ * runs). In JSON the verdict (dialect to basis) is kept per group chosen and deciding line,
+ * whichever robot asks: the robots a file does not name share its `*` groups' verdicts; the
+ * token, group and file follow as a piece per robot. Text keeps a middle per robot and line.
  */
 export class DecisionMiddles {
   private rules: Rules | null = null;
   private file = "";
-  /** Per product token, per decision key. */
-  private readonly byToken = new Map<string, Map<number, Uint8Array>>();
+  /** JSON: per group chosen, per decision key. Text: per product token, per decision key. */
+  private readonly byOwner = new Map<GroupSummary | string | null, Map<number, Uint8Array>>();
+  /** JSON: per product token, the rest of the middle: token, group and file. */
+  private readonly tails = new Map<string, Uint8Array>();
   private count = 0;
+  private bytes = 0;
   private readonly scratch = new LineBytes(1024);
   private readonly fileField: FileField;
 
-  constructor(
-    private readonly json: boolean,
-    private readonly slab: PieceSlab,
-  ) {
+  // The pieces of the file being answered, dropped together when it changes.
+  private readonly slab = new PieceSlab();
+
+  constructor(private readonly json: boolean) {
     this.fileField = new FileField(json);
   }
 
@@ -44,33 +57,74 @@ export class DecisionMiddles {
     if (
       rules !== this.rules ||
       file !== this.file ||
-      this.byToken.size >= TOKENS_KEPT ||
-      this.count >= MIDDLES_KEPT
+      this.byOwner.size >= TOKENS_KEPT ||
+      this.tails.size >= TOKENS_KEPT ||
+      this.count >= MIDDLES_KEPT ||
+      this.bytes >= PIECE_BYTES_KEPT
     ) {
       this.rules = rules;
       this.file = file;
-      this.byToken.clear();
+      this.byOwner.clear();
+      this.tails.clear();
       this.count = 0;
+      this.bytes = 0;
     }
-    let byKey = this.byToken.get(d.agent);
+    const owner = this.json ? d.group : d.agent;
+    let byKey = this.byOwner.get(owner);
     if (byKey === undefined) {
       byKey = new Map();
-      this.byToken.set(d.agent, byKey);
+      this.byOwner.set(owner, byKey);
     }
-    let middle = byKey.get(key);
-    if (middle === undefined) {
-      this.make(this.scratch, file, d);
-      middle = this.slab.copyOf(this.scratch.view());
-      this.scratch.clear();
-      byKey.set(key, middle);
+    let piece = byKey.get(key);
+    if (piece === undefined) {
+      if (this.json) {
+        this.scratch.text('"');
+        writeJsonVerdict(this.scratch, d);
+      } else {
+        this.make(this.scratch, file, d);
+      }
+      piece = this.keep(this.scratch);
+      byKey.set(key, piece);
       this.count++;
     }
-    out.piece(middle);
+    out.piece(piece);
+    if (this.json) out.piece(this.tail(file, d));
   }
 
-  /** How many middles are kept now. */
+  /** How many middles (in JSON, verdicts) are kept now. */
   get kept(): number {
     return this.count;
+  }
+
+  /** The bytes of the pieces kept now. */
+  get keptBytes(): number {
+    return this.bytes;
+  }
+
+  /**
+   * `,"token":…,"group":…,"robots":…,"input":` for `d`'s robot: in one file a robot's
+   * decisions all come from one choice of groups.
+   */
+  private tail(file: string, d: Decision): Uint8Array {
+    let piece = this.tails.get(d.agent);
+    if (piece === undefined) {
+      this.scratch.text(',"token":');
+      this.scratch.json(d.agent);
+      this.scratch.text(',"group":');
+      this.scratch.text(cachedJson(d.group));
+      piece = this.keep(this.scratch, this.fileField.of(file));
+      this.tails.set(d.agent, piece);
+    }
+    return piece;
+  }
+
+  /** What `scratch` holds, and `text` after it, as a piece kept for this file; `scratch` is left empty. */
+  private keep(scratch: LineBytes, text?: string): Uint8Array {
+    if (text !== undefined) scratch.text(text);
+    const piece = this.slab.copyOf(scratch.view());
+    scratch.clear();
+    this.bytes += piece.length;
+    return piece;
   }
 
   private make(out: LineBytes, file: string, d: Decision): void {
@@ -88,7 +142,8 @@ export class DecisionMiddles {
 /**
  * What tells apart the decisions of one robot in one file that share their middle: the
  * deciding line, or which default; 0 for a decision whose middle is written afresh (an
- * error, a time window, REGP's per-URL plans).
+ * error, a time window, REGP's per-URL plans, the robots.txt itself, whose decision has no
+ * group to tell its delay by).
  */
 function keyOf(d: Decision): number {
   if (d.error !== undefined || d.detail !== undefined) return 0;
@@ -98,8 +153,6 @@ function keyOf(d: Decision): number {
       return d.line ?? 0;
     case "default":
       return d.basis === "no-group" ? -1 : d.basis === "no-matching-rule" ? -2 : 0;
-    case "robots-txt":
-      return -3;
     default:
       return 0;
   }

@@ -6,11 +6,18 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { readError } from "../check-answer.js";
 import { CliError } from "../errors.js";
 import type { Io, LineWriter } from "../io.js";
-import { BatchAnswerer, type BatchResult, type BatchSettings } from "./answerer.js";
+import { MAX_QUERY_LINE_BYTES } from "../query-lines.js";
+import {
+  BatchAnswerer,
+  type BatchResult,
+  type BatchSettings,
+  WRITER_OUTPUT_BYTES,
+} from "./answerer.js";
 import { type BatchChunk, batchChunks, countLines, CR, LF } from "./input.js";
 
 export type { BatchSettings } from "./answerer.js";
@@ -29,17 +36,26 @@ export async function runBatch(
   out: LineWriter,
   tally: { disallowed: number; errors: number },
 ): Promise<void> {
+  growYoungGeneration();
   const workers = workerCount(jobs, file);
   const input = openInput(file, io);
   // `--batch -` reads the batch from standard input: a robots.txt cannot come from it too.
-  const main = new BatchAnswerer(settings, file === "-" ? null : io.stdin);
+  const main = mainThread(
+    new BatchAnswerer(
+      settings,
+      file === "-" ? null : io.stdin,
+      MAX_QUERY_LINE_BYTES,
+      WRITER_OUTPUT_BYTES,
+    ),
+  );
   const pool = workers === 0 ? null : new BatchPool(workers, settings);
   const emit = async (results: readonly Answered[]): Promise<void> => {
     for (let { part, result } of results) {
       for (;;) {
         tally.disallowed += result.disallowed;
         tally.errors += result.errors;
-        await out.addBytes(result.bytes);
+        const { bytes } = result;
+        await out.addBytes(bytes, () => main.recycle(bytes));
         await out.ready();
         if (result.restAt === undefined) break;
         // The answers of this run of lines grew past their bound: the rest of its lines are
@@ -65,6 +81,9 @@ export async function runBatch(
         pool === null
           ? main.answer(chunk).then((result) => [{ part: chunk, result }])
           : pool.answer(chunk, main);
+      // Awaited below, after the chunk before it is written: a worker that fails meanwhile
+      // must end the run through that await, not as a rejection nobody handles.
+      current.catch(() => {});
       if (previous !== null) await emit(await previous);
       previous = current;
       if (asItComes) {
@@ -77,6 +96,44 @@ export async function runBatch(
   } finally {
     await pool?.close();
   }
+}
+
+/**
+ * A batch parses each robots.txt into objects that live while its lines are answered, megabytes
+ * a second. The collector's young generation starts at 1 MiB and grows to its most (16 MiB)
+ * by doublings, one per collection that found it too small; until then each collection copies
+ * the policies in use and moves them on to the old generation, which costs about 5% of a batch.
+ * Growing at once to the most is a setting V8 reads whenever it grows the generation.
+ */
+function growYoungGeneration(): void {
+  setFlagsFromString("--semi-space-growth-factor=16");
+}
+
+/** What answers a run of lines on the main thread. */
+interface MainThread {
+  answer(chunk: BatchChunk): Promise<BatchResult>;
+  /** Answers written out and done with: memory for later answers (BatchAnswerer.recycle). */
+  recycle(bytes: Uint8Array): void;
+}
+
+/**
+ * The main thread's answerer, one run of lines at a time: a robots.txt named by URL is then
+ * fetched by the first line that names it and found in the cache by the next, never fetched
+ * twice at once by two runs in flight (the next chunk's, or a chunk's rest).
+ */
+function mainThread(answerer: BatchAnswerer): MainThread {
+  let last: Promise<unknown> = Promise.resolve();
+  return {
+    answer(chunk: BatchChunk): Promise<BatchResult> {
+      const next = last.then(
+        () => answerer.answer(chunk),
+        () => answerer.answer(chunk),
+      );
+      last = next.catch(() => {});
+      return next;
+    },
+    recycle: (bytes) => answerer.recycle(bytes),
+  };
 }
 
 /** The batch input: a file read in large pieces with blocking calls, or standard input. */
@@ -181,60 +238,93 @@ interface ChunkMessage {
   readonly tooLong: boolean;
 }
 
+// A thread is given at least this much of a chunk (a few hundred lines): a worker costs tens
+// of milliseconds to start and warm, and a one-line batch with --jobs 64 starts none. Bytes,
+// not lines: the chunk is not scanned an extra time to count them.
+const BYTES_PER_THREAD = 16 * 1024;
+
+/** A worker's answers still to come, in the order its runs were sent. */
+interface Pending {
+  readonly resolve: (result: BatchResult) => void;
+  readonly reject: (error: Error) => void;
+}
+
 /**
  * Batch workers. Each chunk is cut into contiguous runs of lines, one per worker and one for
  * the main thread, so that a file's lines, which mostly come together, are read and parsed by
- * one thread; the answers come back as bytes and are written in order.
+ * one thread; the answers come back as bytes and are written in order. Workers are started as
+ * chunks have lines to share, up to the number asked for. A worker that fails or stops ends
+ * the run with an error (exit 2); its answers are not waited for.
  */
 class BatchPool {
   private readonly workers: Worker[] = [];
-  private readonly waiting: ((result: BatchResult) => void)[][] = [];
-  private failure: Error | null = null;
+  private readonly waiting: Pending[][] = [];
+  private failure: CliError | null = null;
+  private closing = false;
 
-  constructor(count: number, settings: BatchSettings) {
-    for (let i = 0; i < count; i++) {
-      const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: settings });
-      const queue: ((result: BatchResult) => void)[] = [];
-      worker.on("message", (result: BatchResult) => queue.shift()?.(result));
-      worker.on("error", (error) => {
-        this.failure = error;
-        for (const resolve of queue.splice(0)) resolve(NO_RESULT);
-      });
-      this.workers.push(worker);
-      this.waiting.push(queue);
-    }
-  }
+  constructor(
+    private readonly most: number,
+    private readonly settings: BatchSettings,
+  ) {}
 
-  async answer(chunk: BatchChunk, main: BatchAnswerer): Promise<Answered[]> {
-    // Standard input is the main thread's alone: a chunk with a line reading its robots.txt
-    // from there is answered there whole, so that --jobs gives the answer --jobs 0 gives.
-    if (chunk.tooLong || namesStdin(chunk.bytes))
-      return [{ part: chunk, result: await main.answer(chunk) }];
-    const parts = cut(chunk, this.workers.length + 1);
+  async answer(chunk: BatchChunk, main: MainThread): Promise<Answered[]> {
+    // Standard input is the main thread's alone, and a robots.txt named by URL is fetched
+    // once a run, by the main thread: a chunk with a line naming either is answered there
+    // whole, so that --jobs gives the answers --jobs 0 gives, from one fetch of each URL.
+    const share = chunk.tooLong || namesMainOnly(chunk.bytes) ? 0 : chunk.bytes.length;
+    const threads = Math.min(this.most + 1, Math.floor(share / BYTES_PER_THREAD));
+    if (threads <= 1) return [{ part: chunk, result: await main.answer(chunk) }];
+    if (this.failure !== null) throw this.failure;
+    while (this.workers.length < threads - 1) this.start();
+    const parts = cut(chunk, threads);
     const asked = parts.map((part, k) =>
       k === parts.length - 1 ? main.answer(part) : this.ask(k, part),
     );
     const results = await Promise.all(asked);
-    if (this.failure !== null) throw this.failure;
     return results.map((result, k) => ({ part: parts[k] as BatchChunk, result }));
+  }
+
+  private start(): void {
+    const worker = new Worker(new URL("./worker.js", import.meta.url), {
+      workerData: this.settings,
+    });
+    const queue: Pending[] = [];
+    worker.on("message", (result: BatchResult) => queue.shift()?.resolve(result));
+    worker.on("error", (error) => this.fail(`a --jobs worker thread failed: ${error.message}`));
+    worker.on("exit", (code) => {
+      if (!this.closing) this.fail(`a --jobs worker thread stopped (exit code ${code})`);
+    });
+    this.workers.push(worker);
+    this.waiting.push(queue);
+  }
+
+  /** The first failure ends the run: every answer still awaited from any worker fails with it. */
+  private fail(message: string): void {
+    this.failure ??= new CliError(`${message}; no more answers can be given`);
+    const failure = this.failure;
+    for (const queue of this.waiting)
+      for (const pending of queue.splice(0)) pending.reject(failure);
   }
 
   private ask(k: number, part: BatchChunk): Promise<BatchResult> {
     // A copy (Uint8Array's slice; Buffer's shares memory): moving the piece itself would
     // take it from the main thread's own run.
     const message: ChunkMessage = { ...part, bytes: Uint8Array.prototype.slice.call(part.bytes) };
-    return new Promise((resolve) => {
-      (this.waiting[k] as ((result: BatchResult) => void)[]).push(resolve);
+    return new Promise((resolve, reject) => {
+      if (this.failure !== null) {
+        reject(this.failure);
+        return;
+      }
+      (this.waiting[k] as Pending[]).push({ resolve, reject });
       (this.workers[k] as Worker).postMessage(message, [message.bytes.buffer as ArrayBuffer]);
     });
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }
-
-const NO_RESULT: BatchResult = { bytes: new Uint8Array(0), disallowed: 0, errors: 0 };
 
 /** `chunk` cut into `n` runs of whole lines of about equal size (some may be empty). */
 function cut(chunk: BatchChunk, n: number): BatchChunk[] {
@@ -263,14 +353,36 @@ function endOfLineAt(bytes: Uint8Array, at: number, from: number): number {
   return bytes[end] === CR && bytes[end + 1] === LF ? end + 2 : end + 1;
 }
 
-/** Does a line of `bytes` name `-` (standard input) as its robots.txt? */
-function namesStdin(bytes: Uint8Array): boolean {
+/** Does a line of `bytes` name `-` (standard input) or a URL as its robots.txt? */
+function namesMainOnly(bytes: Uint8Array): boolean {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buffer[0] === DASH && buffer[1] === TAB) return true;
-  return buffer.indexOf(STDIN_AFTER_LF) >= 0 || buffer.indexOf(STDIN_AFTER_CR) >= 0;
+  if (buffer.indexOf(STDIN_AFTER_LF) >= 0 || buffer.indexOf(STDIN_AFTER_CR) >= 0) return true;
+  return namesUrl(buffer);
+}
+
+/**
+ * Does a line's robots-file field name an http(s) URL, which is fetched (robots-source.ts
+ * isUrl)? Such a field starts its line: a few searches of the chunk for a line start followed
+ * by `h` or `H` find every candidate, and most batches, of local files, have none.
+ */
+function namesUrl(buffer: Buffer): boolean {
+  if (isUrlAt(buffer, 0)) return true;
+  for (const lead of URL_LEADS)
+    for (let at = buffer.indexOf(lead); at >= 0; at = buffer.indexOf(lead, at + lead.length))
+      if (isUrlAt(buffer, at + 1)) return true;
+  return false;
+}
+
+function isUrlAt(buffer: Buffer, at: number): boolean {
+  const head = buffer.toString("latin1", at, at + HTTPS.length).toLowerCase();
+  return head.startsWith(HTTP) || head === HTTPS;
 }
 
 const DASH = 0x2d;
 const TAB = 0x09;
 const STDIN_AFTER_LF = Buffer.from("\n-\t");
 const STDIN_AFTER_CR = Buffer.from("\r-\t");
+const HTTP = "http://";
+const HTTPS = "https://";
+const URL_LEADS = ["\nh", "\nH", "\rh", "\rH"].map((lead) => Buffer.from(lead));

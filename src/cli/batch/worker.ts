@@ -13,9 +13,17 @@ const answerer = new BatchAnswerer(workerData as BatchSettings, null);
 // One message at a time, so that answers go back in the order the lines came.
 let queue = Promise.resolve();
 port.on("message", (chunk: BatchChunk) => {
-  queue = queue.then(async () => {
-    const result = await answerer.answer(chunk);
-    // The output bytes move to the main thread; they are not copied.
-    port.postMessage(result, [result.bytes.buffer as ArrayBuffer]);
-  });
+  queue = queue
+    .then(async () => {
+      const result = await answerer.answer(chunk);
+      // The output bytes move to the main thread; they are not copied.
+      port.postMessage(result, [result.bytes.buffer as ArrayBuffer]);
+    })
+    .catch((error: unknown) => {
+      // A chunk this thread cannot answer ends it, whatever --unhandled-rejections says: the
+      // main thread hears of it (an "error" event) instead of waiting for an answer.
+      setImmediate(() => {
+        throw error;
+      });
+    });
 });

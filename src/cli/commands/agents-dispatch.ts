@@ -11,6 +11,7 @@ import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.j
 import { type Io, LineWriter } from "../io.js";
 import { VERSION } from "../version.js";
 import { isPrivateHost } from "../private-host.js";
+import { printable } from "../printable.js";
 
 export interface DispatchCommandOptions {
   readonly site?: string;
@@ -61,7 +62,7 @@ export async function runAgentsDispatch(
     });
   } catch (error) {
     if (error instanceof AgentDispatchError) {
-      io.stderr.write(`heed: ${error.message}\n`);
+      io.stderr.write(`heed: ${printable(error.message)}\n`);
       return error.code === "HEED_AGENT_REFUSED" ? EXIT_NOT_ALLOWED : EXIT_BAD_INPUT;
     }
     throw error;
@@ -70,8 +71,9 @@ export async function runAgentsDispatch(
   for (const record of index.records) await out.line(JSON.stringify(record));
   await out.flush();
   const pages = index.records.filter((r) => isPage(r)).length;
+  // Hosts and the error are the agent host's text: control characters shown, not sent.
   io.stderr.write(
-    `agent ${index.id} ${index.status} on ${index.hosts.join(" → ")}: ${pages} pages, ${index.records.length - pages} other records, ${index.cpuMs} ms${index.error === null ? "" : `; ${index.error.code}: ${index.error.message}`}\n`,
+    `${printable(`agent ${index.id} ${index.status} on ${index.hosts.join(" → ")}: ${pages} pages, ${index.records.length - pages} other records, ${index.cpuMs} ms${index.error === null ? "" : `; ${index.error.code}: ${index.error.message}`}`)}\n`,
   );
   return index.status === "finished" ? EXIT_OK : EXIT_NOT_ALLOWED;
 }

@@ -10,6 +10,7 @@ import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { VERSION } from "../version.js";
 import { untilStopped } from "../until-stopped.js";
+import { printable } from "../printable.js";
 
 export interface HostCommandOptions {
   readonly root?: string;
@@ -64,7 +65,8 @@ export async function runAgentsHost(
     log:
       options.quiet === true
         ? () => {}
-        : (line) => io.stderr.write(`${new Date().toISOString()} ${line}\n`),
+        : // A log line names visiting agents and what they asked: control characters shown.
+          (line) => io.stderr.write(`${new Date().toISOString()} ${printable(line)}\n`),
   });
   let address: string;
   try {
@@ -79,11 +81,13 @@ export async function runAgentsHost(
   const paths = agentHost.assignments();
   const closed = agentHost.closedBecause();
   io.stdout.write(
-    `listening on ${address}; ${
-      closed !== null
-        ? `no agent accepted for now: the site is closed to robots (${closed}); its robots.txt is read again every 5 minutes`
-        : `agents accepted for ${paths.length === 0 ? "no path (no Mobile-agent-server record names this host)" : paths.join(" ")}`
-    }\n`,
+    `${printable(
+      `listening on ${address}; ${
+        closed !== null
+          ? `no agent accepted for now: the site is closed to robots (${closed}); its robots.txt is read again every 5 minutes`
+          : `agents accepted for ${paths.length === 0 ? "no path (no Mobile-agent-server record names this host)" : paths.join(" ")}`
+      }`,
+    )}\n`,
   );
   await untilStopped(signal);
   await agentHost.close();

@@ -8,6 +8,7 @@ import { parseMobileAgentServers } from "../../protocol/robots/index.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { loadRobots } from "../robots-source.js";
+import { printable } from "../printable.js";
 
 export interface ResolveOptions {
   readonly url: readonly string[];
@@ -22,7 +23,7 @@ export async function runAgentsResolve(
   if (options.url.length === 0) throw new CliError("--url: give at least one URL to resolve");
   const loaded = await loadRobots(source, {
     stdin: io.stdin,
-    onNote: (text) => io.stderr.write(`heed agents resolve: ${text}\n`),
+    onNote: (text) => io.stderr.write(`heed agents resolve: ${printable(text)}\n`),
   });
   const servers = parseMobileAgentServers(loaded.bytes);
   const out = new LineWriter(io.stdout);
@@ -42,7 +43,10 @@ export async function runAgentsResolve(
         JSON.stringify({ url, host, line, ...(error === undefined ? {} : { error }) }),
       );
     } else {
-      await out.line(error === undefined ? `${url} ${host ?? "none"}` : `${url} error: ${error}`);
+      // The host is the robots.txt's text: control characters shown, not sent.
+      await out.line(
+        printable(error === undefined ? `${url} ${host ?? "none"}` : `${url} error: ${error}`),
+      );
     }
   }
   await out.flush();

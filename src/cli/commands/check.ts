@@ -34,6 +34,7 @@ import {
   usageSettings,
   usageWarnings,
 } from "../usage-answer.js";
+import { printable } from "../printable.js";
 
 export interface CheckOptions {
   readonly agent?: string;
@@ -111,7 +112,9 @@ export async function runCheck(
     }
     const rules = await load(source, options, io);
     if (typeof rules !== "string") {
-      for (const warning of rules.warnings) io.stderr.write(`heed check: warning: ${warning}\n`);
+      // A warning names the file, whose name may hold control characters: shown, not sent.
+      for (const warning of rules.warnings)
+        io.stderr.write(`heed check: warning: ${printable(warning)}\n`);
     }
     // Usage preferences join the answers of one robots.txt (not --batch's: docs/usage-preferences.md).
     const withUsage = (answer: Answer): Answer =>

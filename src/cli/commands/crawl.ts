@@ -21,6 +21,7 @@ import { ProgressLine } from "../progress.js";
 import { VERSION } from "../version.js";
 import { isPrivateHost } from "../private-host.js";
 import { type Category, readPurpose } from "../../protocol/usage/index.js";
+import { printable } from "../printable.js";
 
 /** `--purpose search --purpose train-ai` (or `search,train-ai`) → the categories, checked. */
 function crawlPurposes(given: readonly string[] | undefined): Category[] {
@@ -123,7 +124,9 @@ export async function runCrawl(
   const siteWaitS = count("--site-wait", options.siteWait ?? "600", 0);
   const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
   // A line for a person; on a terminal it starts below the progress line.
-  const say = (line: string) => io.stderr.write(`${tty ? "\r\x1b[K" : ""}heed crawl: ${line}\n`);
+  // Its text comes from sites (URLs, reasons, robots.txt lines): control characters shown, not sent.
+  const say = (line: string) =>
+    io.stderr.write(`${tty ? "\r\x1b[K" : ""}heed crawl: ${printable(line)}\n`);
   const clock = (at: number) => new Date(at).toISOString().slice(11, 19);
   // Settles only when a shared store gives up: the crawl's calls may then never settle.
   let storeFailed: (error: Error) => void = () => {};
@@ -335,7 +338,7 @@ export async function runCrawl(
         (options.revisit === true ? `; ${summary.revisitsDue} pages were due for a revisit` : "") +
         "\n",
     );
-    if (catalogs !== null) io.stderr.write(`${catalogLine(catalogs)}\n`);
+    if (catalogs !== null) io.stderr.write(`${printable(catalogLine(catalogs))}\n`);
     const again = options.recrawl === true || options.revisit === true;
     if (summary.stoppedBy === "finished" && summary.fetched === 0 && settledBefore > 0 && !again)
       io.stderr.write(

@@ -18,6 +18,7 @@ import { buildCatalog, folderDataset } from "../../site/datasets/build.js";
 import { DEFAULT_SAMPLE_ROWS } from "../../site/datasets/infer.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
+import { printable } from "../printable.js";
 
 export { DEFAULT_SAMPLE_ROWS };
 
@@ -85,7 +86,8 @@ export async function runDatasetsBuild(
   for (const [path, text, entries] of files) {
     await write(path, text);
     if (options.json !== true)
-      await out.line(`${path}: ${entries} entr${entries === 1 ? "y" : "ies"}`);
+      // File and folder names may hold control characters: shown, not sent.
+      await out.line(printable(`${path}: ${entries} entr${entries === 1 ? "y" : "ies"}`));
   }
   if (options.json === true) {
     await out.line(
@@ -96,7 +98,7 @@ export async function runDatasetsBuild(
       }),
     );
   }
-  for (const note of built.notes) await err.line(`note: ${note}`);
+  for (const note of built.notes) await err.line(printable(`note: ${note}`));
   if (prefix === null)
     await err.line(
       `note: ${options.out ?? topFile} is not in ${dirArg} or a folder above it, so its paths stay relative to ${dirArg}: serve it as ${join(dirArg, "data.txt")}`,

@@ -31,6 +31,7 @@ import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { VERSION } from "../version.js";
 import { isPrivateHost } from "../private-host.js";
+import { printable } from "../printable.js";
 
 export interface DatasetsCommandOptions {
   readonly agent?: string;
@@ -149,26 +150,28 @@ export async function runDatasets(
 
 async function describeAnswers(catalog: SiteCatalog, err: LineWriter): Promise<void> {
   const { robots, dataTxt } = catalog;
-  await err.line(`${robots.url}: ${robots.status ?? "no answer"}, ${robots.why}`);
+  // What the site said (its messages, its data.txt's names): control characters shown, not sent.
+  const line = (text: string): Promise<void> => err.line(printable(text));
+  await line(`${robots.url}: ${robots.status ?? "no answer"}, ${robots.why}`);
   switch (dataTxt.outcome) {
     case "found":
-      await err.line(
+      await line(
         `${dataTxt.url}: ${dataTxt.status ?? ""}, read as the ${formName(dataTxt.form ?? "empty")} (${dataTxt.formReason ?? ""})`,
       );
       break;
     case "missing":
     case "failed":
     case "forbidden":
-      await err.line(`${dataTxt.url}: ${dataTxt.message ?? dataTxt.outcome}`);
+      await line(`${dataTxt.url}: ${dataTxt.message ?? dataTxt.outcome}`);
       break;
   }
   for (const note of catalog.notes) {
     const where = note.line === null ? note.source : `${note.source}:${note.line}`;
-    await err.line(`${where}: ${note.severity}: ${note.message} [${note.code}]`);
+    await line(`${where}: ${note.severity}: ${note.message} [${note.code}]`);
   }
   const n = catalog.datasets.length;
   const open = catalog.datasets.filter((d) => d.fetchable).length;
-  await err.line(`${n} dataset${n === 1 ? "" : "s"} for ${catalog.agent}, ${open} fetchable`);
+  await line(`${n} dataset${n === 1 ? "" : "s"} for ${catalog.agent}, ${open} fetchable`);
 }
 
 function state(d: SiteDataset): string {
@@ -180,21 +183,24 @@ function state(d: SiteDataset): string {
 function table(datasets: readonly SiteDataset[]): string[] {
   // No datasets, no table: standard error already says "0 datasets for …".
   if (datasets.length === 0) return [];
-  const rows = datasets.map((d) => [
-    state(d),
-    d.entry.name ?? d.entry.title ?? "",
-    d.files
-      .map((f) => {
-        const url = new URL(f.url);
-        return url.pathname + url.search;
-      })
-      .join(" "),
-    d.entry.rows === null ? "" : String(d.entry.rows),
-    d.entry.cols === null ? "" : String(d.entry.cols),
-    d.entry.license ?? "",
-    d.entry.type ?? "",
-    d.via,
-  ]);
+  // Names, paths and licenses are the site's text: control characters shown, not sent.
+  const rows = datasets.map((d) =>
+    [
+      state(d),
+      d.entry.name ?? d.entry.title ?? "",
+      d.files
+        .map((f) => {
+          const url = new URL(f.url);
+          return url.pathname + url.search;
+        })
+        .join(" "),
+      d.entry.rows === null ? "" : String(d.entry.rows),
+      d.entry.cols === null ? "" : String(d.entry.cols),
+      d.entry.license ?? "",
+      d.entry.type ?? "",
+      d.via,
+    ].map(printable),
+  );
   const head = ["STATE", "NAME", "PATH", "ROWS", "COLS", "LICENSE", "TYPE", "FROM"];
   const widths = head.map((h, i) =>
     Math.min(60, Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length))),

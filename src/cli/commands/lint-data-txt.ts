@@ -5,12 +5,15 @@
  */
 import { basename } from "node:path";
 import type { DataTxtLintReport } from "../../protocol/datasets/index.js";
+import { MAX_DATA_TXT_BYTES } from "../../protocol/datasets/limits.js";
 import { LINT_KINDS, type LintKind } from "../choices.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { isPrivateHost } from "../private-host.js";
 import { readAll } from "../read-stream.js";
+import { printable } from "../printable.js";
 import { isUrl, readLocalFile } from "../robots-source.js";
+import { sizeOver } from "../size-finding.js";
 import { VERSION } from "../version.js";
 
 /** `auto`: by file name; `robots`; `data` (form from the content); `data-yaml`, `data-draft` (form forced). */
@@ -34,7 +37,10 @@ export async function runLintDataTxt(
   // Loaded here, not at the top: lint.ts imports this file for every lint, and the reader of
   // /data.txt brings a YAML parser that a robots.txt does not need.
   const { lintDataTxt } = await import("../../protocol/datasets/index.js");
-  const report = lintDataTxt(bytes, { form, ...(url === null ? {} : { url }) });
+  let report = lintDataTxt(bytes, { form, ...(url === null ? {} : { url }) });
+  // A file or standard input is read one byte past the limit, and its size is not known.
+  if (url === null && bytes.byteLength === DATA_TXT_READ_BYTES)
+    report = { ...report, findings: sizeOver(report.findings, MAX_DATA_TXT_BYTES) };
   const label = source === "-" ? "<stdin>" : source;
   const out = new LineWriter(io.stdout);
   if (options.json) {
@@ -42,7 +48,8 @@ export async function runLintDataTxt(
   } else {
     for (const f of report.findings) {
       const where = f.line === null ? label : `${label}:${f.line}`;
-      await out.line(`${where}: ${f.severity}: ${f.message} [${f.code}]`);
+      // A message may quote the file's own text, control characters included.
+      await out.line(printable(`${where}: ${f.severity}: ${f.message} [${f.code}]`));
     }
     await out.line(
       `${report.datasets} dataset${report.datasets === 1 ? "" : "s"}; ${report.errors} error${report.errors === 1 ? "" : "s"}, ${report.warnings} warning${report.warnings === 1 ? "" : "s"}, ${report.infos} note${report.infos === 1 ? "" : "s"}`,
@@ -72,9 +79,13 @@ function toJson(file: string, report: DataTxtLintReport): Record<string, unknown
   };
 }
 
+// A data.txt over its limit is refused whole (protocol/datasets/read.ts): one byte past the
+// limit is all it takes to know, however long the file or stream goes on.
+const DATA_TXT_READ_BYTES = MAX_DATA_TXT_BYTES + 1;
+
 async function load(source: string, io: Io): Promise<{ bytes: Uint8Array; url: string | null }> {
-  if (source === "-") return { bytes: await readAll(io.stdin), url: null };
-  if (!isUrl(source)) return { bytes: await readLocalFile(source), url: null };
+  if (source === "-") return { bytes: await readAll(io.stdin, DATA_TXT_READ_BYTES), url: null };
+  if (!isUrl(source)) return { bytes: await readLocalFile(source, DATA_TXT_READ_BYTES), url: null };
   const host = safeHost(source);
   // The HTTP client (undici) is loaded only for a URL: most of a local lint's start-up else.
   const [{ createHttpClient }, { fetchDataTxt }] = await Promise.all([

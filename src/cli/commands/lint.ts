@@ -10,12 +10,14 @@ import {
   type LintFinding,
   type LintReport,
   lintRobots,
+  MAX_ROBOTS_BYTES,
 } from "../../protocol/robots/index.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
-import { loadRobots } from "../robots-source.js";
+import { loadRobots, ROBOTS_READ_BYTES } from "../robots-source.js";
 import { isDataTxtKind, LINT_KINDS, type LintKind, runLintDataTxt } from "./lint-data-txt.js";
 import { printable } from "../printable.js";
+import { sizeOver } from "../size-finding.js";
 
 export interface LintCommandOptions {
   /** Default `auto`. */
@@ -47,11 +49,14 @@ export async function runLint(
     stdin: io.stdin,
     onNote: (text) => io.stderr.write(`heed lint: ${text}\n`),
   });
-  const report = lintRobots(loaded.bytes, {
+  let report = lintRobots(loaded.bytes, {
     dialect: dialect as DialectChoice,
     ...(loaded.verdict === null ? {} : { verdict: loaded.verdict }),
   });
   const out = new LineWriter(io.stdout);
+  // A file or standard input is read one byte past what is parsed, and its size is not known.
+  if (loaded.origin === null && loaded.bytes.byteLength === ROBOTS_READ_BYTES)
+    report = { ...report, findings: sizeOver(report.findings, MAX_ROBOTS_BYTES) };
   if (options.json) {
     await out.line(JSON.stringify(toJson(loaded.label, report)));
   } else {

@@ -25,6 +25,7 @@ import type { CrawlStore, StoredCatalog } from "../../store/index.js";
 import { catalogJson, catalogText } from "../crawl-datasets.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
+import { printable } from "../printable.js";
 
 export interface ReportCommandOptions {
   readonly store: string;
@@ -75,7 +76,8 @@ export async function runReport(
     await out.line(JSON.stringify({ store: source, ...report, ...datasets }));
   else
     for (const line of [...reportText(report, source), ...catalogText(catalogs)])
-      if (!(await out.line(line))) break;
+      // URLs, titles and reasons come from sites: control characters shown, not sent.
+      if (!(await out.line(printable(line)))) break;
   await out.flush();
   out.check("standard output");
   if (options.html !== undefined && options.json !== true)

@@ -37,6 +37,7 @@ import type { Io } from "../io.js";
 import { VERSION } from "../version.js";
 import { isPrivateHost } from "../private-host.js";
 import { untilStopped } from "../until-stopped.js";
+import { printable, printableLines } from "../printable.js";
 
 export interface RupCommonOptions {
   readonly store: string;
@@ -152,22 +153,26 @@ export async function runRupInfo(site: string, options: RupCommonOptions, io: Io
       );
     } else {
       const i = info.info;
-      io.stdout.write(`${info.url}\n`);
+      // Every value below is the site's /rupinfo.txt: control characters shown, not sent.
+      const say = (text: string): boolean => io.stdout.write(printableLines(text));
+      say(`${info.url}\n`);
       if (i !== null) {
-        io.stdout.write(
+        say(
           `  RUP-CGI:      ${info.cgiUrl ?? i.cgiUrl}\n  Authentifier: ${i.authentifier ?? "(not said)"}\n`,
         );
-        io.stdout.write(`  Latency:      ${i.latencies.join(", ") || "(not said)"}\n`);
-        io.stdout.write(
+        say(`  Latency:      ${i.latencies.join(", ") || "(not said)"}\n`);
+        say(
           `  Exclude:      ${i.exclude.join(", ") || "(none)"}\n  IncludeOnly:  ${i.includeOnly.join(", ") || "(none)"}\n`,
         );
-        io.stdout.write(
+        say(
           `  MaxQuerySpan: ${i.maxQuerySpan === null ? "(not said)" : formatLatency(i.maxQuerySpan, { alwaysCount: true })}\n`,
         );
       }
       for (const d of info.diagnostics)
         io.stderr.write(
-          `${info.url}:${d.line ?? "-"}: ${d.severity}: ${d.field ?? ""} ${d.message}\n`,
+          printableLines(
+            `${info.url}:${d.line ?? "-"}: ${d.severity}: ${d.field ?? ""} ${d.message}\n`,
+          ),
         );
     }
     return info.info === null ? 2 : EXIT_OK;
@@ -297,7 +302,8 @@ export async function runRupIndex(
       );
     if (options.json === true)
       io.stdout.write(`${JSON.stringify({ ...result.report, diagnostics: result.diagnostics })}\n`);
-    else io.stdout.write(formatReport(result.report));
+    // A report is the site's text: control characters shown, not sent.
+    else io.stdout.write(printableLines(formatReport(result.report)));
     return EXIT_OK;
   } finally {
     await http.close();
@@ -326,10 +332,12 @@ export async function runRupInbox(
     if (options.json === true) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.kind === "taken")
       io.stdout.write(
-        `report ${event.seq} from ${event.origin}: ${event.outcome}; ${event.detail}\n`,
+        `${printable(`report ${event.seq} from ${event.origin}: ${event.outcome}; ${event.detail}`)}\n`,
       );
     else
-      io.stdout.write(`refused (${event.permanent ? "for good" : "for now"}): ${event.reason}\n`);
+      io.stdout.write(
+        `${printable(`refused (${event.permanent ? "for good" : "for now"}): ${event.reason}`)}\n`,
+      );
   };
   try {
     const inbox = await startInbox({

@@ -12,7 +12,6 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
-import { createInterface } from "node:readline";
 import {
   discoverSitemaps,
   type OpenedSitemap,
@@ -36,6 +35,7 @@ import { type Io, LineWriter } from "../io.js";
 import { isPrivateHost } from "../private-host.js";
 import { RepeatSummary } from "../repeat-summary.js";
 import { printable } from "../printable.js";
+import { MAX_QUERY_LINE_BYTES, queryLines } from "../query-lines.js";
 
 export interface SitemapListOptions {
   readonly json: boolean;
@@ -269,13 +269,28 @@ export async function runSitemapBuild(
   const report = (code: string, line: string): Promise<void> =>
     code === "invalid-entry" ? err.line(line) : findings.line(code, line);
   const entries = async function* (): AsyncGenerator<SitemapUrlInput> {
-    const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-    for await (const raw of lines) {
+    // Lines capped in length while they stream: a list with no line end (`/dev/zero`) costs
+    // no more memory than the cap, and its lines are refused one by one.
+    const pieces = queryLines(
+      input as AsyncIterable<Uint8Array | string>,
+      MAX_LIST_LINE_BYTES,
+      blank,
+    );
+    for await (const raw of (async function* () {
+      for await (const piece of pieces) yield* piece;
+    })()) {
       // What the writer refused since the last line (at most one entry) is printed first.
       for (const [code, p] of problems.splice(0)) await report(code, p);
-      lineNo++;
-      const text = raw.trim();
-      if (text === "") continue;
+      lineNo = raw.number;
+      if (raw.tooLong) {
+        bad++;
+        await report(
+          "invalid-entry",
+          `${name}:${lineNo}: error: the line is over ${MAX_LIST_LINE_BYTES} bytes; skipped [invalid-entry]`,
+        );
+        continue;
+      }
+      const text = raw.text.trim();
       const entry = text.startsWith("{") ? fromJson(text) : { loc: text };
       if (typeof entry === "string") {
         bad++;
@@ -365,6 +380,14 @@ async function openList(path: string, label: string): Promise<NodeJS.ReadableStr
     );
   });
   return stream;
+}
+
+// A list line is a URL (sitemaps.org: under 2,048 characters) or a JSON object of a few of them.
+const MAX_LIST_LINE_BYTES = MAX_QUERY_LINE_BYTES;
+
+/** A list has no comment lines: only blank ones are left out. */
+function blank(text: string): boolean {
+  return text.trim() === "";
 }
 
 const JSON_KEYS = ["loc", "lastmod", "changefreq", "priority", "type", "srcloc"] as const;

@@ -5,11 +5,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { copyFile, link, lstat, open, readFile, rename, rm } from "node:fs/promises";
+import { copyFile, link, lstat, open, rename, rm } from "node:fs/promises";
 import { resolve } from "node:path";
+import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
 import { robotsUsageLines, tdmRepRules } from "../../protocol/usage/description.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
+import { readLocalFile } from "../robots-source.js";
 import { loadUsageDescription } from "../usage-description.js";
 
 export interface UsageBuildOptions {
@@ -33,15 +35,7 @@ export async function runUsageBuild(
     io.stdout.write(["User-agent: *", ...lines, ""].join("\n"));
   } else {
     const target = resolve(io.cwd, options.robots);
-    let text = "";
-    try {
-      text = await readFile(target, "utf8");
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== "ENOENT")
-        throw new CliError(`cannot read ${options.robots}: ${(error as Error).message}`, 2, {
-          cause: error,
-        });
-    }
+    const text = await existingRobots(target, options.robots);
     writes.push({
       target,
       text: withUsageLines(text, lines),
@@ -71,6 +65,27 @@ const AGENT = /^\uFEFF?[ \t]*user-agent[ \t]*:/i;
  * `text` with its Content-Usage and Content-Signal lines replaced by `lines`, placed after the
  * User-agent lines of the first `User-agent: *` group, or in a new such group at the end.
  */
+/**
+ * The robots.txt the lines go into, "" when there is none yet. It is written back whole, so it
+ * is read whole or refused: a file over what crawlers read (RFC 9309 §2.5) is not rewritten,
+ * and no more than one byte past that is read to know it (it may be endless).
+ */
+async function existingRobots(target: string, named: string): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readLocalFile(target, MAX_ROBOTS_BYTES + 1);
+  } catch (error) {
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    if (code === "ENOENT") return "";
+    throw new CliError((error as Error).message.replace(target, named), 2, { cause: error });
+  }
+  if (bytes.byteLength > MAX_ROBOTS_BYTES)
+    throw new CliError(
+      `${named} is over ${MAX_ROBOTS_BYTES} bytes, more than crawlers read (RFC 9309 §2.5); not rewritten`,
+    );
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+
 export function withUsageLines(text: string, lines: readonly string[]): string {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const kept = text === "" ? [] : text.split(/\r?\n/).filter((l) => !USAGE_LINE.test(l));

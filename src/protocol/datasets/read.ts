@@ -80,7 +80,8 @@ export function readDataTxt(input: string | Uint8Array, options: ReadDataTxtOpti
       line: null,
       severity: "error",
       code: "size-limit",
-      message: `the file is ${bytes.byteLength} bytes, more than the ${maxBytes} a data.txt may have; not read`,
+      // "over": a reader may stop one byte past the limit, not knowing the whole size.
+      message: `the file is over ${maxBytes} bytes, the most a data.txt may have; not read`,
     });
     return { ...base, form, entries: [], records: [], diagnostics };
   }

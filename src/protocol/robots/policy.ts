@@ -153,8 +153,30 @@ export class RobotsPolicy {
    * {@link Robot} with the IP and time that REGP rules also weigh.
    */
   check(url: string | URL, robot: string | Robot): Decision {
-    const agent = typeof robot === "string" ? robot : robot.agent;
-    // What depends only on the robot is worked out once per robot, not once per URL.
+    const token = this.tokenFor(typeof robot === "string" ? robot : robot.agent);
+    const path = requestPath(url, this.regp === null ? NO_FRAGMENT : KEEP_FRAGMENT);
+    if (!path.ok) return this.refuse(token, "invalid-url", path.error);
+    if (this.origin !== null && isAbsolute(url) && !this.onOrigin(url)) {
+      return this.refuse(token, "other-origin", `${String(url)} is not on ${this.origin}`);
+    }
+    return this.decidePath(path.path, token, robot);
+  }
+
+  /**
+   * {@link check} for a request path already in the form {@link requestPath} gives (path and
+   * query, canonical; under REGP with the fragment), for callers that found it themselves: it
+   * is not read again, and no origin is checked.
+   */
+  checkRequestPath(path: string, robot: string | Robot): Decision {
+    return this.decidePath(
+      path,
+      this.tokenFor(typeof robot === "string" ? robot : robot.agent),
+      robot,
+    );
+  }
+
+  /** The product token of `agent`; what depends only on the robot is worked out once per robot, not once per URL. */
+  private tokenFor(agent: string): string {
     if (agent !== this.lastAgent) {
       let known = this.agents.get(agent);
       if (known === undefined) {
@@ -167,13 +189,10 @@ export class RobotsPolicy {
       this.lastKnown = known;
       this.lastRules = known.rules;
     }
-    const token = this.lastToken;
-    const path = requestPath(url, this.regp === null ? NO_FRAGMENT : KEEP_FRAGMENT);
-    if (!path.ok) return this.refuse(token, "invalid-url", path.error);
-    if (this.origin !== null && isAbsolute(url) && !this.onOrigin(url)) {
-      return this.refuse(token, "other-origin", `${String(url)} is not on ${this.origin}`);
-    }
-    const target = path.path;
+    return this.lastToken;
+  }
+
+  private decidePath(target: string, token: string, robot: string | Robot): Decision {
     if (
       target.startsWith("/robots.txt") &&
       (target.length === 11 || target.charCodeAt(11) === 0x3f || target.charCodeAt(11) === 0x23)

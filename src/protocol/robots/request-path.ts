@@ -109,6 +109,71 @@ function plainness(url: string, start: number, end: number): number {
   return result;
 }
 
+/** Where a request path lies in the bytes of its URL (see {@link plainPathSpan}). */
+export interface PathSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * For the URL in the bytes `bytes[from, to)`: true when {@link requestPath} takes it as it is,
+ * its path and query (canonical already) being `bytes[span.start, span.end)` (empty: `/`);
+ * false when requestPath must read it. The same tests as requestPath's plain path, on bytes,
+ * so that a caller holding the bytes (a batch of queries) need not read the URL twice.
+ */
+export function plainPathSpan(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  span: PathSpan,
+): boolean {
+  let i = from;
+  if (bytes[i] === 0x2f) {
+    if (bytes[i + 1] === 0x2f) return false;
+  } else {
+    if (!startsWithScheme(bytes, i, to)) return false;
+    i += bytes[i + 4] === 0x73 ? 8 : 7;
+    const hostStart = i;
+    for (; i < to; i++) {
+      const c = bytes[i] as number;
+      if (c === 0x2f || c === 0x3f || c === 0x23) break;
+      if (c >= 0x80 || HOST[c] !== 1) return false;
+    }
+    if (i === hostStart || (i < to && bytes[i] !== 0x2f)) return false;
+  }
+  const start = i;
+  for (; i < to; i++) {
+    const c = bytes[i] as number;
+    if (c === 0x23) break;
+    if (c >= 0x80 || PLAIN[c] !== 1) return false;
+    // Dot segments, escapes and the pattern characters: requestPath reads those.
+    if (c === 0x25 || c === 0x2a || c === 0x24) return false;
+    if (c === 0x2e && bytes[i - 1] === 0x2f) return false;
+  }
+  span.start = start;
+  span.end = i;
+  return true;
+}
+
+/** Does `bytes[at, to)` start with `http://` or `https://`? */
+function startsWithScheme(bytes: Uint8Array, at: number, to: number): boolean {
+  if (to - at < 7) return false;
+  if (
+    bytes[at] !== 0x68 ||
+    bytes[at + 1] !== 0x74 ||
+    bytes[at + 2] !== 0x74 ||
+    bytes[at + 3] !== 0x70
+  )
+    return false;
+  const s = bytes[at + 4] === 0x73 ? 1 : 0;
+  return (
+    to - at >= 7 + s &&
+    bytes[at + 4 + s] === 0x3a &&
+    bytes[at + 5 + s] === 0x2f &&
+    bytes[at + 6 + s] === 0x2f
+  );
+}
+
 /** The origin (`scheme://host[:port]`) of an absolute URL, or null when it has none. */
 export function originOf(url: string | URL): string | null {
   try {

@@ -20,7 +20,6 @@ import type { PatternOptions } from "./path-pattern.js";
 const LF = 10;
 const CR = 13;
 const HASH = 35;
-const COLON = 58;
 
 /** Groups and sitemaps of `text` (`#` comments); the grouping's diagnostics are left empty. */
 export function scanGroups(text: string, patterns: PatternOptions): Grouping {
@@ -28,20 +27,24 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
   // Diagnostics of the lines read in full are not kept: a reading with them is lint's.
   const dropped: Diagnostic[] = [];
   const length = text.length;
+  // The next LF, CR, `#` and `:` at or after the line being read (`length` when none is left),
+  // each found by the engine's own search and found again only once passed: every character
+  // is looked at once per kind, in native code, which costs the same from the first file on,
+  // where a loop in JavaScript is slow until it is compiled.
+  let nextLf = -1;
+  let nextCr = -1;
+  let nextHash = -1;
+  let nextColon = -1;
   let start = 0;
   let number = 0;
   while (start < length) {
-    let end = start;
-    let comment = -1;
-    let colon = -1;
-    while (end < length) {
-      const c = text.charCodeAt(end);
-      if (c === LF || c === CR) break;
-      if (c === HASH) {
-        if (comment < 0) comment = end;
-      } else if (c === COLON && colon < 0 && comment < 0) colon = end;
-      end++;
-    }
+    if (nextLf < start) nextLf = after(text, "\n", start);
+    if (nextCr < start) nextCr = after(text, "\r", start);
+    const end = nextLf < nextCr ? nextLf : nextCr;
+    if (nextHash < start) nextHash = after(text, "#", start);
+    const comment = nextHash < end ? nextHash : -1;
+    if (nextColon < start) nextColon = after(text, ":", start);
+    const colon = nextColon < end && (comment < 0 || nextColon < comment) ? nextColon : -1;
     number++;
     const next = end + (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? 2 : 1);
     if (end - start > MAX_LINE_LENGTH) {
@@ -109,6 +112,12 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
     start = next;
   }
   return builder.finish();
+}
+
+/** The first `c` in `text` at or after `from`, or the text's length. */
+function after(text: string, c: string, from: number): number {
+  const at = text.indexOf(c, from);
+  return at < 0 ? text.length : at;
 }
 
 // The lengths of the keys and misspellings keys.ts knows: `allow` (5) to `robot-version` (13).

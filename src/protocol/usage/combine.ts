@@ -14,7 +14,7 @@
  * 4. For a purpose, "may use" is false only when its category is disallowed. Unknown is read as
  *    allowed unless the caller asks otherwise (vocab-07 §5 takes no position on the default).
  */
-import { noAiStatement, readNoAi } from "./noai.js";
+import { readNoAiValue } from "./noai.js";
 import { readContentSignal } from "./content-signal.js";
 import { readContentUsage, type StatementReading } from "./content-usage.js";
 import { tdmAnswer, type TdmRepFile, tdmStatement } from "./tdmrep.js";
@@ -146,7 +146,7 @@ export function responseStatements(inputs: ResponseInputs): StatementReading[] {
   const contentType = inputs.contentType ?? headers["content-type"] ?? null;
   const tag = headers["x-robots-tag"];
   if (tag !== undefined) {
-    const said = noAiStatement(readNoAi(tag, inputs.agent), contentType, {
+    const said = readNoAiValue(inputs.agent, contentType, {
       place: "header",
       name: "x-robots-tag",
       text: tag,
@@ -156,15 +156,11 @@ export function responseStatements(inputs: ResponseInputs): StatementReading[] {
   for (const m of inputs.meta ?? []) {
     const name = m.name.trim().toLowerCase();
     if (name !== "robots" && name !== inputs.agent) continue;
-    const said = noAiStatement(readNoAi(m.content, ""), contentType, {
-      place: "meta",
-      name,
-      text: m.content,
-    });
-    if (said !== null) {
-      out.push(said);
-      break;
-    }
+    const said = readNoAiValue("", contentType, { place: "meta", name, text: m.content });
+    if (said === null) continue;
+    out.push(said);
+    // The first element that states a preference is read; one only warned of does not count.
+    if (Object.keys(said.statement.preferences).length > 0) break;
   }
   return out;
 }
@@ -191,6 +187,37 @@ export function mayUse(
  */
 export function limitDiagnostics(answer: UsageAnswer): UsageAnswer["diagnostics"] {
   return answer.diagnostics.filter((d) => d.limit !== undefined);
+}
+
+/**
+ * The limit warnings of an answer ({@link limitDiagnostics}) for a person or a log, each naming
+ * where the statement was made: `Content-Usage line 4: the statement is 9000 characters; …`,
+ * `header x-robots-tag: the value is 9000 characters; …`.
+ */
+export function limitWarnings(answer: UsageAnswer): string[] {
+  return limitDiagnostics(answer).map(
+    (d) => `${d.source === null ? "a statement" : sourcePlace(d.source)}: ${d.message}`,
+  );
+}
+
+/** A statement's place without its text: `Content-Usage line 4`, `header content-usage`. */
+export function sourcePlace(source: UsageSource): string {
+  const form =
+    source.form === "content-usage"
+      ? "Content-Usage"
+      : source.form === "content-signal"
+        ? "Content-Signal"
+        : source.form === "tdmrep"
+          ? "TDMRep"
+          : "noai";
+  switch (source.place) {
+    case "robots.txt":
+      return `${form} line ${source.line}`;
+    case "tdmrep.json":
+      return `tdmrep.json rule ${source.line}`;
+    default:
+      return `${source.place} ${source.name ?? form}`;
+  }
 }
 
 /** Unknown labels shown in {@link usageJson}; the rest are counted in `unknownMore`. */

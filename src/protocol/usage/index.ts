@@ -17,10 +17,12 @@ export {
   type CategoryAnswer,
   combineStatements,
   limitDiagnostics,
+  limitWarnings,
   MAX_UNKNOWN_SHOWN,
   mayUse,
   type ResponseInputs,
   responseStatements,
+  sourcePlace,
   type UsageAnswer,
   usageJson,
   type VerdictOptions,
@@ -33,7 +35,7 @@ export {
   type StatementReading,
 } from "./content-usage.js";
 export * from "./limits.js";
-export { type NoAiFlags, noAiStatement, readNoAi } from "./noai.js";
+export { type NoAiFlags, noAiStatement, readNoAi, readNoAiValue } from "./noai.js";
 export {
   hasUsageLines,
   robotsStatements,

@@ -42,6 +42,35 @@ export function readNoAi(whole: string, agent: string): NoAiFlags {
 }
 
 /**
+ * What an X-Robots-Tag header or a robots meta element says with `noai`/`noimageai`, or null
+ * when it says nothing: {@link noAiStatement} of {@link readNoAi}, with a warning when the value
+ * is longer than is read (its values past {@link MAX_PREFERENCE_LENGTH} are not seen). The
+ * warning comes with no statement made too (no preferences), so that it is not lost.
+ */
+export function readNoAiValue(
+  agent: string,
+  contentType: string | null,
+  where: { readonly place: "header" | "meta"; readonly name: string; readonly text: string },
+): StatementReading | null {
+  const said = noAiStatement(readNoAi(where.text, agent), contentType, where);
+  if (where.text.length <= MAX_PREFERENCE_LENGTH) return said;
+  const warning = {
+    severity: "warning" as const,
+    code: "usage-too-long",
+    message: `the value is ${where.text.length} characters; only the first ${MAX_PREFERENCE_LENGTH} are read for noai and noimageai`,
+    limit: MAX_PREFERENCE_LENGTH,
+  };
+  return {
+    statement: said?.statement ?? {
+      source: sourceOf(where),
+      preferences: {},
+      unknown: [],
+    },
+    diagnostics: [...(said?.diagnostics ?? []), warning],
+  };
+}
+
+/**
  * The statement `noai`/`noimageai` make about a response of content type `contentType`, or null
  * when they make none.
  */
@@ -56,12 +85,19 @@ export function noAiStatement(
     "train-ai": "disallowed",
     "ai-input": "disallowed",
   };
-  const source: UsageSource = {
+  return { statement: { source: sourceOf(where), preferences, unknown: [] }, diagnostics: [] };
+}
+
+function sourceOf(where: {
+  readonly place: "header" | "meta";
+  readonly name: string;
+  readonly text: string;
+}): UsageSource {
+  return {
     form: "noai",
     place: where.place,
     line: null,
     name: where.name,
     text: shortText(where.text),
   };
-  return { statement: { source, preferences, unknown: [] }, diagnostics: [] };
 }

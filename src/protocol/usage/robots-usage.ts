@@ -17,11 +17,12 @@ import type { RobotsLine } from "../robots/line-reader.js";
 import { characterMask, PathPattern } from "../robots/path-pattern.js";
 import type { RobotsPolicy } from "../robots/policy.js";
 import { productToken } from "../robots/product-token.js";
+import { MAX_LINE_LENGTH } from "../robots/limits.js";
 import { requestPath } from "../robots/request-path.js";
 import { readContentSignal } from "./content-signal.js";
 import { readContentUsage, type StatementReading, splitRuleValue } from "./content-usage.js";
 import { MAX_USAGE_LINES } from "./limits.js";
-import { shortText, type UsageForm } from "./vocabulary.js";
+import { type Statement, shortText, type UsageForm } from "./vocabulary.js";
 
 /** A Content-Usage or Content-Signal line, read. */
 export interface UsageRule {
@@ -84,8 +85,9 @@ export function usageRule(line: RobotsLine, policy: RobotsPolicy): UsageRule | n
       name: form,
       text: shortText(line.text),
     };
-    const reading =
-      form === "content-usage"
+    const reading = line.truncated
+      ? cutLine(source)
+      : form === "content-usage"
         ? readContentUsage(statement, source)
         : readContentSignal(statement, source);
     const options = { wildcards: policy.dialect !== "koster1996" };
@@ -101,6 +103,25 @@ export function usageRule(line: RobotsLine, policy: RobotsPolicy): UsageRule | n
     rulesOfLine.set(line, rule);
   }
   return rule;
+}
+
+/**
+ * A line the line reader cut at {@link MAX_LINE_LENGTH}: what is left of its statement may be
+ * part of one (`train-ai=n` of `train-ai=n-…`), so none of it is read, and the warning says the
+ * line is over the limit: its real length was never read.
+ */
+function cutLine(source: Statement["source"]): StatementReading {
+  return {
+    statement: { source, preferences: {}, unknown: [] },
+    diagnostics: [
+      {
+        severity: "warning",
+        code: "usage-too-long",
+        message: `the line is over ${MAX_LINE_LENGTH} characters and was cut there, so its statement is not read and every preference is unknown`,
+        limit: MAX_LINE_LENGTH,
+      },
+    ],
+  };
 }
 
 // The usage rules of a selection (the groups chosen for one robot), read once per selection.

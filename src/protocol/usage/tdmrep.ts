@@ -58,7 +58,8 @@ export function readTdmRepJson(input: string | Uint8Array): TdmRepFile {
   if (size > MAX_TDMREP_BYTES)
     return fail(
       "tdmrep-too-large",
-      `tdmrep.json is ${size} bytes; more than ${MAX_TDMREP_BYTES} is not read`,
+      // "over": a reader stops one byte past the limit and does not learn the whole size.
+      `tdmrep.json is over ${MAX_TDMREP_BYTES} bytes; more is not read`,
       MAX_TDMREP_BYTES,
     );
   let text: string;

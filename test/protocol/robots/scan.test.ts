@@ -104,6 +104,23 @@ describe("fast scan reads as the line reader does", () => {
     assertSame(long, "long lines");
   });
 
+  it("long runs of lines without a colon, a `#` or a CR before the one that has it", () => {
+    // The scan keeps the next of each character it looks for until it is passed: each search
+    // starts where the last one ended, and a file of 480 KiB of bare lines reads in one pass.
+    const bare = "word\n".repeat(32_000);
+    const text = `User-agent: *\n${bare}Disallow: /x # c\r\n${bare}Allow: /y\r${bare}Disallow: /z\n`;
+    assertSame(text, "bare lines");
+    const policy = parseRobots(text);
+    assert.deepEqual(
+      policy.groups[0]?.rules.map((r) => [r.line, r.text]),
+      [
+        [32_002, "Disallow: /x"],
+        [64_003, "Allow: /y"],
+        [96_004, "Disallow: /z"],
+      ],
+    );
+  });
+
   it("lint sees every diagnostic of a file parseRobots read by the fast scan", () => {
     const text =
       "Disallow: /early\nUser-agent: *\nDisallow x\nDisallow: nope\nCrawl-delay: soon\nfoo bar\n";
