@@ -1,35 +1,4 @@
 #!/usr/bin/env node
-import { main } from "./main.js";
-
-// A reader that goes away (`heed --help | head -1`, `heed lint … | true`) ends the output
-// quietly, as for any Unix tool: without a listener the broken pipe is an unhandled 'error'
-// event and a stack trace. The exit status stays what the command returns.
-// Any other failure (a full disk) loses output: the command then ends with 2, whatever it
-// returns, and says so once.
-let lostOutput = false;
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") return;
-    if (stream !== process.stderr && !lostOutput)
-      process.stderr.write(`heed: cannot write to standard output: ${error.message}\n`);
-    lostOutput = true;
-    process.exitCode = 2;
-  });
-}
-
-main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  cwd: process.cwd(),
-}).then(
-  (code) => {
-    process.exitCode = lostOutput ? 2 : code;
-  },
-  (error: unknown) => {
-    process.stderr.write(
-      `heed: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = 70;
-  },
-);
+// The `heed` command. `npm run build` writes the bundled command line over tsc's output of this
+// file (scripts/build-cli.mjs); either way it runs process-main.ts.
+import "./process-main.js";

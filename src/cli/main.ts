@@ -1,6 +1,6 @@
 /**
  * The `heed` command line. Commands are plain functions that return an exit code; only
- * `bin.ts` calls `process.exit`.
+ * `process-main.ts` (run by `bin.ts`) sets the process's exit status.
  */
 import { Argument, Command, CommanderError, Option } from "commander";
 import type { DialectChoice } from "../protocol/robots/dialect.js";
@@ -46,7 +46,14 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-export function buildProgram(io: Io, setExit: (code: number) => void): Command {
+type SetExit = (code: number) => void;
+
+/**
+ * The program with every command, or with `only` that top-level command (and its own
+ * subcommands): what `heed check …` parses is check's alone, and building the other commands'
+ * two hundred options was a tenth of its start-up.
+ */
+export function buildProgram(io: Io, setExit: SetExit, only?: string): Command {
   const program = new Command("heed")
     .description(
       "robots-control protocols for robots and for sites: robots.txt (Koster 1996, RFC 9309, REGP 3.0) and more",
@@ -62,6 +69,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     // reaches build and not `heed sitemap` (which has a --max-urls of its own).
     .enablePositionalOptions();
 
+  for (const [name, define] of COMMANDS) {
+    if (only === undefined || name === only) define(program, io, setExit);
+  }
+  addExamples(program);
+  return program;
+}
+
+function defineCheck(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("check")
     .description(
@@ -117,7 +132,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runCheck } = await import("./commands/check.js");
       setExit(await runCheck(robots, options, io));
     });
+}
 
+function defineLint(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("lint")
     .description(
@@ -138,7 +155,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runLint } = await import("./commands/lint.js");
       setExit(await runLint(robots, options, io));
     });
+}
 
+function defineSitemap(program: Command, io: Io, setExit: SetExit): void {
   const sitemap = program
     .command("sitemap")
     .description(
@@ -241,7 +260,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runSitemapUpdate } = await import("./commands/sitemap.js");
       setExit(await runSitemapUpdate(file, options, io));
     });
+}
 
+function defineCrawl(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("crawl")
     .description(
@@ -363,7 +384,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runCrawl } = await import("./commands/crawl.js");
       setExit(await runCrawl(urls, options, io));
     });
+}
 
+function defineReport(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("report")
     .description(
@@ -387,7 +410,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runReport } = await import("./commands/report.js");
       setExit(await runReport(options, io));
     });
+}
 
+function defineUi(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("ui")
     .description(
@@ -420,7 +445,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runUi } = await import("./commands/ui.js");
       setExit(await runUi(options, io));
     });
+}
 
+function defineExport(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("export")
     .description(
@@ -455,7 +482,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runExport } = await import("./commands/export.js");
       setExit(await runExport(options, io));
     });
+}
 
+function defineDatasets(program: Command, io: Io, setExit: SetExit): void {
   const datasets = program
     .command("datasets")
     .description(
@@ -509,7 +538,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runDatasetsBuild } = await import("./commands/datasets-build.js");
       setExit(await runDatasetsBuild(dir, options, io));
     });
+}
 
+function defineServe(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("serve")
     .description(
@@ -628,7 +659,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runServeDir } = await import("./commands/serve.js");
       setExit(await runServeDir(dir, { ...options, port: options.port ?? "8080" }, io));
     });
+}
 
+function defineUsage(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("usage")
     .description(
@@ -651,7 +684,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runUsageBuild } = await import("./commands/usage-build.js");
       setExit(await runUsageBuild(description, options, io));
     });
+}
 
+function defineRup(program: Command, io: Io, setExit: SetExit): void {
   const rup = program
     .command("rup")
     .description(
@@ -788,7 +823,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runRupInbox } = await import("./commands/rup.js");
       setExit(await runRupInbox(options, io));
     });
+}
 
+function defineAgents(program: Command, io: Io, setExit: SetExit): void {
   const agents = program
     .command("agents")
     .description(
@@ -869,7 +906,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runAgentsDispatch } = await import("./commands/agents-dispatch.js");
       setExit(await runAgentsDispatch(atpUrl, options, io));
     });
+}
 
+function defineDemo(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("demo")
     .description(
@@ -885,7 +924,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { runDemo } = await import("./commands/demo.js");
       setExit(await runDemo(options, io));
     });
+}
 
+function defineCompletion(program: Command, io: Io): void {
   program
     .command("completion")
     .description("print a completion script for your shell (bash, zsh or fish)")
@@ -894,17 +935,49 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const { completionScript } = await import("./completion.js");
       io.stdout.write(completionScript(program, shell));
     });
+}
 
-  addExamples(program);
-  return program;
+/** Each top-level command, in the order `heed --help` lists them. */
+const COMMANDS: readonly (readonly [
+  string,
+  (program: Command, io: Io, setExit: SetExit) => void,
+])[] = [
+  ["check", defineCheck],
+  ["lint", defineLint],
+  ["sitemap", defineSitemap],
+  ["crawl", defineCrawl],
+  ["report", defineReport],
+  ["ui", defineUi],
+  ["export", defineExport],
+  ["datasets", defineDatasets],
+  ["serve", defineServe],
+  ["usage", defineUsage],
+  ["rup", defineRup],
+  ["agents", defineAgents],
+  ["demo", defineDemo],
+  ["completion", defineCompletion],
+];
+
+/**
+ * The command `argv` runs, when building that one alone answers exactly as the whole program
+ * does; else undefined (help, --version, an unknown word, completion, which lists every command).
+ */
+export function commandOf(argv: readonly string[]): string | undefined {
+  const first = argv[0];
+  if (first === undefined || first === "completion") return undefined;
+  return COMMANDS.some(([name]) => name === first) ? first : undefined;
 }
 
 /** Runs the command line; resolves to the exit code. Never exits the process itself. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let code = EXIT_OK;
-  const program = buildProgram(io, (c) => {
-    code = c;
-  });
+  const program = buildProgram(
+    io,
+    (c) => {
+      code = c;
+    },
+    commandOf(argv),
+  );
   const unknown = unknownHelpTopic(program, argv);
   if (unknown !== null) {
     io.stderr.write(`heed help: no command "${unknown}" (heed --help lists them)\n`);

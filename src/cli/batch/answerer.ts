@@ -375,12 +375,7 @@ export class BatchAnswerer {
     return rules;
   }
 
-  /**
-   * A local file, read with blocking calls: with the file in the page cache, as a batch's
-   * files mostly are, the read takes a few microseconds and the promise API's open, read and
-   * close cost several times more than parsing a small robots.txt. Threads (--jobs) give the
-   * parallelism.
-   */
+  /** A local file read (read-local.ts) and parsed, or why it could not be. */
   private readLocal(file: string): Rules | string {
     try {
       return compile(

@@ -4,13 +4,8 @@
  * Exit 0: no errors; 1: errors; 2: bad input.
  */
 import { basename } from "node:path";
-import { fetchDataTxt } from "../../net/data-txt-fetch.js";
-import { createHttpClient } from "../../net/http-client.js";
-import {
-  type DataTxtLintReport,
-  lintDataTxt,
-  MAX_DATA_TXT_BYTES,
-} from "../../protocol/datasets/index.js";
+import type { DataTxtLintReport } from "../../protocol/datasets/index.js";
+import { MAX_DATA_TXT_BYTES } from "../../protocol/datasets/limits.js";
 import { LINT_KINDS, type LintKind } from "../choices.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
@@ -39,6 +34,9 @@ export async function runLintDataTxt(
   const { bytes, url } = await load(source, io);
   const form =
     options.kind === "data-yaml" ? "yaml" : options.kind === "data-draft" ? "draft" : "auto";
+  // Loaded here, not at the top: lint.ts imports this file for every lint, and the reader of
+  // /data.txt brings a YAML parser that a robots.txt does not need.
+  const { lintDataTxt } = await import("../../protocol/datasets/index.js");
   let report = lintDataTxt(bytes, { form, ...(url === null ? {} : { url }) });
   // A file or standard input is read one byte past the limit, and its size is not known.
   if (url === null && bytes.byteLength === DATA_TXT_READ_BYTES)
@@ -89,6 +87,11 @@ async function load(source: string, io: Io): Promise<{ bytes: Uint8Array; url: s
   if (source === "-") return { bytes: await readAll(io.stdin, DATA_TXT_READ_BYTES), url: null };
   if (!isUrl(source)) return { bytes: await readLocalFile(source, DATA_TXT_READ_BYTES), url: null };
   const host = safeHost(source);
+  // The HTTP client (undici) is loaded only for a URL: most of a local lint's start-up else.
+  const [{ createHttpClient }, { fetchDataTxt }] = await Promise.all([
+    import("../../net/http-client.js"),
+    import("../../net/data-txt-fetch.js"),
+  ]);
   const client = createHttpClient({
     userAgent: `heed/${VERSION} (+https://www.npmjs.com/package/heed)`,
     allowPrivateAddresses: isPrivateHost(host),

@@ -1,0 +1,70 @@
+/**
+ * `heed` as a process: its standard streams, its exit status, and the report of an internal
+ * error. bin.ts runs it; `node dist/src/cli/process-main.js` runs the same command line from
+ * tsc's modules, unbundled (bench/startup.bench.ts compares the two).
+ */
+import { setFlagsFromString } from "node:v8";
+import { main } from "./main.js";
+import { sourceStack } from "./source-stack.js";
+
+/**
+ * Commands that run until stopped, or long enough to gain from V8's optimizing compiler for
+ * WebAssembly: the crawler, the servers, and the agent host, whose agents run in QuickJS.
+ */
+const LONG_RUNNING = new Set(["crawl", "serve", "ui", "agents", "demo"]);
+
+// The first HTTP request compiles undici's parser (WebAssembly), and V8 goes on compiling it
+// with its optimizing tier in the background; a process waits for that before it can end, which
+// held a `heed check URL` 80 ms or more after its answer was written. Commands that end in a
+// moment run the parser on the baseline tier only. Process-wide, so set before any request.
+const [command, subcommand] = process.argv.slice(2);
+if (!LONG_RUNNING.has(command ?? "") && !(command === "rup" && subcommand === "inbox")) {
+  setFlagsFromString("--liftoff-only");
+}
+
+// A reader that goes away (`heed --help | head -1`, `heed lint … | true`) ends the output
+// quietly, as for any Unix tool: without a listener the broken pipe is an unhandled 'error'
+// event and a stack trace. The exit status stays what the command returns.
+// Any other failure (a full disk) loses output: the command then ends with 2, whatever it
+// returns, and says so once.
+let lostOutput = false;
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") return;
+    if (stream !== process.stderr && !lostOutput)
+      process.stderr.write(`heed: cannot write to standard output: ${error.message}\n`);
+    lostOutput = true;
+    process.exitCode = 2;
+  });
+}
+
+main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  // Read when a command reads it: making the stream loads Node's socket or TTY code, which
+  // `heed --help` and a check of a file need not pay for.
+  get stdin() {
+    return process.stdin;
+  },
+  cwd: process.cwd(),
+}).then(
+  (code) => {
+    process.exitCode = lostOutput ? 2 : code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `heed: internal error: ${error instanceof Error ? internalStack(error) : String(error)}\n`,
+    );
+    process.exitCode = 70;
+  },
+);
+
+/** The error's stack in source positions, or as Node gave it if mapping fails itself. */
+function internalStack(error: Error): string {
+  const stack = error.stack ?? error.message;
+  try {
+    return sourceStack(stack);
+  } catch {
+    return stack;
+  }
+}
