@@ -152,7 +152,7 @@ describe("heed check --batch -: a byte order mark that comes in pieces", () => {
 });
 
 describe("heed check --batch: robots with long names asked of files kept", () => {
-  it("count with the files' bytes, so the policies kept do not hold their names without bound", async () => {
+  it("are not all kept by the policies kept: a policy keeps the robots it was asked about up to 64 Ki characters of names", async () => {
     const dir = await mkdtemp(join(tmpdir(), "heed-batch-long-agents-"));
     try {
       const files = Array.from({ length: 6 }, (_, f) => join(dir, `${f}.txt`));
@@ -188,7 +188,6 @@ describe("heed check --batch: robots with long names asked of files kept", () =>
       }
       gc();
       const grown = process.memoryUsage().heapUsed - heapBefore;
-      assert.ok(answerer.cachedByteCount <= 8 * 1024 * 1024, `${answerer.cachedByteCount} counted`);
       assert.ok(grown < 25 * 1024 * 1024, `the heap grew by ${grown} bytes`);
     } finally {
       await rm(dir, { recursive: true, force: true });

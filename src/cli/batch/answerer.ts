@@ -69,10 +69,6 @@ export const WRITER_OUTPUT_BYTES = 1024 * 1024;
 // A parsed policy takes several times its file's bytes, so the bound is on bytes and files.
 const CACHE_BYTES = 8 * 1024 * 1024;
 const CACHE_FILES = 64;
-// A policy remembers the robots it was asked about by name (up to 256 of them): robot names from
-// this long are counted with the bytes of the file kept, or 64 files asked by robots with names
-// of 64 KiB would keep gigabytes of names.
-const LONG_AGENT = 1024;
 // Robot names the quick path keeps, for lines that take turns among a few.
 const AGENTS_KEPT = 8;
 
@@ -87,8 +83,6 @@ const NAMED_CHARS_KEPT = 1024 * 1024;
 export class BatchAnswerer {
   private readonly cache = new Map<string, Rules | string>();
   private cachedBytes = 0;
-  // Of those, what long robot names asked of each file kept are counted for.
-  private readonly askedBytes = new Map<string, number>();
   private readonly defaults: Omit<Robot, "agent"> | null;
   private readonly heads: AnswerHeads;
   private readonly middles: DecisionMiddles;
@@ -100,10 +94,6 @@ export class BatchAnswerer {
   // robot it was last asked about by its string, and the answer heads are kept by it.
   private readonly agents: string[] = [];
   private nextAgent = 0;
-  // The last agentAt made its string afresh: not one of the recent robots.
-  private agentIsNew = false;
-  // The last long robot name the slow path counted.
-  private lastLongAgent = "";
   private stdinRules: Promise<Rules | string> | null = null;
   /**
    * Local files answered before, in a run of lines now over. A file's rules are kept in the
@@ -210,7 +200,6 @@ export class BatchAnswerer {
       return false;
     const agent = this.agentAt(bytes, tab + 1, tab2);
     if (agent === null) return false;
-    if (agent.length >= LONG_AGENT && this.agentIsNew) this.asked(this.lastFile, rules, agent);
     const policy = rules.policy;
     const span = this.span;
     let decision: Decision;
@@ -271,12 +260,8 @@ export class BatchAnswerer {
     const agents = this.agents;
     for (let k = 0; k < agents.length; k++) {
       const agent = agents[k] as string;
-      if (sameText(agent, bytes, start, end)) {
-        this.agentIsNew = false;
-        return agent;
-      }
+      if (sameText(agent, bytes, start, end)) return agent;
     }
-    this.agentIsNew = true;
     const agent = asciiText(bytes, start, end);
     if (agent !== null) {
       agents[this.nextAgent] = agent;
@@ -317,14 +302,6 @@ export class BatchAnswerer {
       if (rules === undefined) {
         rules = isLocal(file) ? this.readLocal(file) : await this.read(file);
         this.keep(file, rules);
-      }
-    }
-    if (end - start >= LONG_AGENT) {
-      const next = text.indexOf("\t", tab + 1);
-      const agent = text.slice(tab + 1, next < 0 ? text.length : next);
-      if (agent.length >= LONG_AGENT && agent !== this.lastLongAgent) {
-        this.lastLongAgent = agent;
-        this.asked(file, rules, agent);
       }
     }
     const from = { input: number, robots: file };
@@ -412,46 +389,16 @@ export class BatchAnswerer {
   private keep(file: string, rules: Rules | string): void {
     // Two answers of this thread may read one file at once (a chunk's rest is answered while
     // the next chunk waits on a fetch): count its bytes once.
-    if (this.cache.has(file)) this.drop(file);
+    const before = this.cache.get(file);
+    if (before !== undefined) this.cachedBytes -= typeof before === "string" ? 0 : before.bytes;
     this.cache.set(file, rules);
     this.cachedBytes += typeof rules === "string" ? 0 : rules.bytes;
-    this.bound();
-  }
-
-  /**
-   * A long robot name, not among the last few, asked of `rules`: counted when the file is kept.
-   * A name asked again is counted again; a few more readings of the file in a batch of such
-   * names cost less than names kept without bound.
-   */
-  private asked(file: string, rules: Rules | string, agent: string): void {
-    if (this.cache.get(file) !== rules) return;
-    const length = agent.length;
-    // The policy keeps the name (measured: about its length in bytes for each new name).
-    this.askedBytes.set(file, (this.askedBytes.get(file) ?? 0) + length);
-    this.cachedBytes += length;
-    this.bound();
-  }
-
-  /** Files dropped from the cache, least recently used first, until it is within its bounds. */
-  private bound(): void {
-    for (const key of this.cache.keys()) {
+    for (const [key, value] of this.cache) {
       if (this.cachedBytes <= CACHE_BYTES && this.cache.size <= CACHE_FILES) break;
-      this.drop(key);
+      this.cache.delete(key);
+      this.cachedBytes -= typeof value === "string" ? 0 : value.bytes;
       if (key === this.lastFile) this.lastRules = null;
     }
-  }
-
-  private drop(file: string): void {
-    const rules = this.cache.get(file);
-    this.cache.delete(file);
-    this.cachedBytes -=
-      (typeof rules === "object" ? rules.bytes : 0) + (this.askedBytes.get(file) ?? 0);
-    this.askedBytes.delete(file);
-  }
-
-  /** The bytes the cache counts: robots.txt files kept, and the long robot names asked of them. */
-  get cachedByteCount(): number {
-    return this.cachedBytes;
   }
 }
 

@@ -61,6 +61,9 @@ export interface Robot {
 
 // Selections kept per policy; enough for every robot a crawler runs as, bounded for batch runs.
 const SELECTION_CACHE_SIZE = 256;
+// And the characters of the robot names and tokens they are kept by: a name can be 64 KiB
+// long, and a batch keeps up to 64 policies, each asked by 256 robots.
+const NAME_CHARS_KEPT = 64 * 1024;
 
 /**
  * A file read by the fast scan (scan.ts) rather than line by line: what the policy needs to
@@ -99,6 +102,8 @@ export class RobotsPolicy {
   private lastKnown: { readonly token: string; rules: RobotRules | null } | null = null;
   /** Robots asked about, as they named themselves: their token and, once made, their rules. */
   private readonly agents = new Map<string, { readonly token: string; rules: RobotRules | null }>();
+  private agentChars = 0;
+  private tokenChars = 0;
   private readonly scanned: ScannedRobots | null;
   private readText: RobotsText | null;
   private readDiagnostics: readonly Diagnostic[] | null;
@@ -181,8 +186,12 @@ export class RobotsPolicy {
       let known = this.agents.get(agent);
       if (known === undefined) {
         known = { token: tokenOf(agent), rules: null };
-        if (this.agents.size >= SELECTION_CACHE_SIZE) this.agents.clear();
+        if (this.agents.size >= SELECTION_CACHE_SIZE || this.agentChars >= NAME_CHARS_KEPT) {
+          this.agents.clear();
+          this.agentChars = 0;
+        }
         this.agents.set(agent, known);
+        this.agentChars += agent.length;
       }
       this.lastAgent = agent;
       this.lastToken = known.token;
@@ -265,12 +274,14 @@ export class RobotsPolicy {
   }
 
   private remember(key: string, groupsKey: string, rules: RobotRules): void {
-    if (this.selections.size >= SELECTION_CACHE_SIZE) {
+    if (this.selections.size >= SELECTION_CACHE_SIZE || this.tokenChars >= NAME_CHARS_KEPT) {
       this.selections.clear();
       this.byGroups.clear();
+      this.tokenChars = 0;
     }
     this.selections.set(key, rules);
     this.byGroups.set(groupsKey, rules);
+    this.tokenChars += key.length + groupsKey.length;
   }
 
   private answer(
@@ -408,13 +419,18 @@ export function parseRobots(input: string | Uint8Array, options: ParseOptions = 
 // same few robots of every file. Bounded; productToken is pure, so this changes speed only.
 const TOKENS = new Map<string, string>();
 const TOKENS_KEPT = 1024;
+let tokenNameChars = 0;
 
 function tokenOf(agent: string): string {
   let token = TOKENS.get(agent);
   if (token === undefined) {
     token = productToken(agent);
-    if (TOKENS.size >= TOKENS_KEPT) TOKENS.clear();
+    if (TOKENS.size >= TOKENS_KEPT || tokenNameChars >= 4 * NAME_CHARS_KEPT) {
+      TOKENS.clear();
+      tokenNameChars = 0;
+    }
     TOKENS.set(agent, token);
+    tokenNameChars += agent.length + token.length;
   }
   return token;
 }
