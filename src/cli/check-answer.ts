@@ -231,14 +231,6 @@ export function lineRobot(
   return robot;
 }
 
-export function readError(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EISDIR") return "it is a directory";
-  if (code === "EACCES") return "permission denied";
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * One answer as a JSON object (DESIGN §6 fields first). Without `withPlan`, only REGP answers
  * carry their plan (see {@link CheckOptions.plan}). Fields left undefined are left out.

@@ -4,6 +4,7 @@ import type { FetchVerdict } from "../protocol/robots/index.js";
 import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
 import { CliError } from "./errors.js";
 import { isPrivateHost } from "./private-host.js";
+import { readError } from "./read-error.js";
 import { readAll } from "./read-stream.js";
 
 export interface RobotsSource {
@@ -79,7 +80,7 @@ export async function readLocalFile(path: string, limit: number): Promise<Uint8A
       await handle.close();
     }
   } catch (error) {
-    throw new CliError(`cannot read ${path}: ${reason(error)}`, 2, { cause: error });
+    throw new CliError(`cannot read ${path}: ${readError(error)}`, 2, { cause: error });
   }
 }
 
@@ -127,12 +128,4 @@ async function loadUrl(named: string, options: LoadOptions): Promise<RobotsSourc
         siteWide: { allowed: false, detail: verdict.why },
       };
   }
-}
-
-function reason(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EISDIR") return "it is a directory";
-  if (code === "EACCES") return "permission denied";
-  return error instanceof Error ? error.message : String(error);
 }

@@ -17,12 +17,12 @@ import {
   defaultsOrNull,
   failed,
   quoted,
-  readError,
   type Rules,
   tooLong,
   toJsonText,
   toText,
 } from "../../src/cli/check-answer.js";
+import { readError } from "../../src/cli/read-error.js";
 import { LineBytes } from "../../src/cli/line-bytes.js";
 import { queryLines } from "../../src/cli/query-lines.js";
 

@@ -36,12 +36,4 @@ export function isSkipped(bytes: Uint8Array, start: number, end: number): boolea
   return true;
 }
 
-/** The local file named by the robots-file field of the line at `bytes[start, end)`, as the quick path reads it; null for any other. */
-export function localFileOf(bytes: Buffer, start: number, end: number): string | null {
-  const tab = indexOf(bytes, TAB, start, end);
-  if (tab < 0) return null;
-  const file = asciiText(bytes, start, tab);
-  return file !== null && isLocal(file) ? file : null;
-}
-
 export const TAB = 0x09;

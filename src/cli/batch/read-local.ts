@@ -5,7 +5,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
-import { readError } from "../check-answer.js";
+import { readError } from "../read-error.js";
 import { CliError } from "../errors.js";
 
 // A batch reads no more of a robots.txt than parsing uses (RFC 9309 §2.5's 500 KiB) and one

@@ -8,7 +8,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
-import { readError } from "../check-answer.js";
+import { readError } from "../read-error.js";
 import { CliError } from "../errors.js";
 import type { Io, LineWriter } from "../io.js";
 import { MAX_QUERY_LINE_BYTES } from "../query-lines.js";

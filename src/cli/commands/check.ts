@@ -18,13 +18,13 @@ import {
   failed,
   type Origin,
   parseInstant,
-  readError,
   type Rules,
   sources,
   tooLong,
   toJsonText,
   toText,
 } from "../check-answer.js";
+import { readError } from "../read-error.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { type QueryLine, queryLines } from "../query-lines.js";
