@@ -117,13 +117,6 @@ export class LineBytes {
     this.bytes[this.used++] = 0x0a;
   }
 
-  /** What was written so far, as text; the writer starts afresh in the same memory. */
-  takeText(): string {
-    const text = this.bytes.toString("utf8", 0, this.used);
-    this.used = 0;
-    return text;
-  }
-
   /** What was written since the last clear, until the next write. */
   view(): Uint8Array {
     return this.bytes.subarray(0, this.used);
