@@ -12,33 +12,11 @@ import { after, before, describe, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { BatchAnswerer } from "../../src/cli/batch/answerer.js";
+import { lineReader } from "../helpers/child-lines.js";
 import { BIN } from "../helpers/run-cli.js";
 
 // The collector run on demand, so that the heap holds only what is still kept.
 setFlagsFromString("--expose-gc");
-
-/** Lines of a child's stdout, one at a time, each awaited with a hang guard. */
-function lineReader(stream: NodeJS.ReadableStream): () => Promise<string> {
-  let buffered = "";
-  const waiting: ((line: string) => void)[] = [];
-  stream.setEncoding("utf8");
-  stream.on("data", (text: string) => {
-    buffered += text;
-    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
-      waiting.shift()?.(line);
-    }
-  });
-  return () =>
-    new Promise((resolve, reject) => {
-      const guard = setTimeout(() => reject(new Error("no answer within 30 s")), 30_000);
-      waiting.push((line) => {
-        clearTimeout(guard);
-        resolve(line);
-      });
-    });
-}
 
 describe("heed check --batch: a file's run of lines", () => {
   let dir = "";

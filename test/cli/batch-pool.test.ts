@@ -135,29 +135,9 @@ describe("heed check --batch --jobs: the worker pool", SUITE, () => {
     return join(root, "dist", "src", "cli", "bin.js");
   }
 
-  async function runInstalled(bin: string, args: readonly string[]) {
-    return new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve, reject) => {
-        const child = spawn(process.execPath, [bin, ...args], {
-          cwd: dir,
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-        child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-        // Hang guard: a pool that waits for a dead worker never ends.
-        const timer = setTimeout(() => {
-          child.kill("SIGKILL");
-          reject(new Error(`heed ${args.join(" ")} hung with a failed worker`));
-        }, 60_000);
-        child.on("close", (code) => {
-          clearTimeout(timer);
-          resolve({ code, stdout, stderr });
-        });
-      },
-    );
-  }
+  // Hang guard: a pool that waits for a dead worker never ends.
+  const runInstalled = (bin: string, args: readonly string[]) =>
+    runCli(args, { script: bin, cwd: dir, timeoutMs: 60_000 });
 
   it("a worker that cannot load (worker.js missing): exit 2 with a clear error, no hang", async () => {
     const bin = await install("no-worker", null);

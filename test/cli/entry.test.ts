@@ -3,7 +3,6 @@
 // through npm's symlink; a missing chunk and a crash inside a command must end as an internal
 // error (exit 70) whose stack points into the TypeScript source, never a hang or silence.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import {
   cp,
   mkdir,
@@ -24,7 +23,7 @@ import { type Command, CommanderError } from "commander";
 import { buildProgram, commandOf } from "../../src/cli/main.js";
 import { sourceStack } from "../../src/cli/source-stack.js";
 import { VERSION } from "../../src/cli/version.js";
-import { BIN, type CliResult } from "../helpers/run-cli.js";
+import { BIN, type CliResult, runCli } from "../helpers/run-cli.js";
 
 const MODULES = fileURLToPath(new URL("../../src/cli/process-main.js", import.meta.url));
 const DIST = fileURLToPath(new URL("../../", import.meta.url));
@@ -37,25 +36,7 @@ const NOT_BUNDLED = BUNDLED ? false : "dist/src/cli/bin.js is not the bundle (np
 
 /** Runs `node script args` in `cwd`, killed after 20 s. */
 function run(script: string, args: readonly string[], cwd: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`node ${script} ${args.join(" ")} did not end`));
-    }, 20_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runCli(args, { script, cwd });
 }
 
 /**

@@ -12,6 +12,8 @@ export interface CliResult {
 
 export interface CliOptions {
   readonly cwd?: string;
+  /** The script node runs; default the built `heed` ({@link BIN}), else a copy of it elsewhere. */
+  readonly script?: string;
   /** Default 20 s; the process is killed with SIGKILL after it. */
   readonly timeoutMs?: number;
   /**
@@ -33,7 +35,7 @@ export function runCli(
   options: CliOptions & { readonly input?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [options.script ?? BIN, ...args], {
       cwd: options.cwd ?? process.cwd(),
       ...withEnv(options.env),
       stdio: ["pipe", "pipe", "pipe"],
