@@ -6,7 +6,6 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { readError } from "../read-error.js";
 import { CliError } from "../errors.js";
@@ -36,7 +35,6 @@ export async function runBatch(
   out: LineWriter,
   tally: { disallowed: number; errors: number },
 ): Promise<void> {
-  growYoungGeneration();
   const workers = workerCount(jobs, file);
   const input = openInput(file, io);
   // `--batch -` reads the batch from standard input: a robots.txt cannot come from it too.
@@ -96,17 +94,6 @@ export async function runBatch(
   } finally {
     await pool?.close();
   }
-}
-
-/**
- * A batch parses each robots.txt into objects that live while its lines are answered, megabytes
- * a second. The collector's young generation starts at 1 MiB and grows to its most (16 MiB)
- * by doublings, one per collection that found it too small; until then each collection copies
- * the policies in use and moves them on to the old generation, which costs about 5% of a batch.
- * Growing at once to the most is a setting V8 reads whenever it grows the generation.
- */
-function growYoungGeneration(): void {
-  setFlagsFromString("--semi-space-growth-factor=16");
 }
 
 /** What answers a run of lines on the main thread. */
