@@ -159,10 +159,6 @@ function firstMatch(ordered: Ordered, path: string): Rule | null {
   return null;
 }
 
-// Positions and line order fit the low 24 bits of a sort key (a robots.txt holds far fewer
-// rules: 500 KiB of them at 4 bytes a line is 2^17).
-const POSITION_BITS = 2 ** 24;
-
 /**
  * Rules in deciding order: RFC 9309 (`longest`) by specificity, then Allow before Disallow,
  * then line order; Koster 1996 in file order.
@@ -172,44 +168,84 @@ function order(rules: readonly Rule[], longest: boolean): Ordered {
   const n = rules.length;
   const masks = new Array<number>(n);
   const seconds = new Array<number>(n);
-  if (!longest) {
+  if (!longest || n < 2) {
     for (let i = 0; i < n; i++) describe(rules[i] as Rule, masks, seconds, i);
     return { order: rules, masks, seconds };
   }
-  // One number per rule: specificity, then Allow, then the position reversed (rules come in
-  // file order, so position order is line order), below 2^51 and so exact in a double.
-  const keys = new Array<number>(n);
+  // Each rule's rank: its specificity, then Allow above Disallow. Higher ranks decide first;
+  // between equal ranks the earlier line does, so both sorts below are stable.
+  const ranks = new Array<number>(n);
+  let top = 0;
   for (let i = 0; i < n; i++) {
     const rule = rules[i] as Rule;
-    keys[i] =
-      (rule.specificity * 2 + (rule.allow ? 1 : 0)) * POSITION_BITS + (POSITION_BITS - 1 - i);
+    const rank = rule.specificity * 2 + (rule.allow ? 1 : 0);
+    ranks[i] = rank;
+    if (rank > top) top = rank;
   }
-  // A large group sorts natively as a Float64Array, with no comparator to call back.
-  const ascending: ArrayLike<number> =
-    n > INSERTION_SORT_UP_TO ? new Float64Array(keys).sort() : insertionSort(keys);
-  const sorted = new Array<Rule>(n);
-  for (let k = 0; k < n; k++) {
-    const key = ascending[n - 1 - k] as number;
-    const rule = rules[POSITION_BITS - 1 - (key % POSITION_BITS)] as Rule;
-    sorted[k] = rule;
-    describe(rule, masks, seconds, k);
-  }
+  const sorted =
+    n <= INSERTION_SORT_UP_TO
+      ? sortedByRank(rules, ranks)
+      : top <= COUNT_RANKS_UP_TO
+        ? countedByRank(rules, ranks, top)
+        : comparedByRank(rules, ranks);
+  for (let k = 0; k < n; k++) describe(sorted[k] as Rule, masks, seconds, k);
   return { order: sorted, masks, seconds };
 }
 
 const INSERTION_SORT_UP_TO = 32;
+// A larger group is sorted by counting its ranks, in time linear in its size and its top rank:
+// a rank is twice a pattern's length, and a robots.txt's patterns are short. A group with a
+// pattern thousands of characters long is sorted by comparison instead.
+const COUNT_RANKS_UP_TO = 8 * 1024;
 
-function insertionSort(keys: number[]): number[] {
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as number;
+/** Rules by rank, highest first, in line order within a rank: an insertion sort, stable. */
+function sortedByRank(rules: readonly Rule[], ranks: number[]): Rule[] {
+  const sorted = rules.slice();
+  for (let i = 1; i < sorted.length; i++) {
+    const rule = sorted[i] as Rule;
+    const rank = ranks[i] as number;
     let j = i - 1;
-    while (j >= 0 && (keys[j] as number) > key) {
-      keys[j + 1] = keys[j] as number;
+    while (j >= 0 && (ranks[j] as number) < rank) {
+      sorted[j + 1] = sorted[j] as Rule;
+      ranks[j + 1] = ranks[j] as number;
       j--;
     }
-    keys[j + 1] = key;
+    sorted[j + 1] = rule;
+    ranks[j + 1] = rank;
   }
-  return keys;
+  return sorted;
+}
+
+/** {@link sortedByRank} by Array's sort, which is stable, for a large group with a long pattern. */
+function comparedByRank(rules: readonly Rule[], ranks: readonly number[]): Rule[] {
+  const places = Array.from(rules, (_, i) => i);
+  places.sort((a, b) => (ranks[b] as number) - (ranks[a] as number));
+  return places.map((i) => rules[i] as Rule);
+}
+
+/** {@link sortedByRank} by counting: how many rules rank above each rank gives its place. */
+function countedByRank(rules: readonly Rule[], ranks: readonly number[], top: number): Rule[] {
+  const n = rules.length;
+  // at[top - rank]: how many rules have that rank, then where the next of them goes.
+  const at = new Int32Array(top + 2);
+  for (let i = 0; i < n; i++) {
+    const slot = top - (ranks[i] as number);
+    at[slot] = (at[slot] as number) + 1;
+  }
+  let place = 0;
+  for (let r = 0; r <= top; r++) {
+    const count = at[r] as number;
+    at[r] = place;
+    place += count;
+  }
+  const sorted = new Array<Rule>(n);
+  for (let i = 0; i < n; i++) {
+    const slot = top - (ranks[i] as number);
+    const k = at[slot] as number;
+    at[slot] = k + 1;
+    sorted[k] = rules[i] as Rule;
+  }
+  return sorted;
 }
 
 /** A rule's mask and second character, at index `k`: for a plain path, without compiling it. */

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { buildWebCorpus } from "../../../bench/web-corpus.js";
 import { type Decision, parseRobots } from "../../../src/protocol/robots/index.js";
 
-function shape(d: Decision): unknown {
+function shape(d: Decision): readonly unknown[] {
   return [d.allowed, d.reason, d.line, d.rule, d.basis];
 }
 
@@ -37,7 +37,8 @@ describe("scanned and ordered rules decide alike", () => {
         .map(([key, pieces]) => `${key}: ${pieces.join("")}`);
       fc.assert(
         fc.property(
-          fc.array(rule, { minLength: 1, maxLength: 12 }),
+          // Up to 80 rules in the merged `*` groups: large groups are ordered by counting.
+          fc.array(rule, { minLength: 1, maxLength: 40 }),
           fc.array(rule, { maxLength: 6 }),
           fc.constantFrom(...PATHS),
           fc.constantFrom("bot", "other"),
@@ -60,6 +61,19 @@ describe("scanned and ordered rules decide alike", () => {
         assert.deepEqual(scanned, ordered, `${f.name}: ${q.url} as ${q.agent}`);
       }
     }
+  });
+
+  it("a large group with a pattern thousands of characters long is ordered alike", () => {
+    const long = `/a${"b".repeat(5000)}`;
+    const rules = Array.from({ length: 40 }, (_, i) =>
+      i % 3 === 0 ? `Allow: /a${"*".repeat(i % 5)}b` : `Disallow: /a${"b".repeat(i)}`,
+    );
+    const text = `User-agent: *\n${rules.join("\n")}\nDisallow: ${long}\nAllow: ${long}\n`;
+    for (const path of ["/a", "/ab", `/a${"b".repeat(20)}`, `${long}c`]) {
+      const { scanned, ordered } = bothWays(text, path, "bot", "rfc9309");
+      assert.deepEqual(scanned, ordered, path);
+    }
+    assert.deepEqual(bothWays(text, `${long}c`, "bot", "rfc9309").ordered[2], 43);
   });
 
   it("equal lengths: Allow wins, and between two of a kind the earlier line is named", () => {
