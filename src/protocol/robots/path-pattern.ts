@@ -7,7 +7,7 @@
  * occurrence after the previous one leaves the most room for the pieces after it, so if any
  * placement succeeds the leftmost one does. Each search starts where the last one ended.
  */
-import { canonicalize, isCanonical } from "./percent-encoding.js";
+import { canonicalize, isCanonical, isCanonicalWildcard } from "./percent-encoding.js";
 
 export interface PatternOptions {
   /** `*` and a trailing `$` are special (RFC 9309 §2.2.3, REGP); else every octet is literal (Koster 1996). */
@@ -47,6 +47,21 @@ export class PathPattern {
       this.second = source.length >= 2 ? source.charCodeAt(1) : -1;
       return;
     }
+    if (options.wildcards && options.ignoreCase !== true && isCanonicalWildcard(source)) {
+      // Most other rules are plain paths with `*`s or a final `$` (`/*?sort=`, `/*.pdf$`): the
+      // source is its own canonical form, and its pieces are its slices between `*`s.
+      const anchored = source.charCodeAt(source.length - 1) === 0x24;
+      const body = anchored ? source.slice(0, -1) : source;
+      const pieces = body.split("*");
+      this.canonical = source;
+      this.specificity = source.length;
+      this.pieces = withoutInnerEmpty(pieces);
+      this.anchored = anchored;
+      this.mask = characterMask(body, 0x2a);
+      const first = pieces[0] as string;
+      this.second = first.length >= 2 ? first.charCodeAt(1) : -1;
+      return;
+    }
     let body = source;
     let anchored = false;
     if (options.wildcards && body.endsWith("$")) {
@@ -69,11 +84,7 @@ export class PathPattern {
     const joined = pieces.length === 1 ? (pieces[0] as string) : pieces.join("*");
     this.canonical = anchored ? `${joined}$` : joined;
     this.specificity = this.canonical.length;
-    // Empty inner pieces (`**`) add nothing; the first and last keep their place.
-    this.pieces =
-      pieces.length <= 2
-        ? pieces
-        : pieces.filter((p, i) => p !== "" || i === 0 || i === pieces.length - 1);
+    this.pieces = withoutInnerEmpty(pieces);
     this.anchored = anchored;
     this.mask = characterMask(pieces.join(""));
     const first = pieces[0] as string;
@@ -112,11 +123,24 @@ export function isPlainLiteral(source: string, options: PatternOptions): boolean
   return options.ignoreCase !== true || source === source.toLowerCase();
 }
 
-/** The characters of `text` as bits of a 32-bit mask (see {@link PathPattern.mask}). */
-export function characterMask(text: string): number {
+/**
+ * The characters of `text` as bits of a 32-bit mask (see {@link PathPattern.mask}); `except`,
+ * a character code, is left out.
+ */
+export function characterMask(text: string, except = -1): number {
   let mask = 0;
-  for (let i = 0; i < text.length; i++) mask |= 1 << (text.charCodeAt(i) & 31);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== except) mask |= 1 << (c & 31);
+  }
   return mask;
+}
+
+/** Empty inner pieces (`**`) add nothing; the first and last keep their place. */
+function withoutInnerEmpty(pieces: string[]): string[] {
+  return pieces.length <= 2
+    ? pieces
+    : pieces.filter((p, i) => p !== "" || i === 0 || i === pieces.length - 1);
 }
 
 function literal(piece: string, ignoreCase: boolean): string {

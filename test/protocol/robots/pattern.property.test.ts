@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalize, PathPattern, requestPath } from "../../../src/index.js";
+import { characterMask } from "../../../src/protocol/robots/path-pattern.js";
 
 const RUNS = 2000;
 
@@ -101,11 +102,24 @@ for (const wildcards of [true, false]) {
           assert.equal(canonicalPath, `/${path.map(literal).join("")}`);
           const compiled = new PathPattern(rawPattern, { wildcards });
           assert.equal(compiled.canonical, referenceCanonical(pattern, wildcards));
+          const matches = referenceMatches(pattern, canonicalPath, wildcards);
           assert.equal(
             compiled.matches(canonicalPath),
-            referenceMatches(pattern, canonicalPath, wildcards),
+            matches,
             `pattern ${JSON.stringify(rawPattern)} path ${JSON.stringify(rawPath)}`,
           );
+          // The query loop passes over a pattern by its mask and second character: both must
+          // hold for every path it matches.
+          const { anchored } = compile(pattern, wildcards);
+          const literals = compiled.canonical.slice(0, anchored ? -1 : undefined);
+          assert.equal(
+            compiled.mask,
+            characterMask(wildcards ? literals.replaceAll("*", "") : literals),
+          );
+          if (matches) {
+            assert.equal(compiled.mask & ~characterMask(canonicalPath), 0);
+            assert.ok(compiled.second === -1 || compiled.second === canonicalPath.charCodeAt(1));
+          }
         }),
         { numRuns: RUNS },
       );
