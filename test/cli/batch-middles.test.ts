@@ -90,6 +90,33 @@ describe("batch answer middles", () => {
       assert.ok(most >= 6 * 1024 * 1024, `${json}: ${most}: the pieces are kept`);
     }
   });
+
+  it("thousands of robots of long names keep at most 4 MiB of token fields across files", () => {
+    const compiled = compile(
+      { bytes: Buffer.from("User-agent: *\nDisallow: /x\n"), origin: null, siteWide: null },
+      "rfc9309",
+    );
+    const middles = new DecisionMiddles(true);
+    const out = new LineBytes();
+    const expected = new LineBytes();
+    let most = 0;
+    for (let robot = 0; robot < 2_000; robot++) {
+      // Letters only, so that the whole name is the robot's product token.
+      const letters = [robot % 26, (robot / 26) % 26, robot / 676].map((n) => 97 + Math.floor(n));
+      const agent = `${String.fromCharCode(...letters)}${"z".repeat(30_000)}`;
+      const decision = compiled.policy.check("/x", agent);
+      assert.equal(decision.agent, agent);
+      const file = `r${robot % 7}.txt`;
+      middles.write(out, compiled, file, decision);
+      expected.text('"');
+      writeJsonMiddle(expected, decision);
+      expected.text(`,"robots":"${file}","input":`);
+      assert.equal(taken(out), taken(expected));
+      most = Math.max(most, middles.keptTokenBytes);
+    }
+    assert.ok(most <= 4 * 1024 * 1024 + 30_100, `${most} bytes kept`);
+    assert.ok(most >= 3 * 1024 * 1024, `${most}: the token fields are kept`);
+  });
 });
 
 describe("batch answer heads", () => {

@@ -12,6 +12,10 @@ import { PieceSlab } from "./piece-slab.js";
 
 // Robots whose middles are kept for one file.
 const TOKENS_KEPT = 256;
+// Product tokens whose `"token"` field is kept across files, and their bytes: a batch asks as
+// a few robots, and the bounds keep memory flat when it asks as thousands with long names.
+const TOKEN_FIELDS_KEPT = 1024;
+const TOKEN_FIELD_BYTES_KEPT = 4 * 1024 * 1024;
 // And at most this many middles, and bytes of pieces, in all: one robot's lines may be decided
 // by each of the tens of thousands of rules a 500 KiB file holds, a rule's line may be
 // kilobytes long, and 256 robots times those is gigabytes.
@@ -34,6 +38,13 @@ export class DecisionMiddles {
   private readonly byOwner = new Map<GroupSummary | string | null, Map<number, Uint8Array>>();
   /** JSON: per product token, the rest of the middle: token, group and file. */
   private readonly tails = new Map<string, Uint8Array>();
+  // What tails are joined from: the token field of each robot, kept across files, memory of
+  // its own; and, for the file being answered, the group field of each group chosen and the
+  // file's own field.
+  private readonly tokenFields = new Map<string, Uint8Array>();
+  private tokenFieldBytes = 0;
+  private readonly groupFields = new Map<GroupSummary | null, Uint8Array>();
+  private fileFieldBytes: Uint8Array | null = null;
   private count = 0;
   private bytes = 0;
   private readonly scratch = new LineBytes(1024);
@@ -66,6 +77,8 @@ export class DecisionMiddles {
       this.file = file;
       this.byOwner.clear();
       this.tails.clear();
+      this.groupFields.clear();
+      this.fileFieldBytes = null;
       this.count = 0;
       this.bytes = 0;
     }
@@ -101,6 +114,11 @@ export class DecisionMiddles {
     return this.bytes;
   }
 
+  /** The bytes of the robots' token fields kept now, across files. */
+  get keptTokenBytes(): number {
+    return this.tokenFieldBytes;
+  }
+
   /**
    * `,"token":…,"group":…,"robots":…,"input":` for `d`'s robot: in one file a robot's
    * decisions all come from one choice of groups.
@@ -108,19 +126,64 @@ export class DecisionMiddles {
   private tail(file: string, d: Decision): Uint8Array {
     let piece = this.tails.get(d.agent);
     if (piece === undefined) {
-      this.scratch.text(',"token":');
-      this.scratch.json(d.agent);
-      this.scratch.text(',"group":');
-      this.scratch.text(cachedJson(d.group));
-      piece = this.keep(this.scratch, this.fileField.of(file));
+      // Joined from fields made once: a batch names each file in a run of lines, and each of
+      // its robots starts a tail there.
+      piece = this.slab.join(
+        this.tokenField(d.agent),
+        this.groupField(d.group),
+        this.ownField(file),
+      );
+      this.bytes += piece.length;
       this.tails.set(d.agent, piece);
     }
     return piece;
   }
 
-  /** What `scratch` holds, and `text` after it, as a piece kept for this file; `scratch` is left empty. */
-  private keep(scratch: LineBytes, text?: string): Uint8Array {
-    if (text !== undefined) scratch.text(text);
+  /** `,"token":"…"`. */
+  private tokenField(token: string): Uint8Array {
+    let field = this.tokenFields.get(token);
+    if (field === undefined) {
+      if (
+        this.tokenFields.size >= TOKEN_FIELDS_KEPT ||
+        this.tokenFieldBytes >= TOKEN_FIELD_BYTES_KEPT
+      ) {
+        this.tokenFields.clear();
+        this.tokenFieldBytes = 0;
+      }
+      this.scratch.text(',"token":');
+      this.scratch.json(token);
+      // Memory of its own: a piece of the file's slab would keep the slab.
+      field = new Uint8Array(this.scratch.view());
+      this.scratch.clear();
+      this.tokenFields.set(token, field);
+      this.tokenFieldBytes += field.length;
+    }
+    return field;
+  }
+
+  /** `,"group":{…}`, for the file being answered. */
+  private groupField(group: GroupSummary | null): Uint8Array {
+    let field = this.groupFields.get(group);
+    if (field === undefined) {
+      this.scratch.text(',"group":');
+      this.scratch.text(cachedJson(group));
+      field = this.keep(this.scratch);
+      this.groupFields.set(group, field);
+    }
+    return field;
+  }
+
+  /** `,"robots":"…","input":`, for the file being answered. */
+  private ownField(file: string): Uint8Array {
+    if (this.fileFieldBytes === null) {
+      this.scratch.text(this.fileField.of(file));
+      this.fileFieldBytes = this.keep(this.scratch);
+    }
+    return this.fileFieldBytes;
+  }
+
+  /** What `scratch` holds as a piece kept for this file; `scratch` is left empty. */
+  private keep(scratch: LineBytes): Uint8Array {
     const piece = this.slab.copyOf(scratch.view());
     scratch.clear();
     this.bytes += piece.length;

@@ -11,14 +11,27 @@ export class PieceSlab {
 
   /** A copy of `bytes`, kept as long as the view returned is. */
   copyOf(bytes: Uint8Array): Uint8Array {
-    const n = bytes.length;
+    const piece = this.take(bytes.length);
+    piece.set(bytes);
+    return piece;
+  }
+
+  /** `a`, `b` and `c` one after the other, as {@link copyOf} keeps them. */
+  join(a: Uint8Array, b: Uint8Array, c: Uint8Array): Uint8Array {
+    const piece = this.take(a.length + b.length + c.length);
+    piece.set(a);
+    piece.set(b, a.length);
+    piece.set(c, a.length + b.length);
+    return piece;
+  }
+
+  private take(n: number): Uint8Array {
     if (this.used + n > this.slab.length) {
       // A full slab is left to its views: it is freed when the last of them is.
       this.slab = new Uint8Array(Math.max(SLAB_BYTES, n));
       this.used = 0;
     }
     const piece = this.slab.subarray(this.used, this.used + n);
-    piece.set(bytes);
     this.used += n;
     return piece;
   }
