@@ -4,7 +4,7 @@
  * `--batch` answerer (batch/answerer.ts), which writes the same lines straight into bytes.
  */
 import { isIP } from "node:net";
-import { BASIS_TEXT, type Decision } from "../protocol/robots/decision.js";
+import { BASIS_TEXT, type Decision, type DefaultBasis } from "../protocol/robots/decision.js";
 import type { DialectChoice } from "../protocol/robots/dialect.js";
 import { htmlPageLine } from "../protocol/robots/html-page.js";
 import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
@@ -297,25 +297,21 @@ export function writeJsonMiddle(out: LineBytes, d: Decision): void {
 
 /** The fields from `dialect` to `basis`: the decision's verdict, without whom it is for. */
 export function writeJsonVerdict(out: LineBytes, d: Decision): void {
-  out.text(',"dialect":');
-  out.json(d.dialect);
-  out.text(',"line":');
-  if (d.line === null) out.text("null");
+  // The fixed text between the values, as bytes made once: a batch writes tens of thousands.
+  out.piece(DIALECT_FIELD[d.dialect]);
+  if (d.line === null) out.piece(NULL);
   else out.number(d.line);
-  out.text(',"rule":');
-  if (d.rule === null) out.text("null");
+  out.piece(RULE_FIELD);
+  if (d.rule === null) out.piece(NULL);
   else out.json(d.rule);
-  out.text(',"reason":');
-  out.json(d.reason);
-  out.text(',"delay":');
+  out.piece(REASON_FIELD[d.reason]);
   out.number(d.plan?.delaySeconds ?? 0);
-  out.text(',"next":');
-  if (d.next === undefined || d.next === null) out.text("null");
-  else out.json(new Date(d.next).toISOString());
-  if (d.basis !== undefined) {
-    out.text(',"basis":');
-    out.json(d.basis);
+  if (d.next === undefined || d.next === null) out.piece(NO_NEXT);
+  else {
+    out.piece(NEXT_FIELD);
+    out.json(new Date(d.next).toISOString());
   }
+  if (d.basis !== undefined) out.piece(BASIS_FIELD[d.basis]);
 }
 
 /** The fields after `input`, and the closing brace. */
@@ -414,3 +410,23 @@ const REASON_TEXT: Record<Decision["reason"], string> = {
   "invalid-url": "invalid URL",
   "invalid-query": "malformed query",
 };
+
+// writeJsonVerdict's fixed text, after REASON_TEXT, which it is made from.
+const ascii = (text: string): Uint8Array => Buffer.from(text, "latin1");
+/** `,"dialect":"…","line":`, then the line. */
+const DIALECT_FIELD: Readonly<Record<Decision["dialect"], Uint8Array>> = {
+  koster1996: ascii(',"dialect":"koster1996","line":'),
+  rfc9309: ascii(',"dialect":"rfc9309","line":'),
+  regp: ascii(',"dialect":"regp","line":'),
+};
+const NULL = ascii("null");
+const RULE_FIELD = ascii(',"rule":');
+/** `,"reason":"…","delay":`, then the delay. */
+const REASON_FIELD = Object.fromEntries(
+  Object.keys(REASON_TEXT).map((reason) => [reason, ascii(`,"reason":"${reason}","delay":`)]),
+) as Readonly<Record<Decision["reason"], Uint8Array>>;
+const NO_NEXT = ascii(',"next":null');
+const NEXT_FIELD = ascii(',"next":');
+const BASIS_FIELD = Object.fromEntries(
+  Object.keys(BASIS_TEXT).map((basis) => [basis, ascii(`,"basis":"${basis}"`)]),
+) as Readonly<Record<DefaultBasis, Uint8Array>>;
