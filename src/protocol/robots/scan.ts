@@ -60,7 +60,9 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
       start = next;
       continue;
     }
-    if (colon < 0 && !mayBeKey(text, p, comment < 0 ? end : comment)) {
+    // Where the line's content stops: its comment, or its end.
+    const stop = comment < 0 ? end : comment;
+    if (colon < 0 && !mayBeKey(text, p, stop)) {
       // No colon and a first word no key is spelt like (an HTML page's lines, prose): the
       // line reader reads it as invalid, and groups ignore it.
       start = next;
@@ -72,8 +74,7 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
     if (kind === null) {
       // Another key (Host, Clean-param, a misspelling): read in place when it is a plain
       // `key: value` line, in full otherwise.
-      const line =
-        colon < 0 ? null : otherKeyLine(text, p, colon, comment < 0 ? end : comment, number);
+      const line = colon < 0 ? null : otherKeyLine(text, p, colon, stop, number);
       builder.add(line ?? readLine(text, start, end, number, "hash", dropped));
       dropped.length = 0;
       start = next;
@@ -81,7 +82,6 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
     }
     if (kind !== "robot-version") {
       // The value as `String.prototype.trim` would leave it, sliced once.
-      const stop = comment < 0 ? end : comment;
       let from = colon + 1;
       while (from < stop && isTrimmed(text.charCodeAt(from))) from++;
       let to = stop;
