@@ -19,7 +19,6 @@ import {
   usageJson,
 } from "../protocol/usage/index.js";
 import { CliError } from "./errors.js";
-import { readLocalFile } from "./robots-source.js";
 
 export interface UsageSettings {
   readonly purposes: readonly Category[];
@@ -73,6 +72,8 @@ export async function usageSettings(options: UsageOptions): Promise<UsageSetting
     try {
       // One byte past the limit says the file is over it (tdmrep.json's own check), however
       // long the file goes on.
+      // Loaded here: a check without --tdmrep, as most, needs none of its network code.
+      const { readLocalFile } = await import("./robots-source.js");
       bytes = await readLocalFile(options.tdmrep, MAX_TDMREP_BYTES + 1);
     } catch (error) {
       throw new CliError(`--tdmrep: ${(error as Error).message}`, 2, { cause: error });

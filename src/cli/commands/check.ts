@@ -2,8 +2,7 @@
  * `heed check`: is a URL allowed for a robot? (DESIGN §6.) One robots.txt with `--url` or
  * `--queries`, or many with `--batch`; both stream, so a million queries run in constant memory.
  */
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { createReadStream, statSync } from "node:fs";
 import { isIP } from "node:net";
 import type { DialectChoice } from "../../protocol/robots/dialect.js";
 import type { Robot } from "../../protocol/robots/policy.js";
@@ -250,7 +249,7 @@ async function forEachLines(
   handle: (lines: QueryLine[]) => Promise<void>,
 ): Promise<void> {
   // A folder opens without error and fails only on the first read: refuse it here.
-  if (file !== "-" && (await stat(file).catch(() => null))?.isDirectory() === true)
+  if (file !== "-" && isFolder(file))
     throw new CliError(`cannot read ${file}: it is a folder, not a file of queries`);
   const input = file === "-" ? io.stdin : createReadStream(file, { highWaterMark: 64 * 1024 });
   const opened = new Promise<void>((resolve, reject) => {
@@ -273,5 +272,14 @@ async function forEachLines(
     const code = (error as { code?: unknown }).code;
     if (typeof code !== "string") throw error;
     throw new CliError(`cannot read ${file}: ${readError(error)}`, 2, { cause: error });
+  }
+}
+
+/** Is `file` a folder? Not when it cannot be looked at: opening it then says why. */
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
   }
 }
