@@ -21,6 +21,19 @@ for (let c = 0x30; c <= 0x39; c++) HOST[c] = 1;
 for (let c = 0x61; c <= 0x7a; c++) HOST[c] = 1;
 for (const ch of "-.:") HOST[ch.charCodeAt(0)] = 1;
 
+// plainPathSpan's view of a byte, one lookup each: in the host, 1 a host character and 2 the
+// end of the host (`/`, `?`, `#`); in the path, 1 a plain character, 2 a dot (plain unless it
+// starts a segment), 3 the fragment's `#`. 0: requestPath must read the URL.
+const HOST_BYTE = new Uint8Array(256);
+for (let c = 0; c < 0x80; c++) if (HOST[c] === 1) HOST_BYTE[c] = 1;
+for (const ch of "/?#") HOST_BYTE[ch.charCodeAt(0)] = 2;
+const PATH_BYTE = new Uint8Array(256);
+for (let c = 0; c < 0x80; c++) if (PLAIN[c] === 1) PATH_BYTE[c] = 1;
+// Escapes and the pattern characters are read by requestPath.
+for (const ch of "%*$") PATH_BYTE[ch.charCodeAt(0)] = 0;
+PATH_BYTE[0x2e] = 2;
+PATH_BYTE[0x23] = 3;
+
 const PLACEHOLDER_BASE = "http://robots.invalid";
 
 export interface RequestPathOptions {
@@ -135,20 +148,20 @@ export function plainPathSpan(
     i += bytes[i + 4] === 0x73 ? 8 : 7;
     const hostStart = i;
     for (; i < to; i++) {
-      const c = bytes[i] as number;
-      if (c === 0x2f || c === 0x3f || c === 0x23) break;
-      if (c >= 0x80 || HOST[c] !== 1) return false;
+      const kind = HOST_BYTE[bytes[i] as number];
+      if (kind === 1) continue;
+      if (kind === 2) break;
+      return false;
     }
     if (i === hostStart || (i < to && bytes[i] !== 0x2f)) return false;
   }
   const start = i;
   for (; i < to; i++) {
-    const c = bytes[i] as number;
-    if (c === 0x23) break;
-    if (c >= 0x80 || PLAIN[c] !== 1) return false;
-    // Dot segments, escapes and the pattern characters: requestPath reads those.
-    if (c === 0x25 || c === 0x2a || c === 0x24) return false;
-    if (c === 0x2e && bytes[i - 1] === 0x2f) return false;
+    const kind = PATH_BYTE[bytes[i] as number];
+    if (kind === 1) continue;
+    if (kind === 3) break;
+    // Dot segments and what else requestPath reads.
+    if (kind === 0 || bytes[i - 1] === 0x2f) return false;
   }
   span.start = start;
   span.end = i;
