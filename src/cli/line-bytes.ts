@@ -26,6 +26,9 @@ export class LineBytes {
       reuse !== undefined && reuse.byteLength >= size
         ? Buffer.from(reuse)
         : Buffer.allocUnsafeSlow(size);
+    // Written here as well as by take(): a field written once is taken by V8's compiler to be
+    // constant, and the code that took it so is thrown away when take() writes it again.
+    this.nextSize = size;
   }
 
   /** `text` as it is, in UTF-8 (lone surrogates as U+FFFD, as Buffer.write has them). */
@@ -221,18 +224,14 @@ export function latin1(bytes: Buffer, from: number, to: number): string {
 
 /** Decimal digits of `value`, from 0 to 2^31 - 1. */
 function digitCount(value: number): number {
-  if (value < 100000)
-    return value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : value < 10000 ? 4 : 5;
-  return value < 1000000
-    ? 6
-    : value < 10000000
-      ? 7
-      : value < 100000000
-        ? 8
-        : value < 1000000000
-          ? 9
-          : 10;
+  // A loop, not a tree of comparisons: V8 compiles the branches a batch has taken so far, and
+  // its first line number of six digits would throw the compiled code of its callers away.
+  let n = 1;
+  while (n < 10 && value >= (POWERS_OF_TEN[n] as number)) n++;
+  return n;
 }
+
+const POWERS_OF_TEN = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000];
 
 function isLow(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;

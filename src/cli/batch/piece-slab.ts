@@ -4,9 +4,12 @@
  * than the few uses most pieces get; a view costs an object.
  */
 const SLAB_BYTES = 256 * 1024;
+const EMPTY = new Uint8Array(0);
 
 export class PieceSlab {
-  private slab = new Uint8Array(SLAB_BYTES);
+  // Made at the first piece: a field written once is taken by V8's compiler to be constant,
+  // and the code that took it so is thrown away when a full slab is replaced.
+  private slab = EMPTY;
   private used = 0;
 
   /** A copy of `bytes`, kept as long as the view returned is. */
