@@ -67,6 +67,26 @@ describe("LineBytes", () => {
       }),
     );
   });
+  it("span() writes a piece of other bytes as it is, short or long", () => {
+    const from = Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 7) % 256));
+    for (const [start, end] of [
+      [0, 0],
+      [3, 4],
+      [10, 138],
+      [10, 139],
+      [5, 600],
+    ] as const) {
+      assert.equal(
+        written((out) => {
+          out.text("<");
+          out.span(from, start, end);
+        }),
+        `<${from.toString("latin1", start, end)}\n`,
+        `${start}-${end}`,
+      );
+    }
+  });
+
   it("writes lines in order across growth of the buffer, and starts afresh after take", () => {
     const out = new LineBytes(4);
     const lines = ["a", "", "ünïcode ☃ 😀", "x".repeat(1000)];

@@ -203,7 +203,6 @@ export class BatchAnswerer {
     const policy = rules.policy;
     const span = this.span;
     let decision: Decision;
-    let url: string | null;
     if (
       policy.regp === null &&
       policy.origin === null &&
@@ -211,37 +210,39 @@ export class BatchAnswerer {
       isJsonSafe(bytes, span.end, end)
     ) {
       // A plain URL, as most are: its request path was found in the same pass as its check.
-      url = latin1(bytes, tab2 + 1, end);
-      // A string of its own, not a slice of the URL's: the rules read it a character at a time,
-      // and a slice is slower to read so.
+      // The path is a string of its own, not a slice of the URL's: the rules read it a
+      // character at a time, and a slice is slower to read so.
       const path = span.start === span.end ? "/" : latin1(bytes, span.start, span.end);
       decision = policy.checkRequestPath(path, agent);
     } else {
       // A third tab (an IP field) is no printable ASCII: such a line is not one for here.
-      url = asciiText(bytes, tab2 + 1, end);
+      const url = asciiText(bytes, tab2 + 1, end);
       if (url === null) return false;
       decision = policy.check(url, agent);
     }
     if (decision.error !== undefined) return false;
-    this.writeQuick(out, rules, decision, agent, url, number);
+    // The URL, printable ASCII with nothing to escape, is written from the line's own bytes.
+    this.writeQuick(out, rules, decision, agent, bytes, tab2 + 1, end, number);
     if (!decision.allowed) tally.disallowed++;
     return true;
   }
 
   /**
    * The line {@link writeJson} or {@link toText} would write: its head and middle made once
-   * and kept as bytes, and the URL, plain ASCII with nothing to escape, as it is.
+   * and kept as bytes, and the URL, `line[urlStart, urlEnd)`, as it is.
    */
   private writeQuick(
     out: LineBytes,
     rules: Rules,
     decision: Decision,
     agent: string,
-    url: string,
+    line: Uint8Array,
+    urlStart: number,
+    urlEnd: number,
     number: number,
   ): void {
     out.piece(this.heads.of(agent, decision.allowed));
-    out.ascii(url);
+    out.span(line, urlStart, urlEnd);
     this.middles.write(out, rules, this.lastFile, decision);
     if (this.settings.json) {
       out.number(number);
