@@ -117,4 +117,10 @@ export interface Io {
   readonly stderr: Writable;
   readonly stdin: NodeJS.ReadableStream;
   readonly cwd: string;
+  /**
+   * Given only when the command is a process of its own (`heed`): lowers the priority of the
+   * process's helper threads (helper-threads.ts), which a command run inside another program
+   * must leave alone.
+   */
+  readonly lowerHelperThreads?: () => void;
 }

@@ -4,6 +4,7 @@
  * tsc's modules, unbundled (bench/startup.bench.ts compares the two).
  */
 import { setFlagsFromString } from "node:v8";
+import { lowerHelperThreads } from "./helper-threads.js";
 import { main } from "./main.js";
 import { sourceStack } from "./source-stack.js";
 
@@ -55,6 +56,7 @@ main(process.argv.slice(2), {
     return process.stdin;
   },
   cwd: process.cwd(),
+  lowerHelperThreads,
 }).then(
   (code) => {
     process.exitCode = lostOutput ? 2 : code;

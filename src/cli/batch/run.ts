@@ -35,6 +35,8 @@ export async function runBatch(
   out: LineWriter,
   tally: { disallowed: number; errors: number },
 ): Promise<void> {
+  // The main thread is the batch's critical path: V8's compiler must not take its core.
+  io.lowerHelperThreads?.();
   const workers = workerCount(jobs, file);
   const input = openInput(file, io);
   // `--batch -` reads the batch from standard input: a robots.txt cannot come from it too.
