@@ -121,8 +121,8 @@ function firstMatch(ordered: Ordered, path: string): Rule | null {
 }
 
 /**
- * Rules in deciding order: RFC 9309 (`longest`) by specificity, then Allow before Disallow,
- * then line order; Koster 1996 in file order.
+ * Rules in deciding order: RFC 9309 §2.2.2 (`longest`): the longest match, Allow on a tie,
+ * the earlier line between equals; Koster 1996 (seeds/004 §3.2.2): file order.
  */
 function order(rules: readonly Rule[], longest: boolean): Ordered {
   // Plain arrays: a typed array costs a backing store of its own, and most groups are small.
