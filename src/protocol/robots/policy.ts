@@ -243,7 +243,7 @@ export class RobotsPolicy {
   /** Crawl-delay in seconds for the robot, or null when its group sets none. */
   crawlDelay(agent: string): number | null {
     if (this.regp !== null) return this.check("/", agent).plan?.crawlDelay?.value ?? null;
-    return this.rulesFor(productToken(agent)).crawlDelay?.value ?? null;
+    return this.rulesFor(tokenOf(agent)).crawlDelay?.value ?? null;
   }
 
   /** The groups and rules that apply to a robot (Koster 1996 and RFC 9309). */
@@ -424,7 +424,7 @@ let tokenNameChars = 0;
 function tokenOf(agent: string): string {
   let token = TOKENS.get(agent);
   if (token === undefined) {
-    token = productToken(agent);
+    token = ownString(productToken(agent));
     if (TOKENS.size >= TOKENS_KEPT || tokenNameChars >= 4 * NAME_CHARS_KEPT) {
       TOKENS.clear();
       tokenNameChars = 0;
@@ -433,6 +433,15 @@ function tokenOf(agent: string): string {
     tokenNameChars += agent.length + token.length;
   }
   return token;
+}
+
+/**
+ * `text` as a string of its own. A token cut from a longer name is, in V8, a view of the whole
+ * name (from 13 characters on): kept as a key where only its own characters are counted (a
+ * policy's selections, a batch's JSON token fields), it kept a name of up to 64 KiB with it.
+ */
+function ownString(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 const NO_FRAGMENT = { keepFragment: false } as const;
