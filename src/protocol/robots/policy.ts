@@ -190,7 +190,7 @@ export class RobotsPolicy {
           this.agents.clear();
           this.agentChars = 0;
         }
-        this.agents.set(agent, known);
+        this.agents.set(ownString(agent), known);
         this.agentChars += agent.length;
       }
       this.lastAgent = agent;
@@ -429,16 +429,18 @@ function tokenOf(agent: string): string {
       TOKENS.clear();
       tokenNameChars = 0;
     }
-    TOKENS.set(agent, token);
+    TOKENS.set(ownString(agent), token);
     tokenNameChars += agent.length + token.length;
   }
   return token;
 }
 
 /**
- * `text` as a string of its own. A token cut from a longer name is, in V8, a view of the whole
- * name (from 13 characters on): kept as a key where only its own characters are counted (a
- * policy's selections, a batch's JSON token fields), it kept a name of up to 64 KiB with it.
+ * `text` as a string of its own, for a robot's name or token kept as a key where only its own
+ * characters are counted (a policy's robots and selections, the shared tokens, a batch's JSON
+ * token fields). A string cut from a longer one is, in V8, a view of the whole (from 13
+ * characters on): a token cut from a name kept the name, a name cut from a batch's query line
+ * (`--batch` lines with an IP field) kept the line, up to 64 KiB each.
  */
 function ownString(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
