@@ -31,6 +31,14 @@ function niceness(pid: number): Map<number, number> {
   return found;
 }
 
+/** Waits until `count()` reaches `want`, 60 s at most (a hang guard). */
+async function answered(count: () => number, want: number): Promise<void> {
+  for (let waited = 0; count() < want; waited += 20) {
+    if (waited > 60_000) throw new Error(`${count()} answers of ${want} within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe(
   "helper threads of a batch",
   { skip: !linux && "thread priorities are set on Linux only" },
@@ -65,6 +73,47 @@ describe(
         child.kill();
       }
     });
+
+    for (const nice of [0, 10]) {
+      it(`--jobs workers run at the main thread's priority, and nothing is raised (started at nice ${nice})`, async () => {
+        const command = [BIN, "check", "--batch", "-", "--json", "--jobs", "3"];
+        const child =
+          nice === 0
+            ? spawn(process.execPath, command, { stdio: ["pipe", "pipe", "pipe"] })
+            : spawn("nice", ["-n", String(nice), process.execPath, ...command], {
+                stdio: ["pipe", "pipe", "pipe"],
+              });
+        // Answers counted as they come: thousands come at once, more than a line reader awaits.
+        let answers = 0;
+        child.stdout.on("data", (piece: Buffer) => {
+          for (let at = piece.indexOf(10); at >= 0; at = piece.indexOf(10, at + 1)) answers++;
+        });
+        const ended = new Promise<number | null>((resolve) => child.on("close", resolve));
+        try {
+          // One line: the batch has begun, and no worker has (a line is too few to share).
+          child.stdin.write(`${robots}\tbot\t/private/x\n`);
+          await answered(() => answers, 1);
+          const before = niceness(child.pid as number);
+          assert.equal(before.get(child.pid as number), nice);
+          for (const [tid, value] of before) {
+            if (tid !== child.pid) assert.equal(value, Math.max(nice, 5), `helper ${tid}`);
+          }
+          // Then enough lines at once to be shared with workers, which start now.
+          const lines = 4_000;
+          child.stdin.write(`${robots}\tbot\t/private/${"x".repeat(100)}\n`.repeat(lines));
+          await answered(() => answers, 1 + lines);
+          const after = niceness(child.pid as number);
+          assert.equal(after.get(child.pid as number), nice);
+          const started = [...after].filter(([tid]) => !before.has(tid));
+          assert.ok(started.length >= 1, "no worker thread started");
+          for (const [tid, value] of started) assert.equal(value, nice, `thread ${tid}`);
+          child.stdin.end();
+          assert.equal(await ended, 1);
+        } finally {
+          child.kill();
+        }
+      });
+    }
 
     it("a batch run inside another program leaves that program's threads as they were", async () => {
       const before = niceness(process.pid);
