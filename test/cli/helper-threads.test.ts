@@ -134,5 +134,51 @@ describe(
         if (before.has(tid)) assert.equal(nice, before.get(tid), `thread ${tid}`);
       }
     });
+
+    it("in a process namespace whose /proc is not its own, lowers no other program's process", async (t) => {
+      // `unshare --pid --fork` without a /proc of its own: /proc/self/task lists the thread ids
+      // of the namespace outside, and a process inside may have one of them as its own id.
+      // The script below makes one so (ns_last_pid) and asks for the helpers to be lowered.
+      if (process.getuid?.() !== 0) return t.skip("needs root, for a process namespace");
+      const script = join(dir, "namespace.mjs");
+      const helpers = new URL("../../src/cli/helper-threads.js", import.meta.url).href;
+      await writeFile(
+        script,
+        [
+          'import { readdirSync, writeFileSync } from "node:fs";',
+          'import { spawn } from "node:child_process";',
+          'import { getPriority } from "node:os";',
+          `const { lowerHelperThreads } = await import(${JSON.stringify(helpers)});`,
+          'const tasks = readdirSync("/proc/self/task").map(Number).filter((n) => n !== process.pid);',
+          "const taken = Math.max(...tasks);",
+          'writeFileSync("/proc/sys/kernel/ns_last_pid", String(taken - 1));',
+          'const other = spawn("sleep", ["60"]);',
+          "const before = getPriority(other.pid);",
+          "lowerHelperThreads();",
+          "console.log(JSON.stringify({ pid: process.pid, taken, other: other.pid, before, after: getPriority(other.pid) }));",
+          "other.kill();",
+        ].join("\n"),
+      );
+      const child = spawn("unshare", ["--pid", "--fork", process.execPath, script], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      child.stdout.setEncoding("utf8").on("data", (piece: string) => (out += piece));
+      child.stderr.setEncoding("utf8").on("data", (piece: string) => (err += piece));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      if (code !== 0 && out === "") return t.skip(`no process namespace here: ${err.trim()}`);
+      const seen = JSON.parse(out) as {
+        pid: number;
+        taken: number;
+        other: number;
+        before: number;
+        after: number;
+      };
+      // The namespace is as described: this process is 1 inside, the other has a listed id.
+      assert.equal(seen.pid, 1);
+      assert.equal(seen.other, seen.taken);
+      assert.equal(seen.after, seen.before, "the other program's process was lowered");
+    });
   },
 );
