@@ -11,7 +11,7 @@
  * id). A thread made later inherits its maker's priority: `--jobs` workers, made by the main
  * thread, keep it. Elsewhere, and on any error, nothing changes.
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, readlinkSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 
 const HELPER_NICE = 5;
@@ -20,6 +20,11 @@ export function lowerHelperThreads(): void {
   if (process.platform !== "linux") return;
   let tasks: string[];
   try {
+    // The ids /proc gives are those of its process namespace; when that is not the process's
+    // own (`unshare --pid` without a /proc of its own), an id read there may be another
+    // program's here, and setPriority would lower it. /proc/self names the process by the id
+    // it has here only when the two are one.
+    if (readlinkSync("/proc/self") !== String(process.pid)) return;
     tasks = readdirSync("/proc/self/task");
   } catch {
     return;

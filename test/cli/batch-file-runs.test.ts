@@ -130,6 +130,63 @@ describe("heed check --batch -: a byte order mark that comes in pieces", () => {
 });
 
 describe("heed check --batch: robots with long names asked of files kept", () => {
+  // A string of 13 characters or more cut from a longer one is a view of the whole in V8: a
+  // product token cut from a 60 KB name, kept as a key of a policy's selections or of the
+  // token fields the JSON answers share across files, kept the name with it; a robot's name
+  // cut from a line the quick path leaves (one with an IP field), kept as a key of the robots
+  // a policy knows, kept the line. Only the key's own characters were counted.
+  const shapes = [
+    {
+      name: "tokens cut from long names",
+      line: (file: string, robot: string) => `${file}\t${robot} ${"b".repeat(60_000)}\t/p\n`,
+    },
+    {
+      name: "names cut from long lines",
+      line: (file: string, robot: string) =>
+        `${file}\t${robot}\t/p${"b".repeat(60_000)}\t10.0.0.1\n`,
+    },
+  ];
+  for (const shape of shapes) {
+    it(`are not kept whole as keys counted by their own characters: ${shape.name}`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), "heed-batch-long-tokens-"));
+      try {
+        const files = Array.from({ length: 12 }, (_, f) => join(dir, `${f}.txt`));
+        for (const file of files) await writeFile(file, "User-agent: *\nDisallow: /p\n");
+        const answerer = new BatchAnswerer(
+          { dialect: "auto", defaults: {}, json: true, plan: false },
+          null,
+        );
+        const answer = async (text: string): Promise<number> => {
+          let chunk = { bytes: Buffer.from(text) as Uint8Array, firstLine: 1, tooLong: false };
+          let disallowed = 0;
+          for (;;) {
+            const result = await answerer.answer(chunk);
+            disallowed += result.disallowed;
+            if (result.restAt === undefined) return disallowed;
+            chunk = { bytes: chunk.bytes.subarray(result.restAt), firstLine: 1, tooLong: false };
+          }
+        };
+        assert.equal(await answer(files.map((file) => `${file}\tbot\t/p\n`).join("")), 12);
+        const gc = runInNewContext("gc") as () => void;
+        gc();
+        const heapBefore = process.memoryUsage().heapUsed;
+        // 1,200 robots of 15-character tokens, 100 a file, on lines of 60 KB: 72 MB, which
+        // the twelve policies kept would hold nearly whole.
+        for (const [f, file] of files.entries()) {
+          const lines = Array.from({ length: 100 }, (_, a) =>
+            shape.line(file, `robot${String(f * 100 + a).padStart(10, "0")}`),
+          );
+          assert.equal(await answer(lines.join("")), 100);
+        }
+        gc();
+        const grown = process.memoryUsage().heapUsed - heapBefore;
+        assert.ok(grown < 25 * 1024 * 1024, `the heap grew by ${grown} bytes`);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
   it("are not all kept by the policies kept: a policy keeps the robots it was asked about up to 64 Ki characters of names", async () => {
     const dir = await mkdtemp(join(tmpdir(), "heed-batch-long-agents-"));
     try {

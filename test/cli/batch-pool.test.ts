@@ -155,4 +155,20 @@ describe("heed check --batch --jobs: the worker pool", SUITE, () => {
     assert.match(run.stderr, /^heed: a --jobs worker thread stopped \(exit code 0\)/m);
     assert.doesNotMatch(run.stderr, /Unhandled|\n {4}at /);
   });
+
+  it("an install without the pool's module (loaded only for --jobs): exit 2 with a clear error", async () => {
+    const bin = await install("no-pool", "");
+    // The bundle's chunk of it (cli-chunks/pool-HASH.js), and tsc's module beside run.js.
+    const chunks = join(bin, "..", "..", "cli-chunks");
+    const names = await readdir(chunks).catch(() => [] as string[]);
+    for (const name of names) if (/^pool-\w+\.js$/.test(name)) await rm(join(chunks, name));
+    await rm(join(bin, "..", "batch", "pool.js"));
+    const run = await runInstalled(bin, ["check", "--batch", "local.tsv", "--jobs", "2"]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /^heed: --jobs: cannot load the worker pool: /m);
+    assert.doesNotMatch(run.stderr, /internal error|\n {4}at /);
+    // A batch without threads needs none of it.
+    const alone = await runInstalled(bin, ["check", "--batch", "local.tsv", "--jobs", "0"]);
+    assert.equal(alone.code, 1, alone.stderr);
+  });
 });

@@ -31,6 +31,14 @@ function niceness(pid: number): Map<number, number> {
   return found;
 }
 
+/** Waits until `count()` reaches `want`, 60 s at most (a hang guard). */
+async function answered(count: () => number, want: number): Promise<void> {
+  for (let waited = 0; count() < want; waited += 20) {
+    if (waited > 60_000) throw new Error(`${count()} answers of ${want} within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe(
   "helper threads of a batch",
   { skip: !linux && "thread priorities are set on Linux only" },
@@ -66,6 +74,47 @@ describe(
       }
     });
 
+    for (const nice of [0, 10]) {
+      it(`--jobs workers run at the main thread's priority, and nothing is raised (started at nice ${nice})`, async () => {
+        const command = [BIN, "check", "--batch", "-", "--json", "--jobs", "3"];
+        const child =
+          nice === 0
+            ? spawn(process.execPath, command, { stdio: ["pipe", "pipe", "pipe"] })
+            : spawn("nice", ["-n", String(nice), process.execPath, ...command], {
+                stdio: ["pipe", "pipe", "pipe"],
+              });
+        // Answers counted as they come: thousands come at once, more than a line reader awaits.
+        let answers = 0;
+        child.stdout.on("data", (piece: Buffer) => {
+          for (let at = piece.indexOf(10); at >= 0; at = piece.indexOf(10, at + 1)) answers++;
+        });
+        const ended = new Promise<number | null>((resolve) => child.on("close", resolve));
+        try {
+          // One line: the batch has begun, and no worker has (a line is too few to share).
+          child.stdin.write(`${robots}\tbot\t/private/x\n`);
+          await answered(() => answers, 1);
+          const before = niceness(child.pid as number);
+          assert.equal(before.get(child.pid as number), nice);
+          for (const [tid, value] of before) {
+            if (tid !== child.pid) assert.equal(value, Math.max(nice, 5), `helper ${tid}`);
+          }
+          // Then enough lines at once to be shared with workers, which start now.
+          const lines = 4_000;
+          child.stdin.write(`${robots}\tbot\t/private/${"x".repeat(100)}\n`.repeat(lines));
+          await answered(() => answers, 1 + lines);
+          const after = niceness(child.pid as number);
+          assert.equal(after.get(child.pid as number), nice);
+          const started = [...after].filter(([tid]) => !before.has(tid));
+          assert.ok(started.length >= 1, "no worker thread started");
+          for (const [tid, value] of started) assert.equal(value, nice, `thread ${tid}`);
+          child.stdin.end();
+          assert.equal(await ended, 1);
+        } finally {
+          child.kill();
+        }
+      });
+    }
+
     it("a batch run inside another program leaves that program's threads as they were", async () => {
       const before = niceness(process.pid);
       const batch = join(dir, "batch.tsv");
@@ -84,6 +133,52 @@ describe(
       for (const [tid, nice] of niceness(process.pid)) {
         if (before.has(tid)) assert.equal(nice, before.get(tid), `thread ${tid}`);
       }
+    });
+
+    it("in a process namespace whose /proc is not its own, lowers no other program's process", async (t) => {
+      // `unshare --pid --fork` without a /proc of its own: /proc/self/task lists the thread ids
+      // of the namespace outside, and a process inside may have one of them as its own id.
+      // The script below makes one so (ns_last_pid) and asks for the helpers to be lowered.
+      if (process.getuid?.() !== 0) return t.skip("needs root, for a process namespace");
+      const script = join(dir, "namespace.mjs");
+      const helpers = new URL("../../src/cli/helper-threads.js", import.meta.url).href;
+      await writeFile(
+        script,
+        [
+          'import { readdirSync, writeFileSync } from "node:fs";',
+          'import { spawn } from "node:child_process";',
+          'import { getPriority } from "node:os";',
+          `const { lowerHelperThreads } = await import(${JSON.stringify(helpers)});`,
+          'const tasks = readdirSync("/proc/self/task").map(Number).filter((n) => n !== process.pid);',
+          "const taken = Math.max(...tasks);",
+          'writeFileSync("/proc/sys/kernel/ns_last_pid", String(taken - 1));',
+          'const other = spawn("sleep", ["60"]);',
+          "const before = getPriority(other.pid);",
+          "lowerHelperThreads();",
+          "console.log(JSON.stringify({ pid: process.pid, taken, other: other.pid, before, after: getPriority(other.pid) }));",
+          "other.kill();",
+        ].join("\n"),
+      );
+      const child = spawn("unshare", ["--pid", "--fork", process.execPath, script], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      child.stdout.setEncoding("utf8").on("data", (piece: string) => (out += piece));
+      child.stderr.setEncoding("utf8").on("data", (piece: string) => (err += piece));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      if (code !== 0 && out === "") return t.skip(`no process namespace here: ${err.trim()}`);
+      const seen = JSON.parse(out) as {
+        pid: number;
+        taken: number;
+        other: number;
+        before: number;
+        after: number;
+      };
+      // The namespace is as described: this process is 1 inside, the other has a listed id.
+      assert.equal(seen.pid, 1);
+      assert.equal(seen.other, seen.taken);
+      assert.equal(seen.after, seen.before, "the other program's process was lowered");
     });
   },
 );

@@ -17,7 +17,7 @@ import {
   WRITER_OUTPUT_BYTES,
 } from "./answerer.js";
 import { type BatchChunk, batchChunks } from "./input.js";
-import type { Answered, MainThread } from "./pool.js";
+import type { Answered, BatchPool, MainThread } from "./pool.js";
 
 export type { BatchSettings } from "./answerer.js";
 
@@ -48,7 +48,7 @@ export async function runBatch(
       WRITER_OUTPUT_BYTES,
     ),
   );
-  const pool = workers === 0 ? null : new (await import("./pool.js")).BatchPool(workers, settings);
+  const pool = workers === 0 ? null : new (await poolModule()).BatchPool(workers, settings);
   const emit = async (results: readonly Answered[]): Promise<void> => {
     for (let { part, result } of results) {
       for (;;) {
@@ -95,6 +95,20 @@ export async function runBatch(
     if (previous !== null) await emit(await previous);
   } finally {
     await pool?.close();
+  }
+}
+
+/**
+ * pool.ts, loaded when a batch uses threads: an install without it ends the run as one
+ * without the worker's file does, with a clear error (exit 2), not as an internal error.
+ */
+async function poolModule(): Promise<{ readonly BatchPool: typeof BatchPool }> {
+  try {
+    return await import("./pool.js");
+  } catch (error) {
+    throw new CliError(`--jobs: cannot load the worker pool: ${(error as Error).message}`, 2, {
+      cause: error,
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * A `heed check --batch` worker thread: answers the runs of lines the main thread gives it
- * (run.ts's BatchPool), reading and parsing their robots.txt files while the main thread
+ * (pool.ts's BatchPool), reading and parsing their robots.txt files while the main thread
  * answers its own run. Messages in: a chunk of lines; out: one BatchResult per chunk, in order.
  */
 import { parentPort, workerData } from "node:worker_threads";

@@ -190,7 +190,7 @@ export class RobotsPolicy {
           this.agents.clear();
           this.agentChars = 0;
         }
-        this.agents.set(agent, known);
+        this.agents.set(ownString(agent), known);
         this.agentChars += agent.length;
       }
       this.lastAgent = agent;
@@ -243,7 +243,7 @@ export class RobotsPolicy {
   /** Crawl-delay in seconds for the robot, or null when its group sets none. */
   crawlDelay(agent: string): number | null {
     if (this.regp !== null) return this.check("/", agent).plan?.crawlDelay?.value ?? null;
-    return this.rulesFor(productToken(agent)).crawlDelay?.value ?? null;
+    return this.rulesFor(tokenOf(agent)).crawlDelay?.value ?? null;
   }
 
   /** The groups and rules that apply to a robot (Koster 1996 and RFC 9309). */
@@ -424,15 +424,26 @@ let tokenNameChars = 0;
 function tokenOf(agent: string): string {
   let token = TOKENS.get(agent);
   if (token === undefined) {
-    token = productToken(agent);
+    token = ownString(productToken(agent));
     if (TOKENS.size >= TOKENS_KEPT || tokenNameChars >= 4 * NAME_CHARS_KEPT) {
       TOKENS.clear();
       tokenNameChars = 0;
     }
-    TOKENS.set(agent, token);
+    TOKENS.set(ownString(agent), token);
     tokenNameChars += agent.length + token.length;
   }
   return token;
+}
+
+/**
+ * `text` as a string of its own, for a robot's name or token kept as a key where only its own
+ * characters are counted (a policy's robots and selections, the shared tokens, a batch's JSON
+ * token fields). A string cut from a longer one is, in V8, a view of the whole (from 13
+ * characters on): a token cut from a name kept the name, a name cut from a batch's query line
+ * (`--batch` lines with an IP field) kept the line, up to 64 KiB each.
+ */
+function ownString(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 const NO_FRAGMENT = { keepFragment: false } as const;
