@@ -63,8 +63,9 @@ export class LineBytes {
   span(from: Uint8Array, start: number, end: number): void {
     const n = end - start;
     this.room(n);
-    // Through a view: a copy by a loop of JavaScript is slower until V8 has compiled it.
-    this.bytes.set(from.subarray(start, end), this.used);
+    // Through a view: a copy by a loop of JavaScript is slower until V8 has compiled it. A plain
+    // Uint8Array, not `from.subarray`, which makes a Buffer through its constructor in JavaScript.
+    this.bytes.set(new Uint8Array(from.buffer, from.byteOffset + start, n), this.used);
     this.used += n;
   }
 
