@@ -25,6 +25,7 @@ import {
 import { readError } from "../../src/cli/read-error.js";
 import { LineBytes } from "../../src/cli/line-bytes.js";
 import { queryLines } from "../../src/cli/query-lines.js";
+import { answersOf } from "../helpers/batch-answers.js";
 
 const MAX = 200;
 
@@ -127,15 +128,7 @@ async function batch(pieces: readonly Buffer[], settings: BatchSettings): Promis
     yield* pieces;
   }
   for await (const chunk of batchChunks(source(), MAX)) {
-    let part = chunk;
-    for (;;) {
-      const result = await answerer.answer(part);
-      parts.push(Buffer.from(result.bytes));
-      if (result.restAt === undefined) break;
-      // Answers past their bound: the rest of the chunk, as run.ts answers it.
-      const firstLine = result.restLine ?? 0;
-      part = { bytes: part.bytes.subarray(result.restAt), firstLine, tooLong: false };
-    }
+    for await (const result of answersOf(answerer, chunk)) parts.push(Buffer.from(result.bytes));
   }
   return Buffer.concat(parts).toString("utf8");
 }

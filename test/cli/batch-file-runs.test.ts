@@ -12,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { BatchAnswerer } from "../../src/cli/batch/answerer.js";
+import { answersOf } from "../helpers/batch-answers.js";
 import { lineReader } from "../helpers/child-lines.js";
 import { BIN } from "../helpers/run-cli.js";
 
@@ -73,19 +74,9 @@ describe("heed check --batch: a file's run of lines", () => {
       { length: 200 },
       (_, i) => `${join(dir, `${i}-${"n".repeat(30_000)}`)}\tbot\t/p\n`,
     );
-    let chunk = { bytes: Buffer.from(lines.join("")) as Uint8Array, firstLine: 1, tooLong: false };
+    const chunk = { bytes: Buffer.from(lines.join("")), firstLine: 1, tooLong: false };
     let errors = 0;
-    for (;;) {
-      const result = await answerer.answer(chunk);
-      errors += result.errors;
-      if (result.restAt === undefined) break;
-      // The answers reached their bound: the rest of the lines, as run.ts answers them.
-      chunk = {
-        bytes: chunk.bytes.subarray(result.restAt),
-        firstLine: result.restLine ?? 0,
-        tooLong: false,
-      };
-    }
+    for await (const result of answersOf(answerer, chunk)) errors += result.errors;
     assert.equal(errors, 200);
     assert.ok(answerer.keptNameChars > 0);
     assert.ok(
@@ -157,14 +148,10 @@ describe("heed check --batch: robots with long names asked of files kept", () =>
           null,
         );
         const answer = async (text: string): Promise<number> => {
-          let chunk = { bytes: Buffer.from(text) as Uint8Array, firstLine: 1, tooLong: false };
           let disallowed = 0;
-          for (;;) {
-            const result = await answerer.answer(chunk);
-            disallowed += result.disallowed;
-            if (result.restAt === undefined) return disallowed;
-            chunk = { bytes: chunk.bytes.subarray(result.restAt), firstLine: 1, tooLong: false };
-          }
+          const chunk = { bytes: Buffer.from(text), firstLine: 1, tooLong: false };
+          for await (const result of answersOf(answerer, chunk)) disallowed += result.disallowed;
+          return disallowed;
         };
         assert.equal(await answer(files.map((file) => `${file}\tbot\t/p\n`).join("")), 12);
         const gc = runInNewContext("gc") as () => void;
@@ -197,14 +184,10 @@ describe("heed check --batch: robots with long names asked of files kept", () =>
         null,
       );
       const answer = async (text: string): Promise<number> => {
-        let chunk = { bytes: Buffer.from(text) as Uint8Array, firstLine: 1, tooLong: false };
         let disallowed = 0;
-        for (;;) {
-          const result = await answerer.answer(chunk);
-          disallowed += result.disallowed;
-          if (result.restAt === undefined) return disallowed;
-          chunk = { bytes: chunk.bytes.subarray(result.restAt), firstLine: 1, tooLong: false };
-        }
+        const chunk = { bytes: Buffer.from(text), firstLine: 1, tooLong: false };
+        for await (const result of answersOf(answerer, chunk)) disallowed += result.disallowed;
+        return disallowed;
       };
       // Each file named in runs of its own first: from its second run on, its policy is kept.
       const plain = files.map((file) => `${file}\tbot\t/p\n`).join("");

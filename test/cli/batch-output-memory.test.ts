@@ -12,6 +12,7 @@ import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { BatchAnswerer } from "../../src/cli/batch/answerer.js";
 import { LineWriter } from "../../src/cli/io.js";
+import { answersOf } from "../helpers/batch-answers.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
 
 describe("heed check --batch: answer memory used again", () => {
@@ -45,17 +46,8 @@ describe("heed check --batch: answer memory used again", () => {
   async function expected(json: boolean): Promise<string> {
     const answerer = new BatchAnswerer({ dialect: "auto", defaults: {}, json, plan: false }, null);
     const parts: Buffer[] = [];
-    let chunk = { bytes: batch as Uint8Array, firstLine: 1, tooLong: false };
-    for (;;) {
-      const result = await answerer.answer(chunk);
+    for await (const result of answersOf(answerer, { bytes: batch, firstLine: 1, tooLong: false }))
       parts.push(Buffer.from(result.bytes));
-      if (result.restAt === undefined) break;
-      chunk = {
-        bytes: chunk.bytes.subarray(result.restAt),
-        firstLine: result.restLine ?? chunk.firstLine,
-        tooLong: false,
-      };
-    }
     return Buffer.concat(parts).toString("utf8");
   }
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { BatchAnswerer, OUTPUT_BYTES } from "../../src/cli/batch/answerer.js";
-import type { BatchChunk } from "../../src/cli/batch/input.js";
+import { answersOf } from "../helpers/batch-answers.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
 
 const ROBOTS = "User-agent: *\nDisallow: /p\n";
@@ -261,22 +261,14 @@ describe("heed check --batch: answers many times larger than their lines", () =>
       null,
     );
     const bytes = Buffer.from(`${join(dir, "m.txt")}\ta\t/x\n`.repeat(lines));
-    let part: BatchChunk = { bytes, firstLine: 1, tooLong: false };
     const numbers: number[] = [];
     let pieces = 0;
-    for (;;) {
-      const result = await answerer.answer(part);
+    for await (const result of answersOf(answerer, { bytes, firstLine: 1, tooLong: false })) {
       pieces++;
       // One answer line past the bound at most.
       assert.ok(result.bytes.length < OUTPUT_BYTES + 64 * 1024, `${result.bytes.length} bytes`);
       for (const line of Buffer.from(result.bytes).toString("utf8").trimEnd().split("\n"))
         numbers.push((JSON.parse(line) as { input: number }).input);
-      if (result.restAt === undefined) break;
-      part = {
-        bytes: part.bytes.subarray(result.restAt),
-        firstLine: result.restLine ?? 0,
-        tooLong: false,
-      };
     }
     assert.ok(pieces >= 3, `${pieces} pieces`);
     assert.deepEqual(
