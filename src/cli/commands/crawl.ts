@@ -185,14 +185,15 @@ export async function runCrawl(
           );
         });
   const controller = new AbortController();
+  // A stop, by Ctrl-C or by a service manager's SIGTERM, ends the crawl with its summary and
+  // exit 130: the crawl resumes where it stopped when run again.
   let interrupted = false;
-  const stop = () => controller.abort();
   const interrupt = () => {
     interrupted = true;
     controller.abort();
   };
   process.once("SIGINT", interrupt);
-  process.once("SIGTERM", stop);
+  process.once("SIGTERM", interrupt);
   let queued = 0;
   // Off a terminal (cron, CI, a log file) the waits are lines, each said once.
   const told = new Map<string, string>();
@@ -321,7 +322,7 @@ export async function runCrawl(
     if (poll !== null) clearInterval(poll);
     progress?.stop();
     process.off("SIGINT", interrupt);
-    process.off("SIGTERM", stop);
+    process.off("SIGTERM", interrupt);
     await store.close().catch(() => {});
     await warc?.close();
   }
