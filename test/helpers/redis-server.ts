@@ -4,11 +4,14 @@
 // Most test files want one server for all their tests: `redisForFile()`.
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect, createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { after } from "node:test";
 
 export interface RedisServer {
   readonly url: string;
   readonly port: number;
+  /** The server's process id, for tests that stop it (SIGSTOP) without closing its sockets. */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -57,12 +60,26 @@ function exitOf(child: ChildProcess): Promise<void> {
 }
 
 /** Starts redis-server; `port` starts it again where one ran (a restart, without its data). */
-export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServer> {
+export async function startRedisServer(
+  options: { port?: number; args?: readonly string[] } = {},
+): Promise<RedisServer> {
   const port = options.port ?? (await freePort());
   const child = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      // Later options win: a test that wants snapshots (--save, --dir) asks for them here.
+      ...(options.args ?? []),
+    ],
+    // Any file it writes (a snapshot on shutdown) lands outside the checkout.
+    { stdio: ["ignore", "ignore", "pipe"], cwd: tmpdir() },
   );
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -87,6 +104,7 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: child.pid ?? 0,
     async stop() {
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);

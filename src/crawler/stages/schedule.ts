@@ -119,6 +119,9 @@ export class Schedule {
     let napMs = MAX_SLEEP_MS;
     for (;;) {
       if (run.signal.aborted) return "aborted";
+      // A store given up on fails every call: visiting on would only spin on its errors.
+      const failed = store.failure();
+      if (failed !== null) throw failed;
       if (run.done >= options.maxPages) return "max-pages";
       loop.poked = false;
       const room = Math.min(

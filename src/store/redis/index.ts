@@ -3,7 +3,7 @@
  * key starts with `prefix` (layout: ./keys.ts); the frontier's steps are Lua scripts, atomic
  * on the server. Needs one Redis server (or one cluster slot: put a hash tag in the prefix).
  */
-import { Redis } from "ioredis";
+import { type Command, Redis } from "ioredis";
 import { StoreError } from "../errors.js";
 import type { CrawlStore } from "../types.js";
 import { redisFrontier, type FrontierClient } from "./frontier.js";
@@ -11,6 +11,7 @@ import { redisKeys } from "./keys.js";
 import { redisDatasetCatalogs } from "./datasets.js";
 import { redisItemLog } from "./items.js";
 import { redisCrawlLog, redisPageStore, redisRobotsCache } from "./records.js";
+import { storeRefusal } from "./refusals.js";
 import { ADD, LEASE, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
 import {
   defineReservationCommands,
@@ -27,12 +28,16 @@ export interface RedisStoreOptions {
   readonly connectTimeoutMs?: number;
   /**
    * How long a connection lost later is waited for, in ms (default 60000); calls wait meanwhile.
-   * Then the store gives up: calls fail and {@link CrawlStore.failure} says why.
+   * Then the store gives up: calls fail and {@link CrawlStore.failure} says why. A server that
+   * keeps its connection open but answers no call for this long is given up the same way.
    */
   readonly unreachableMs?: number;
   /** Told when the connection is lost (`back` false, with since when) and when it is back. */
   readonly onConnection?: (event: { readonly back: boolean; readonly since: number }) => void;
-  /** Told when the store gives up on the server (see `unreachableMs`): calls may never settle. */
+  /**
+   * Told when the store gives up on the server: unreachable or silent for `unreachableMs`, or
+   * refusing writes (out of memory, read-only, unable to save); calls may never settle.
+   */
   readonly onFailure?: (error: Error) => void;
 }
 
@@ -59,7 +64,16 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
 
   let connected = false;
   let lastError: unknown = null;
-  const client = new Redis(url, {
+  const unreachableMs = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
+  let failure: StoreError | null = null;
+  const giveUpOn = (error: StoreError): void => {
+    if (failure !== null) return;
+    failure = error;
+    // Calls waiting for the connection, or for answers that will not come, fail now.
+    client.disconnect();
+    options.onFailure?.(failure);
+  };
+  const watched = new WatchedRedis(url, {
     lazyConnect: true,
     // RESP2: the scripts' replies (false → null) and the reply shapes are those of every Redis
     // since 2.6, whatever the server speaks.
@@ -71,13 +85,39 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
       connected && failure === null ? Math.min(times * 100, MAX_RECONNECT_DELAY_MS) : null,
     // Calls made while the connection is lost wait for it (not 20 tries and a stack trace).
     maxRetriesPerRequest: null,
+    // A server that holds the connection open and answers nothing (stopped, swapping, stuck
+    // in a script) is as gone as one unreachable: the same bounded wait applies.
+    commandTimeout: unreachableMs,
   });
+  const client: Redis = watched;
+  watched.onCommandError = (error) => {
+    if (failure !== null || !connected) return;
+    const refused = storeRefusal(error);
+    if (refused !== null) {
+      giveUpOn(
+        new StoreError(
+          "HEED_STORE_UNAVAILABLE",
+          `store ${redact(url)} refuses writes: ${refused}`,
+          {
+            cause: error,
+          },
+        ),
+      );
+    } else if (error instanceof Error && error.message === "Command timed out") {
+      giveUpOn(
+        new StoreError(
+          "HEED_STORE_UNAVAILABLE",
+          `store ${redact(url)} answered nothing for ${Math.round(unreachableMs / 1000)} s ` +
+            "with its connection open",
+          { cause: error },
+        ),
+      );
+    }
+  };
   // Without a listener ioredis prints every connection error; keep the last as the cause.
   client.on("error", (error: unknown) => {
     lastError = error;
   });
-  const unreachableMs = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
-  let failure: StoreError | null = null;
   let downSince: number | null = null;
   let giveUp: NodeJS.Timeout | null = null;
   client.on("close", () => {
@@ -86,15 +126,14 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     options.onConnection?.({ back: false, since: downSince });
     const since = downSince;
     giveUp = setTimeout(() => {
-      failure = new StoreError(
-        "HEED_STORE_UNAVAILABLE",
-        `store ${redact(url)} unreachable since ${new Date(since).toISOString()} ` +
-          `(waited ${Math.round(unreachableMs / 1000)} s)`,
-        { cause: lastError },
+      giveUpOn(
+        new StoreError(
+          "HEED_STORE_UNAVAILABLE",
+          `store ${redact(url)} unreachable since ${new Date(since).toISOString()} ` +
+            `(waited ${Math.round(unreachableMs / 1000)} s)`,
+          { cause: lastError },
+        ),
       );
-      // Calls waiting for the connection fail now.
-      client.disconnect();
-      options.onFailure?.(failure);
     }, unreachableMs);
     // Not unref'd: calls waiting for the connection are all that is left to keep the process
     // alive, and the wait must end with its error, not with an exit as if finished.
@@ -142,6 +181,17 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
       else client.disconnect();
     },
   };
+}
+
+/** ioredis's client, with every command's error shown to `onCommandError` (the store's give-up rules). */
+class WatchedRedis extends Redis {
+  onCommandError: (error: unknown) => void = () => {};
+
+  override sendCommand(command: Command, stream?: Parameters<Redis["sendCommand"]>[1]): unknown {
+    const sent = super.sendCommand(command, stream);
+    command.promise.catch((error: unknown) => this.onCommandError(error));
+    return sent;
+  }
 }
 
 /** The URL without its password, for messages. */

@@ -1,0 +1,23 @@
+/**
+ * Replies with which a Redis server refuses every write until a person acts: the crawl cannot
+ * go on past them, and asking again only spins (tens of thousands of failing calls a second).
+ * Anything else (a script's own error, a reply of a wrong type) is left to its caller.
+ */
+const REFUSALS: readonly (readonly [prefix: string, meaning: string])[] = [
+  // maxmemory reached under the noeviction policy.
+  ["OOM", "out of memory"],
+  // A replica, or a server made one (REPLICAOF) under the crawl.
+  ["READONLY", "read-only"],
+  // stop-writes-on-bgsave-error after a snapshot that failed (a full or read-only disk).
+  ["MISCONF", "cannot save its data"],
+  // An ACL user without the rights the store's commands need.
+  ["NOPERM", "permission refused"],
+];
+
+/** Why the server refuses writes for good, in its own words; null for any other error. */
+export function storeRefusal(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  // A transaction's EXECABORT names its cause in the queued command's own reply, seen first.
+  const found = REFUSALS.find(([prefix]) => error.message.startsWith(`${prefix} `));
+  return found === undefined ? null : `${found[1]}: ${error.message}`;
+}
