@@ -6,6 +6,7 @@
  * (settle), keeps the page or not (keep) and queues what it leads to (discover). Each stage is a
  * file of ./stages/ owning its own state; this file owns the run's start and its summary.
  */
+import { setMaxListeners } from "node:events";
 import type { CutReason, HttpClient } from "../net/http-client.js";
 import type { DialectChoice } from "../protocol/robots/index.js";
 import { StoreError } from "../store/errors.js";
@@ -230,6 +231,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   const inner = new AbortController();
   const signal =
     options.signal === undefined ? inner.signal : AbortSignal.any([options.signal, inner.signal]);
+  // Each wait for a site's reservation listens for the stop while it lasts: as many listeners
+  // as waits in flight, which the crawl's concurrency bounds, not a leak to warn of.
+  setMaxListeners(0, signal);
   const now = options.now ?? Date.now;
   const { store } = options;
   let lostStore: StoreError | null = null;

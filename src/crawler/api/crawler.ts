@@ -4,6 +4,7 @@
  * and hands every kept page to the handler with a context whose every way out goes through the
  * crawl's checks. What a run does is `crawl()`'s (../crawler.ts), the same as `heed crawl`'s.
  */
+import { setMaxListeners } from "node:events";
 import { createHttpClient } from "../../net/http-client.js";
 import { isPrivateHost } from "../../net/address-guard.js";
 import { VERSION } from "../../net/version.js";
@@ -85,6 +86,8 @@ export class Crawler {
     });
     const signals = [o.signal, runOptions.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
+    // One listener a page in a handler, as many as the crawl's concurrency: not a leak.
+    if (signal !== undefined) setMaxListeners(0, signal);
     let items = 0;
     let handlerErrors = 0;
     try {
