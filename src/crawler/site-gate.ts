@@ -16,7 +16,7 @@ import type { CrawlStore, PaceRule, Reservation } from "../store/types.js";
 import { ProcessWatch } from "./process-watch.js";
 import { copyPlan } from "./robots-copy.js";
 import { SiteRules } from "./site-rules.js";
-import { cancellableSleep } from "./sleep.js";
+import { sleep, sleepUnlessStopped } from "./sleep.js";
 
 /** A reservation held: give it back with {@link SiteGate.release}. */
 export interface Ticket {
@@ -132,11 +132,8 @@ export class SiteGate {
         await this.options.sleep(ms);
         continue;
       }
-      const nap = cancellableSleep(ms);
-      const stop = () => nap.cancel();
-      signal?.addEventListener("abort", stop, { once: true });
-      await nap.done;
-      signal?.removeEventListener("abort", stop);
+      if (signal === undefined) await sleep(ms);
+      else await sleepUnlessStopped(ms, signal);
     }
   }
 

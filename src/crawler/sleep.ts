@@ -22,3 +22,19 @@ export function cancellableSleep(ms: number): { done: Promise<void>; cancel: () 
     },
   };
 }
+
+/**
+ * Waits `ms`, or less when `signal` aborts first (then it resolves at once, and the waiter sees
+ * the stop): a long wait a crawl's stop must cut short.
+ */
+export async function sleepUnlessStopped(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  const nap = cancellableSleep(ms);
+  const stop = (): void => nap.cancel();
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    await nap.done;
+  } finally {
+    signal.removeEventListener("abort", stop);
+  }
+}

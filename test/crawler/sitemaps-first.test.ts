@@ -88,3 +88,29 @@ describe("sitemaps first", { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe("a sitemap on another site keeps that site's rules", () => {
+  it("its own robots.txt refusing it: read, obeyed, the sitemap never fetched", async () => {
+    const other = await startSite({
+      pages: 2,
+      robots: "User-agent: *\nDisallow: /sitemap.xml\n",
+      route: (req, res) => {
+        if (req.url !== "/sitemap.xml") return false;
+        res.writeHead(200, { "content-type": "application/xml" }).end("<urlset/>");
+        return true;
+      },
+    });
+    const site = await startSite({
+      pages: 2,
+      robots: `User-agent: *\nDisallow: /private/\nSitemap: ${other.origin}/sitemap.xml\n`,
+    });
+    try {
+      const run = await runCrawl([`${site.origin}/`], { limitMs: 20_000 });
+      assert.equal(run.summary.stoppedBy, "finished");
+      assert.deepEqual(other.paths(), ["/robots.txt"]);
+    } finally {
+      await site.close();
+      await other.close();
+    }
+  });
+});

@@ -41,6 +41,49 @@ describe(
       }
     });
 
+    it("Visit-time closing 3 s from now: no sitemap request after it closes, however many are left", async () => {
+      const closes = wholeSecondAhead(3000);
+      // Open since a minute ago; the end names the last second inside it.
+      const window = `${timeOfDay(closes - 60_000)}-${timeOfDay(closes - 1000)}`;
+      const children = 30;
+      const robots =
+        `Robot-version: 3.0\n\nUser-agent: *\nDisallow: /private/\nCrawl-delay: 0.5\n\n` +
+        `Visit-time: ${window}\nSitemap: /sitemap.xml\n`;
+      const xml = (body: string) =>
+        `<?xml version="1.0"?>${body.replace("%ns", 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"')}`;
+      const site = await startSite({
+        pages: 2,
+        robots,
+        route: (req, res) => {
+          const path = req.url ?? "";
+          if (!path.startsWith("/sitemap")) return false;
+          res.writeHead(200, { "content-type": "application/xml" });
+          if (path === "/sitemap.xml") {
+            const entries = Array.from(
+              { length: children },
+              (_, i) => `<sitemap><loc>${site.origin}/sitemap-${i}.xml</loc></sitemap>`,
+            );
+            res.end(xml(`<sitemapindex %ns>${entries.join("")}</sitemapindex>`));
+          } else {
+            res.end(xml(`<urlset %ns><url><loc>${site.origin}/page/1.html</loc></url></urlset>`));
+          }
+          return true;
+        },
+      });
+      try {
+        // Thirty children at one a half-second would run 12 s past the window: the crawl
+        // waits for tomorrow's instead, and is stopped while it does.
+        await runCrawl([`${site.origin}/`], { abortAfterMs: 9000, limitMs: 20_000 });
+        const sitemaps = site.log.filter((r) => r.path.startsWith("/sitemap"));
+        assert.ok(sitemaps.length >= 2, "the reading began inside the window");
+        for (const r of sitemaps)
+          assert.ok(r.at < closes, `${r.path} arrived ${r.at - closes} ms after ${window} closed`);
+        assert.ok(sitemaps.length < children + 1, "the reading stopped at the window's end");
+      } finally {
+        await site.close();
+      }
+    });
+
     it("Time-forbidden from a minute ago to 3 s from now: only robots.txt until it ends", async () => {
       // The end names the last second inside the span: the robot may come one second after it.
       const last = wholeSecondAhead(2000);

@@ -10,7 +10,8 @@ import type { SiteView } from "../site-rules.js";
 import { feedSitemaps } from "../sitemap-feed.js";
 import { trapReason } from "../traps.js";
 import { originOf } from "../url-normal.js";
-import type { Verdict } from "../verdict.js";
+import { decide, type Verdict } from "../verdict.js";
+import { sleepUnlessStopped } from "../sleep.js";
 import type { RobotsStage } from "./robots.js";
 import type { CrawlRun } from "./run.js";
 
@@ -79,6 +80,36 @@ export class SitemapStage {
     if (!run.signal.aborted) await run.store.reservations.sitemapsRead(origin, run.now());
   }
 
+  /**
+   * The rules a sitemap request keeps: those of the site it reaches (a sitemap on another host,
+   * a redirect hop), whose robots.txt may refuse it (null: not fetched, and logged so) and whose
+   * Visit-time holds it back until the window opens again (seeds/003 §3.2.8: a robot outside
+   * its window waits), however long the reading of a large sitemap index runs. With `wait`
+   * false, any refusal is null at once, unlogged: the caller asks again, waiting.
+   */
+  private async turnPlan(url: string, wait = true): Promise<AccessPlan | null> {
+    const { run } = this;
+    const site = originOf(url);
+    for (;;) {
+      const view = await this.robots.sites.view(site);
+      const verdict = decide(view, url, run.robot(run.now()));
+      if (verdict.allowed) return verdict.plan;
+      if (!wait) return null;
+      if (verdict.retryAt === null || view.kind === "closed") {
+        await run.log(url, site, run.now(), 0, null, 0, "disallowed", `sitemap: ${verdict.why}`);
+        return null;
+      }
+      run.emit({
+        type: "waiting",
+        origin: site,
+        until: verdict.retryAt,
+        why: `sitemap: ${verdict.why}`,
+      });
+      await sleepUnlessStopped(Math.max(1, verdict.retryAt - run.now()), run.signal);
+      if (run.signal.aborted) return null;
+    }
+  }
+
   private feedSite(origin: string, view: SiteView, plan: AccessPlan): Promise<unknown> {
     const { run, gate } = this;
     const { options } = run;
@@ -91,13 +122,19 @@ export class SitemapStage {
       client: run.client,
       cookie: plan.cookie?.value ?? null,
       awaitTurn: async (url) => {
-        const site = originOf(url);
-        ticket = await gate.take(
-          site,
-          site === origin ? plan : (this.robots.plans.get(site) ?? null),
-          "sitemap",
-        );
-        return ticket !== null;
+        for (;;) {
+          const turnPlan = await this.turnPlan(url);
+          if (turnPlan === null) return false;
+          const taken = await gate.take(originOf(url), turnPlan, "sitemap");
+          if (taken === null) return false;
+          // The gap waited for may have run past the window's end: asked again at the moment
+          // the request would leave, and given back unused if it is closed now.
+          if ((await this.turnPlan(url, false)) !== null) {
+            ticket = taken;
+            return true;
+          }
+          await gate.release(taken, false);
+        }
       },
       requestEnded: async (url, status, detail, bytes) => {
         const held = ticket;
