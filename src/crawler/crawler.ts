@@ -272,7 +272,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     : null;
   const settle = new SettleStage(run, discover, tdmrep);
   const fetch = new FetchStage(run, gate, robots, sitemaps, discover, settle);
-  const schedule = new Schedule(run, robots, watch);
+  const schedule = new Schedule(run, robots, watch, () => sitemaps.takeUpFreed());
   const lease = new LeaseStage(run, gate, robots, sitemaps, fetch, tdmrep, (origin) =>
     schedule.reserved(origin),
   );

@@ -385,6 +385,11 @@ export interface Reservations {
   sitemapsRead(origin: string, at: number): Promise<void>;
   sitemaps(origin: string): Promise<SitemapsClaim | null>;
   /**
+   * Sites whose sitemaps were claimed and not read yet, at most `limit`: `owner` the process
+   * reading them, or null when that process died and was reaped (the claim is free to take up).
+   */
+  unreadSitemaps(limit: number): Promise<readonly { origin: string; owner: string | null }[]>;
+  /**
    * The crawl's identity, written when the store is first used: a store that lost its data (a
    * Redis restarted without persistence) no longer has it.
    */

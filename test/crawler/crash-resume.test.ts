@@ -8,6 +8,8 @@ import { describe, it } from "node:test";
 import { gaps, pageRequests, tempDir, TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { type RunningCli, spawnCli } from "../helpers/run-cli.js";
 import { pagePath, startSite } from "../helpers/synthetic-site.js";
+import { sleep } from "../../src/crawler/sleep.js";
+import { openStore } from "../../src/store/index.js";
 
 function crawlArgs(origin: string, store: string, extra: readonly string[] = []): string[] {
   return ["crawl", `${origin}/`, "--agent", "HeedTest", "--store", store, "--json", ...extra];
@@ -122,6 +124,75 @@ describe("crash and resume, from the server's log", { concurrency: true, timeout
       }
     } finally {
       first?.child.kill("SIGKILL");
+      await site.close();
+      await temp.cleanup();
+    }
+  });
+});
+
+describe("a process killed while it reads a site's sitemaps", { timeout: 120_000 }, () => {
+  it("the live process takes the freed claim up and fetches every sitemap-only page", async () => {
+    const temp = await tempDir();
+    const children = 8;
+    const perChild = 2;
+    const only = (c: number, i: number) => `/only/${c}-${i}.html`;
+    const site = await startSite({
+      pages: 1,
+      links: 0,
+      robots: "User-agent: *\nCrawl-delay: 1\nSitemap: /sitemap.xml\n",
+      route: (req, res) => {
+        const path = req.url ?? "";
+        const ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+        if (path === "/sitemap.xml") {
+          const entries = Array.from(
+            { length: children },
+            (_, c) => `<sitemap><loc>${site.origin}/sitemap-${c}.xml</loc></sitemap>`,
+          );
+          res.writeHead(200, { "content-type": "application/xml" });
+          res.end(`<sitemapindex ${ns}>${entries.join("")}</sitemapindex>`);
+          return true;
+        }
+        const child = /^\/sitemap-(\d+)\.xml$/.exec(path);
+        if (child !== null) {
+          const c = Number(child[1]);
+          const urls = Array.from(
+            { length: perChild },
+            (_, i) => `<url><loc>${site.origin}${only(c, i)}</loc></url>`,
+          );
+          res.writeHead(200, { "content-type": "application/xml" });
+          res.end(`<urlset ${ns}>${urls.join("")}</urlset>`);
+          return true;
+        }
+        if (path.startsWith("/only/")) {
+          res.writeHead(200, { "content-type": "text/html" }).end("<p>only in a sitemap</p>");
+          return true;
+        }
+        return false;
+      },
+    });
+    try {
+      const args = crawlArgs(site.origin, join(temp.dir, "shared.db"));
+      // The survivor starts while the reader reads, and finds the reading claimed; the reader
+      // is then killed in the middle of it. Its claim is freed only when it is found dead.
+      const path = join(temp.dir, "shared.db");
+      const reader = spawnCli(args, { timeoutMs: 60_000 });
+      for (let i = 0; i < 600 && !site.paths().includes("/sitemap-0.xml"); i++) await sleep(50);
+      const survivor = spawnCli(args, { timeoutMs: 100_000 });
+      for (let i = 0; i < 600 && !site.paths().includes("/sitemap-5.xml"); i++) await sleep(50);
+      const store = await openStore(path);
+      const processes = (await store.reservations.processes()).length;
+      await store.close();
+      assert.equal(processes, 2, "the survivor was not running yet");
+      reader.child.kill("SIGKILL");
+      assert.equal((await reader.done).signal, "SIGKILL");
+      assert.ok(!site.paths().includes(`/sitemap-${children - 1}.xml`), "it read them all first");
+      const done = await survivor.done;
+      assert.equal(done.code, 0, done.stderr);
+      const fetched = new Set(site.paths());
+      for (let c = 0; c < children; c++)
+        for (let i = 0; i < perChild; i++)
+          assert.ok(fetched.has(only(c, i)), `${only(c, i)} never fetched: ${done.stderr}`);
+    } finally {
       await site.close();
       await temp.cleanup();
     }

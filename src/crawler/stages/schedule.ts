@@ -50,6 +50,8 @@ export class Schedule {
     private readonly run: CrawlRun,
     private readonly robots: RobotsStage,
     private readonly watch: ProcessWatch,
+    /** Sitemaps a dead process was reading, taken up before the crawl ends (SitemapStage). */
+    private readonly takeUpFreedSitemaps: () => Promise<"read" | "waiting" | "none">,
   ) {}
 
   /** The lease stage tells this once a visit is past the site's reservation. */
@@ -149,8 +151,10 @@ export class Schedule {
             // Nothing queued: finished, unless URLs are still leased (by another process), or
             // the store lost everything it held.
             if (!(await this.watch.holds())) continue;
+            const sitemaps = await this.takeUpFreedSitemaps();
+            if (sitemaps === "read") continue;
             const counts = await store.frontier.counts();
-            if (counts.leased === 0)
+            if (counts.leased === 0 && sitemaps === "none")
               return endReason({
                 queued: counts.queued,
                 spent: run.spent.size,

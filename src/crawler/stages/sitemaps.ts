@@ -15,6 +15,9 @@ import { sleepUnlessStopped } from "../sleep.js";
 import type { RobotsStage } from "./robots.js";
 import type { CrawlRun } from "./run.js";
 
+/** Unfinished sitemap readings looked at, at most, each time the crawl would end. */
+const UNREAD_ASKED = 100;
+
 /** Longest a sitemap request may take in all, by default. */
 export const SITEMAP_DEADLINE_MS = 60_000;
 
@@ -74,9 +77,44 @@ export class SitemapStage {
       maxDepth: run.options.maxDepth,
     });
     if (!wanted) return;
+    if (await this.claim(origin)) await this.read(origin, view, base.plan);
+  }
+
+  /**
+   * Before the crawl ends here: the sitemaps other processes began to read. `read` when one
+   * whose reader died (and was reaped) was taken up and read here; `waiting` while a reader,
+   * alive or not yet reaped, still holds one; `none` when nothing is left unread.
+   */
+  async takeUpFreed(): Promise<"read" | "waiting" | "none"> {
+    const { run } = this;
+    let waiting = false;
+    for (const { origin, owner } of await run.store.reservations.unreadSitemaps(UNREAD_ASKED)) {
+      if (run.signal.aborted) return "none";
+      if (owner === null && (await this.claim(origin))) {
+        const view = await this.robots.sites.view(origin);
+        const base = decide(view, `${origin}/`, run.robot(run.now()));
+        if (view.kind !== "closed" && base.allowed) await this.read(origin, view, base.plan);
+        else await run.store.reservations.sitemapsRead(origin, run.now());
+        return "read";
+      }
+      if (owner !== null && owner !== run.owner) {
+        waiting = true;
+        const why = "its sitemaps are being read by another process";
+        run.emit({ type: "waiting", origin, until: run.now(), why });
+      }
+    }
+    return waiting ? "waiting" : "none";
+  }
+
+  private claim(origin: string): Promise<boolean> {
+    const { run } = this;
     const since = run.options.revisit === true ? run.started : 0;
-    if (!(await run.store.reservations.claimSitemaps(origin, run.owner, run.now(), since))) return;
-    await this.feedSite(origin, view, base.plan);
+    return run.store.reservations.claimSitemaps(origin, run.owner, run.now(), since);
+  }
+
+  private async read(origin: string, view: SiteView, plan: AccessPlan): Promise<void> {
+    const { run } = this;
+    await this.feedSite(origin, view, plan);
     if (!run.signal.aborted) await run.store.reservations.sitemapsRead(origin, run.now());
   }
 

@@ -13,6 +13,7 @@
  * | P procs        | hash | process id → its heartbeat as JSON                                    |
  * | P smown, smat  | hash | origin → the process reading its sitemaps, and since when             |
  * | P smread       | hash | origin → when its sitemaps were read                                  |
+ * | P smfree       | set  | origins whose reader died before it ended: a live process takes them up |
  * | P identity     | str  | the crawl's identity; P seeds: its seeds as JSON                       |
  */
 import { randomUUID } from "node:crypto";
@@ -123,7 +124,10 @@ end
 for origin in pairs(touched) do refresh(origin) end
 local readers = redis.call('HGETALL', P .. 'smown')
 for i = 1, #readers, 2 do
-  if readers[i + 1] == owner then redis.call('HDEL', P .. 'smown', readers[i]) end
+  if readers[i + 1] == owner then
+    redis.call('HDEL', P .. 'smown', readers[i])
+    redis.call('SADD', P .. 'smfree', readers[i])
+  end
 end
 redis.call('HDEL', P .. 'procs', owner)
 return { count, ended }
@@ -137,6 +141,7 @@ if read and tonumber(read) >= tonumber(ARGV[5]) then return 0 end
 if redis.call('HEXISTS', P .. 'smown', ARGV[2]) == 1 then return 0 end
 redis.call('HSET', P .. 'smown', ARGV[2], ARGV[3])
 redis.call('HSET', P .. 'smat', ARGV[2], ARGV[4])
+redis.call('SREM', P .. 'smfree', ARGV[2])
 return 1
 `;
 
@@ -251,7 +256,12 @@ export function redisReservations(
       return (await client.heedClaimSitemaps(P, origin, owner, String(now), String(since))) === 1;
     },
     async sitemapsRead(origin, at) {
-      await client.multi().hset(`${P}smread`, origin, String(at)).hdel(`${P}smown`, origin).exec();
+      await client
+        .multi()
+        .hset(`${P}smread`, origin, String(at))
+        .hdel(`${P}smown`, origin)
+        .srem(`${P}smfree`, origin)
+        .exec();
     },
     async sitemaps(origin) {
       const [owner, at, read] = await Promise.all([
@@ -266,6 +276,18 @@ export function redisReservations(
         claimedAt: Number(at ?? 0),
         readAt: read === null ? null : Number(read),
       };
+    },
+    async unreadSitemaps(limit) {
+      checkCount("limit", limit);
+      // Both are as small as the sitemap readings in progress or cut short.
+      const [owned, freed] = await Promise.all([
+        client.hgetall(`${P}smown`),
+        client.smembers(`${P}smfree`),
+      ]);
+      return [
+        ...Object.entries(owned).map(([origin, owner]) => ({ origin, owner })),
+        ...freed.map((origin) => ({ origin, owner: null })),
+      ].slice(0, limit);
     },
     identity: () => client.get(`${P}identity`),
     async setIdentity(id, seeds) {

@@ -75,6 +75,9 @@ export function sqliteReservations(
       [string],
       { origin: string; owner: string | null; claimed_at: number | null; read_at: number | null }
     >("SELECT origin, owner, claimed_at, read_at FROM sitemaps_read WHERE origin = ?"),
+    unread: db.prepare<[number], { origin: string; owner: string | null }>(
+      "SELECT origin, owner FROM sitemaps_read WHERE read_at IS NULL LIMIT ?",
+    ),
     claim: db.prepare<[string, string, number]>(
       `INSERT INTO sitemaps_read (origin, owner, claimed_at, read_at) VALUES (?, ?, ?, NULL)
        ON CONFLICT (origin) DO UPDATE SET owner = excluded.owner, claimed_at = excluded.claimed_at,
@@ -204,6 +207,10 @@ export function sqliteReservations(
         claimedAt: found.claimed_at ?? 0,
         readAt: found.read_at,
       };
+    },
+    async unreadSitemaps(limit) {
+      checkCount("limit", limit);
+      return sql.unread.all(limit);
     },
     async identity() {
       return sql.identity.get() ?? null;
