@@ -717,6 +717,34 @@ export function storeContract(name: string, harness: StoreHarness): void {
     );
 
     it(
+      "sitemaps: the readings not finished, with their reader, or none once it is reaped",
+      withStore(async ({ reservations }) => {
+        assert.deepEqual(await reservations.unreadSitemaps(10), []);
+        assert.equal(await reservations.claimSitemaps(A, "p1", T0, 0), true);
+        assert.equal(await reservations.claimSitemaps(B, "p2", T0, 0), true);
+        const byOrigin = async () =>
+          [...(await reservations.unreadSitemaps(10))].sort((x, y) =>
+            x.origin.localeCompare(y.origin),
+          );
+        assert.deepEqual(await byOrigin(), [
+          { origin: A, owner: "p1" },
+          { origin: B, owner: "p2" },
+        ]);
+        assert.equal((await reservations.unreadSitemaps(1)).length, 1);
+        await reservations.reap("p1", T0 + 1);
+        assert.deepEqual(await byOrigin(), [
+          { origin: A, owner: null },
+          { origin: B, owner: "p2" },
+        ]);
+        assert.equal(await reservations.claimSitemaps(A, "p3", T0 + 2, 0), true);
+        await reservations.sitemapsRead(A, T0 + 3);
+        await reservations.sitemapsRead(B, T0 + 3);
+        assert.deepEqual(await reservations.unreadSitemaps(10), []);
+        await assert.rejects(reservations.unreadSitemaps(-1), /limit/);
+      }),
+    );
+
+    it(
       "pace: reads the next moment, the last end, the flights and the window's latest moments, changing nothing",
       withStore(async (store, place) => {
         const { reservations } = store;
