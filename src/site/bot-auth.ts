@@ -50,12 +50,12 @@ export function createBotAuth(options: BotAuthOptions = {}): BotAuth {
     verdicts.set(req, verdict);
     if (verdict.ok || !required(req)) return { verdict, refused: false };
     const body = `401 Unauthorized: a verified Web Bot Auth signature is required here (${verdict.reason}: ${verdict.message})\n`;
-    res.writeHead(401, {
-      "content-type": "text/plain; charset=utf-8",
-      "content-length": Buffer.byteLength(body),
-      // RFC 9421 §5.1: what a signature here must cover.
-      "accept-signature": 'sig1=("@authority" "signature-agent");tag="web-bot-auth"',
-    });
+    // Set one by one, not through writeHead: the access log reads content-length back.
+    res.statusCode = 401;
+    res.setHeader("content-type", "text/plain; charset=utf-8");
+    res.setHeader("content-length", Buffer.byteLength(body));
+    // RFC 9421 §5.1: what a signature here must cover.
+    res.setHeader("accept-signature", 'sig1=("@authority" "signature-agent");tag="web-bot-auth"');
     res.end(req.method === "HEAD" ? undefined : body);
     return { verdict, refused: true };
   };
