@@ -28,6 +28,8 @@ export function readRecordedRequest(text: string, scheme: "http" | "https"): Par
   }
   const fields = new Map<string, string[]>();
   for (const [index, line] of lines.slice(1).entries()) {
+    // Only the head's last line can be empty: a recording that ends with one line break.
+    if (line === "") continue;
     const colon = line.indexOf(":");
     const name = colon > 0 ? line.slice(0, colon) : "";
     if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
