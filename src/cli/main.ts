@@ -128,6 +128,14 @@ function defineCheck(program: Command, io: Io, setExit: SetExit): void {
       "--batch --json: give every answer its access plan (Crawl-delay, sitemaps); REGP answers always have it",
       false,
     )
+    .option(
+      "--sign <keyfile>",
+      "a URL: sign the robots.txt fetch, each redirect too, with Web Bot Auth, with this private key (docs/web-bot-auth.md)",
+    )
+    .option(
+      "--signature-agent <url>",
+      "--sign: the URL of the key directory sites fetch the key from, sent as Signature-Agent",
+    )
     .action(async (robots: string | undefined, options) => {
       const { runCheck } = await import("./commands/check.js");
       setExit(await runCheck(robots, options, io));

@@ -110,6 +110,19 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
     assert.match(report.stdout, /robots\.txt HTTP 401/);
   });
 
+  it("check --sign fetches robots.txt signed; unsigned it meets the 401", async () => {
+    const args = ["check", `${siteOrigin}/robots.txt`, "--agent", "heedbot", "--url", "/"];
+    const signed = await runCli([...args, "--sign", "bot.jwk", "--signature-agent", `${agentOrigin}/`], {
+      cwd: dir,
+    });
+    assert.equal(signed.code, 0, signed.stdout + signed.stderr);
+    assert.match(signed.stdout, /^allowed \//);
+    const unsigned = await runCli(args, { cwd: dir });
+    assert.equal(unsigned.code, 1);
+    assert.match(unsigned.stdout, /401/);
+    seen.push(signed.stdout, signed.stderr);
+  });
+
   it("verify-request checks a recorded request: verified, then refused once expired", async () => {
     // A request signed by heed, recorded as a server received it.
     const { BotKey } = await import("../../src/net/bot-key.js");
