@@ -246,6 +246,16 @@ export function reportText(report: CrawlReport, source: string): string[] {
     rows.push(["all hosts", overall.refusals.count, ""]);
     lines.push("", ...textTable(["refused by robots.txt", "count", "line"], rows, [2]));
   }
+  if (overall.payments.count > 0) {
+    // 402 Payment Required with a crawler-price: the price is shown, heed never pays.
+    const rows: (string | number)[][] = [];
+    for (const o of origins) {
+      for (const { message, count } of o.payments.top) rows.push([o.origin, count, message]);
+      if (o.payments.untracked > 0) rows.push([o.origin, o.payments.untracked, "(other prices)"]);
+    }
+    rows.push(["all hosts", overall.payments.count, ""]);
+    lines.push("", ...textTable(["payment asked (not paid)", "count", "price"], rows, [2]));
+  }
   const usage = Object.entries(overall.usage.byCategory);
   if (usage.length > 0 || overall.usage.notKept > 0) {
     // docs/usage-preferences.md: what pages said they may be used for.

@@ -5,6 +5,7 @@
  * (validators, revisit moment), its links handed to discover, kept or not (keep.ts), given to
  * the page handler, and logged. Owns no state: the run's counts are the run's.
  */
+import { PAYMENT_REQUIRED } from "../report.js";
 import type { PageResult } from "../../net/http-client.js";
 import type { RobotsPolicy } from "../../protocol/robots/index.js";
 import type { Discovery, Lease } from "../../store/types.js";
@@ -105,6 +106,16 @@ export class SettleStage {
         "error",
         `HTTP ${status}`,
       );
+      return;
+    }
+    if (status === 402) {
+      // A price asked (crawler-price, the 2026 pay-per-crawl answer) is shown, never paid: the
+      // page is its own outcome, neither fetched nor an error, and not asked for again.
+      const price = result.headers["crawler-price"] ?? null;
+      await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
+      const detail = price === null ? "no crawler-price" : `crawler-price: ${price}`;
+      await run.log(url, origin, at, result.ms, status, result.wireBytes, PAYMENT_REQUIRED, detail);
+      run.emit({ type: "skipped", url, reason: `HTTP 402 Payment Required, ${detail} (not paid)` });
       return;
     }
     if (action === "redirect") {
