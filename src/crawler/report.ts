@@ -120,6 +120,8 @@ export interface ReportPart {
    * records' detail, from `crawler-price`): shown, never paid.
    */
   readonly payments: ErrorReport;
+  /** Licenses the site named (outcome `license`: robots.txt `License:`, `Link rel="license"`). */
+  readonly licenses: ErrorReport;
   readonly gaps: GapReport;
   /** Time waited on delays, rates and time windows, over the records that say (`waitedMs`). */
   readonly waitedMs: number;
@@ -195,6 +197,8 @@ export async function summarizeBatches(
 
 /** The outcome of a page answered 402 Payment Required (settle.ts): its price shown, never paid. */
 export const PAYMENT_REQUIRED = "payment-required";
+/** The outcome of a record of a license a site names (robots.txt `License:`, a Link header). */
+export const LICENSE = "license";
 
 /** Records counted by their detail, the most frequent kept, bounded as the errors are. */
 class TopMessages {
@@ -236,6 +240,7 @@ class Tally {
   untracked = 0;
   readonly refusals = new TopMessages();
   readonly payments = new TopMessages();
+  readonly licenses = new TopMessages();
   usageNotKept = 0;
   /** `category value` → records. */
   readonly usageValues = new Map<string, number>();
@@ -275,6 +280,7 @@ class Tally {
     }
     if (record.outcome === "disallowed") this.refusals.add(record.detail);
     if (record.outcome === PAYMENT_REQUIRED) this.payments.add(record.detail);
+    if (record.outcome === LICENSE) this.licenses.add(record.detail);
     if (record.outcome === "fetched-usage-refused") this.usageNotKept++;
     if (record.usage !== undefined && record.usage !== null) this.addUsage(record.usage);
     if (!isRequest(record)) return;
@@ -378,6 +384,7 @@ class Tally {
       errors: { count: this.errors, top, untracked: this.untracked },
       refusals: this.refusals.report(),
       payments: this.payments.report(),
+      licenses: this.licenses.report(),
       usage: { notKept: this.usageNotKept, byCategory: this.usageByCategory() },
       gaps: {
         count: this.gaps,

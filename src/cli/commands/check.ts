@@ -6,6 +6,7 @@ import { createReadStream, statSync } from "node:fs";
 import { isIP } from "node:net";
 import type { DialectChoice } from "../../protocol/robots/dialect.js";
 import type { Robot } from "../../protocol/robots/policy.js";
+import { robotsLicenses } from "../../protocol/robots/license.js";
 import { runBatch } from "../batch/run.js";
 import type { RequestSigner } from "../../net/request-signer.js";
 import {
@@ -172,17 +173,20 @@ async function load(source: string, options: CheckOptions, io: Io): Promise<Rule
     signer = await (await import("../request-signing.js")).signerFromFlags(options, io.cwd);
   }
   try {
-    return compile(
-      await (
-        await sources()
-      ).loadRobots(source, {
-        stdin: io.stdin,
-        ...(signer === null ? {} : { signer }),
-        ...userAgent(options.agent),
-        onNote: (text) => io.stderr.write(`heed check: ${text}\n`),
-      }),
-      options.dialect,
-    );
+    const loaded = await (
+      await sources()
+    ).loadRobots(source, {
+      stdin: io.stdin,
+      ...(signer === null ? {} : { signer }),
+      ...userAgent(options.agent),
+      onNote: (text) => io.stderr.write(`heed check: ${text}\n`),
+    });
+    // RSL License: lines are shown, on standard error beside the answers; heed agrees to nothing.
+    const base = loaded.origin === null ? undefined : `${loaded.origin}/`;
+    for (const license of robotsLicenses(loaded.bytes, base)) {
+      io.stderr.write(`heed check: ${license.where} names a license (RSL): ${printable(license.url)}\n`);
+    }
+    return compile(loaded, options.dialect);
   } catch (error) {
     if (options.json && error instanceof CliError) return error.message;
     throw error;

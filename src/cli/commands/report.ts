@@ -256,6 +256,15 @@ export function reportText(report: CrawlReport, source: string): string[] {
     rows.push(["all hosts", overall.payments.count, ""]);
     lines.push("", ...textTable(["payment asked (not paid)", "count", "price"], rows, [2]));
   }
+  if (overall.licenses.count > 0) {
+    // RSL License: lines and Link rel="license": shown; heed agrees to nothing.
+    const rows: (string | number)[][] = [];
+    for (const o of origins) {
+      for (const { message, count } of o.licenses.top) rows.push([o.origin, count, message]);
+      if (o.licenses.untracked > 0) rows.push([o.origin, o.licenses.untracked, "(others)"]);
+    }
+    lines.push("", ...textTable(["licenses named", "count", "where and what"], rows, [2]));
+  }
   const usage = Object.entries(overall.usage.byCategory);
   if (usage.length > 0 || overall.usage.notKept > 0) {
     // docs/usage-preferences.md: what pages said they may be used for.

@@ -1,5 +1,7 @@
-// A 402 Payment Required with a crawler-price header (pay-per-crawl, 2026): its own outcome in
-// the crawl log and the report, the price shown, nothing paid and the page not asked again.
+// What a site asks of robots besides robots.txt rules, read and shown, never acted on blindly:
+// a 402 Payment Required with a crawler-price header (pay-per-crawl, 2026) is its own outcome in
+// the crawl log and the report, the price shown, nothing paid and the page not asked again; an
+// RSL License: line in robots.txt and a Link rel="license" header are logged and reported.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -9,20 +11,20 @@ import { runCrawl, tempDir } from "../helpers/crawl-harness.js";
 import { startServer, text, type TestServer } from "../helpers/http-server.js";
 import { runCli } from "../helpers/run-cli.js";
 
-describe("402 Payment Required", () => {
+describe("402 Payment Required and licenses", () => {
   let site: TestServer;
   let temp: Awaited<ReturnType<typeof tempDir>>;
   before(async () => {
     temp = await tempDir("heed-402-");
     site = await startServer({
-      "/robots.txt": text("User-agent: *\nAllow: /\n"),
+      "/robots.txt": text("User-agent: *\nAllow: /\nLicense: /license.xml\n"),
       "/": (_req, res) => {
         res.writeHead(200, { "content-type": "text/html" });
         res.end('<a href="/paid">paid</a> <a href="/free">free</a> <a href="/asks">asks</a>');
       },
       "/paid": text("pay first", 402, { "crawler-price": "USD 0.01" }),
       "/asks": text("pay first", 402),
-      "/free": text("free"),
+      "/free": text("free", 200, { link: '<https://cc.example/by/4.0/>; rel="license", </x>; rel=next' }),
     });
   });
   after(async () => {
@@ -50,11 +52,19 @@ describe("402 Payment Required", () => {
         ["crawler-price: USD 0.01", "no crawler-price"],
       );
       assert.equal(report.overall.byOutcome.find((o) => o.key === "payment-required")?.count, 2);
+      assert.deepEqual(
+        report.overall.licenses.top.map((t) => t.message).sort(),
+        [
+          'Link rel="license": https://cc.example/by/4.0/',
+          `robots.txt line 3: ${site.origin}/license.xml`,
+        ],
+      );
     } finally {
       await store.close();
     }
     const shown = await runCli(["report", "--store", storePath]);
     assert.match(shown.stdout, /payment asked \(not paid\)/);
     assert.match(shown.stdout, /crawler-price: USD 0\.01/);
+    assert.match(shown.stdout, /licenses named[\s\S]*robots\.txt line 3: http:\/\/127\.0\.0\.1:\d+\/license\.xml/);
   });
 });
