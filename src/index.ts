@@ -164,9 +164,4 @@ export {
   incomingRequest,
   type VerifiedBot,
 } from "./site/bot-verifier.js";
-export {
-  type BotAuth,
-  type BotAuthOptions,
-  botVerdictOf,
-  createBotAuth,
-} from "./site/bot-auth.js";
+export { type BotAuth, type BotAuthOptions, botVerdictOf, createBotAuth } from "./site/bot-auth.js";

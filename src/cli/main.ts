@@ -983,7 +983,12 @@ function defineVerifyRequest(program: Command, io: Io, setExit: SetExit): void {
       "check the Web Bot Auth signature of one recorded HTTP request (request line and header lines, as received; - for standard input). Exit 0: verified; 1: refused, with the reason; 2: bad input",
     )
     .argument("<file>", "the recorded request")
-    .option("--key <keyfile>", "a robot's key to believe without fetching its directory (repeatable)", collect, [])
+    .option(
+      "--key <keyfile>",
+      "a robot's key to believe without fetching its directory (repeatable)",
+      collect,
+      [],
+    )
     .option("--at <rfc3339>", "judge the signature's times at this moment (default: now)")
     .option("--https", "the request came over TLS (its target URI is https)", false)
     .option(

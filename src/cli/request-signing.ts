@@ -14,7 +14,10 @@ export interface SigningFlags {
 }
 
 /** The signer the flags ask for, or null without --sign. */
-export async function signerFromFlags(flags: SigningFlags, cwd: string): Promise<RequestSigner | null> {
+export async function signerFromFlags(
+  flags: SigningFlags,
+  cwd: string,
+): Promise<RequestSigner | null> {
   if (flags.sign === undefined) {
     if (flags.signatureAgent !== undefined) throw new CliError("--signature-agent needs --sign");
     return null;

@@ -75,7 +75,9 @@ export class BotKey {
       text = bytes.toString("utf8");
     } catch (error) {
       if (error instanceof BotKeyError) throw error;
-      throw new BotKeyError(`${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+      throw new BotKeyError(
+        `${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+      );
     }
     let json: unknown;
     try {

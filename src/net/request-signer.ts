@@ -93,7 +93,9 @@ function signed(options: Dispatcher.DispatchOptions, signer: RequestSigner): Hea
     return { ...out, ...fields };
   }
   const out: Record<string, string | string[] | undefined> = {};
-  for (const [name, value] of Object.entries(given as Record<string, string | string[] | undefined>)) {
+  for (const [name, value] of Object.entries(
+    given as Record<string, string | string[] | undefined>,
+  )) {
     if (!names.has(name.toLowerCase())) out[name] = value;
   }
   return { ...out, ...fields };

@@ -22,7 +22,10 @@ export interface BotAuth {
    * Verifies `req` and answers 401 when it must be signed and is not verified. Resolves to the
    * verdict and whether the request was answered.
    */
-  check(req: IncomingMessage, res: ServerResponse): Promise<{ verdict: BotVerdict; refused: boolean }>;
+  check(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ verdict: BotVerdict; refused: boolean }>;
   /** The same as connect-style middleware: `next()` unless refused; errors go to `next(error)`. */
   middleware(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void;
 }
@@ -75,6 +78,7 @@ export function createBotAuth(options: BotAuthOptions = {}): BotAuth {
 /** The access log's word on a verdict: `bot=<keyid>` or `bot-refused=<reason>`; "" when unsigned. */
 export function describeVerdict(verdict: BotVerdict | undefined): string {
   if (verdict === undefined) return "";
-  if (verdict.ok) return `bot=${verdict.keyid}${verdict.directory === null ? "" : ` via ${verdict.directory}`}`;
+  if (verdict.ok)
+    return `bot=${verdict.keyid}${verdict.directory === null ? "" : ` via ${verdict.directory}`}`;
   return verdict.reason === "unsigned" ? "unsigned" : `bot-refused=${verdict.reason}`;
 }

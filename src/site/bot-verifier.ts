@@ -55,7 +55,10 @@ export interface BotVerifierOptions {
   /** Default {@link DIRECTORY_CACHE_MS}. */
   readonly cacheMs?: number;
   /** How directories are fetched; default fetchKeyDirectory through the guarded client. */
-  readonly fetchDirectory?: (url: string, options: DirectoryFetchOptions) => Promise<DirectoryAnswer>;
+  readonly fetchDirectory?: (
+    url: string,
+    options: DirectoryFetchOptions,
+  ) => Promise<DirectoryAnswer>;
 }
 
 interface CacheEntry {

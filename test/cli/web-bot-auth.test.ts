@@ -42,7 +42,10 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
     await mkdir(join(dir, "site"));
     await mkdir(join(dir, "agent"));
     await writeFile(join(dir, "site", "robots.txt"), "User-agent: *\nAllow: /\n");
-    await writeFile(join(dir, "site", "index.html"), '<a href="/a.html">a</a> <a href="/b.html">b</a>');
+    await writeFile(
+      join(dir, "site", "index.html"),
+      '<a href="/a.html">a</a> <a href="/b.html">b</a>',
+    );
     await writeFile(join(dir, "site", "a.html"), "a");
     await writeFile(join(dir, "site", "b.html"), "b");
     const made = await runCli(["keys", "new", "bot.jwk"], { cwd: dir });
@@ -56,13 +59,26 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
     });
     assert.equal(directory.code, 0, directory.stderr);
     assert.equal(directory.stdout.trim(), thumbprint);
-    seen.push(directory.stdout, directory.stderr, await readFile(join(dir, "directory.json"), "utf8"));
+    seen.push(
+      directory.stdout,
+      directory.stderr,
+      await readFile(join(dir, "directory.json"), "utf8"),
+    );
     agent = spawnCli(["serve", "agent", "--port", "0", "--bot-keys", "directory.json"], {
       cwd: dir,
       timeoutMs: 90_000,
     });
     site = spawnCli(
-      ["serve", "site", "--port", "0", "--verify-bots", "--require-signature", "/*", "--allow-private"],
+      [
+        "serve",
+        "site",
+        "--port",
+        "0",
+        "--verify-bots",
+        "--require-signature",
+        "/*",
+        "--allow-private",
+      ],
       { cwd: dir, timeoutMs: 90_000 },
     );
     [agentOrigin, siteOrigin] = await Promise.all([originOf(agent.child), originOf(site.child)]);
@@ -84,8 +100,22 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
 
   it("a signed crawl fetches every page; the log names the key", async () => {
     const crawl = await runCli(
-      ["crawl", `${siteOrigin}/`, "--agent", "heedbot", "--store", "signed.db", "--out", "warc",
-        "--sign", "bot.jwk", "--signature-agent", `${agentOrigin}/`, "--quiet", "--json"],
+      [
+        "crawl",
+        `${siteOrigin}/`,
+        "--agent",
+        "heedbot",
+        "--store",
+        "signed.db",
+        "--out",
+        "warc",
+        "--sign",
+        "bot.jwk",
+        "--signature-agent",
+        `${agentOrigin}/`,
+        "--quiet",
+        "--json",
+      ],
       { cwd: dir, timeoutMs: 60_000 },
     );
     assert.equal(crawl.code, 0, crawl.stderr);
@@ -101,7 +131,16 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
 
   it("the same crawl unsigned is refused with 401, and the report says so", async () => {
     const crawl = await runCli(
-      ["crawl", `${siteOrigin}/`, "--agent", "heedbot", "--store", "unsigned.db", "--quiet", "--json"],
+      [
+        "crawl",
+        `${siteOrigin}/`,
+        "--agent",
+        "heedbot",
+        "--store",
+        "unsigned.db",
+        "--quiet",
+        "--json",
+      ],
       { cwd: dir, timeoutMs: 60_000 },
     );
     assert.equal(crawl.code, 0, crawl.stderr);
@@ -112,9 +151,12 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
 
   it("check --sign fetches robots.txt signed; unsigned it meets the 401", async () => {
     const args = ["check", `${siteOrigin}/robots.txt`, "--agent", "heedbot", "--url", "/"];
-    const signed = await runCli([...args, "--sign", "bot.jwk", "--signature-agent", `${agentOrigin}/`], {
-      cwd: dir,
-    });
+    const signed = await runCli(
+      [...args, "--sign", "bot.jwk", "--signature-agent", `${agentOrigin}/`],
+      {
+        cwd: dir,
+      },
+    );
     assert.equal(signed.code, 0, signed.stdout + signed.stderr);
     assert.match(signed.stdout, /^allowed \//);
     const unsigned = await runCli(args, { cwd: dir });
@@ -144,9 +186,12 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     assert.match(ok.stdout, new RegExp(`^verified ${thumbprint}`));
     const later = new Date(Date.now() + 3_600_000).toISOString();
-    const late = await runCli(["verify-request", "request.txt", "--at", later, "--key", "bot.jwk"], {
-      cwd: dir,
-    });
+    const late = await runCli(
+      ["verify-request", "request.txt", "--at", later, "--key", "bot.jwk"],
+      {
+        cwd: dir,
+      },
+    );
     assert.equal(late.code, 1);
     assert.match(late.stdout, /^refused expired/);
     seen.push(ok.stdout, ok.stderr, late.stdout, late.stderr);
@@ -160,7 +205,9 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
     );
     assert.equal(crawl.code, 2);
     assert.match(crawl.stderr, /--sign: .*broken\.jwk: not JSON/);
-    const serve = await runCli(["serve", "site", "--port", "0", "--bot-keys", "bot.jwk"], { cwd: dir });
+    const serve = await runCli(["serve", "site", "--port", "0", "--bot-keys", "bot.jwk"], {
+      cwd: dir,
+    });
     assert.equal(serve.code, 2);
     seen.push(crawl.stdout, crawl.stderr, serve.stdout, serve.stderr);
   });

@@ -24,7 +24,9 @@ describe("402 Payment Required and licenses", () => {
       },
       "/paid": text("pay first", 402, { "crawler-price": "USD 0.01" }),
       "/asks": text("pay first", 402),
-      "/free": text("free", 200, { link: '<https://cc.example/by/4.0/>; rel="license", </x>; rel=next' }),
+      "/free": text("free", 200, {
+        link: '<https://cc.example/by/4.0/>; rel="license", </x>; rel=next',
+      }),
     });
   });
   after(async () => {
@@ -38,7 +40,9 @@ describe("402 Payment Required and licenses", () => {
     assert.equal(run.summary.fetched, 2);
     const skipped = run.events.filter((e) => e.type === "skipped");
     assert.ok(
-      skipped.some((e) => e.type === "skipped" && /402.*crawler-price: USD 0\.01 \(not paid\)/.test(e.reason)),
+      skipped.some(
+        (e) => e.type === "skipped" && /402.*crawler-price: USD 0\.01 \(not paid\)/.test(e.reason),
+      ),
       JSON.stringify(skipped),
     );
     // Each priced page was asked once: no retry, no second request carrying a payment.
@@ -47,24 +51,24 @@ describe("402 Payment Required and licenses", () => {
     try {
       const report = await summarizeBatches(store.log.scan(100));
       assert.equal(report.overall.payments.count, 2);
-      assert.deepEqual(
-        report.overall.payments.top.map((t) => t.message).sort(),
-        ["crawler-price: USD 0.01", "no crawler-price"],
-      );
+      assert.deepEqual(report.overall.payments.top.map((t) => t.message).sort(), [
+        "crawler-price: USD 0.01",
+        "no crawler-price",
+      ]);
       assert.equal(report.overall.byOutcome.find((o) => o.key === "payment-required")?.count, 2);
-      assert.deepEqual(
-        report.overall.licenses.top.map((t) => t.message).sort(),
-        [
-          'Link rel="license": https://cc.example/by/4.0/',
-          `robots.txt line 3: ${site.origin}/license.xml`,
-        ],
-      );
+      assert.deepEqual(report.overall.licenses.top.map((t) => t.message).sort(), [
+        'Link rel="license": https://cc.example/by/4.0/',
+        `robots.txt line 3: ${site.origin}/license.xml`,
+      ]);
     } finally {
       await store.close();
     }
     const shown = await runCli(["report", "--store", storePath]);
     assert.match(shown.stdout, /payment asked \(not paid\)/);
     assert.match(shown.stdout, /crawler-price: USD 0\.01/);
-    assert.match(shown.stdout, /licenses named[\s\S]*robots\.txt line 3: http:\/\/127\.0\.0\.1:\d+\/license\.xml/);
+    assert.match(
+      shown.stdout,
+      /licenses named[\s\S]*robots\.txt line 3: http:\/\/127\.0\.0\.1:\d+\/license\.xml/,
+    );
   });
 });

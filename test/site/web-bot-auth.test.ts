@@ -4,11 +4,15 @@
 import assert from "node:assert/strict";
 import { createPrivateKey, createPublicKey, webcrypto } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { createRequire } from "node:module";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+// The peers, for tests only (devDependencies): code heed did not write.
+import * as httpMessageSig from "http-message-sig";
+import * as httpMessageSignatures from "http-message-signatures";
+import * as webBotAuth from "web-bot-auth";
+import * as webBotAuthCrypto from "web-bot-auth/crypto";
 import { BotKey, jwkThumbprint } from "../../src/net/bot-key.js";
 import { guardedRequest } from "../../src/net/guarded-request.js";
 import { createHttpClient } from "../../src/net/http-client.js";
@@ -17,14 +21,6 @@ import { keyDirectoryDocument } from "../../src/protocol/web-bot-auth/index.js";
 import { type SiteServer, startSiteServer } from "../../src/site/site-server.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { until } from "../helpers/until.js";
-
-const require = createRequire(import.meta.url);
-// The peers, for tests only (devDependencies): code heed did not write.
-const webBotAuth = require("web-bot-auth") as typeof import("web-bot-auth");
-const webBotAuthCrypto = require("web-bot-auth/crypto") as typeof import("web-bot-auth/crypto");
-const httpMessageSig = require("http-message-sig") as typeof import("http-message-sig");
-const httpMessageSignatures =
-  require("http-message-signatures") as typeof import("http-message-signatures");
 
 /** RFC 9421 Appendix B.1.4's Ed25519 test key. */
 const TEST_KEY = {
@@ -90,7 +86,11 @@ async function checkWithHttpMessageSignatures(seen: Seen): Promise<boolean | nul
     {
       keyLookup: async (params) =>
         params.keyid === KEYID
-          ? { id: KEYID, algs: ["ed25519"], verify: httpMessageSignatures.createVerifier(key, "ed25519") }
+          ? {
+              id: KEYID,
+              algs: ["ed25519"],
+              verify: httpMessageSignatures.createVerifier(key, "ed25519"),
+            }
           : null,
     },
     { method: "GET", url: seen.url, headers: fieldsOf(seen.headers) },
@@ -217,7 +217,10 @@ describe("heed serve --verify-bots", () => {
       new URL("/.well-known/http-message-signatures-directory", agent.url).href,
       { allowPrivateAddresses: true },
     );
-    assert.equal(answer.headers["content-type"], "application/http-message-signatures-directory+json");
+    assert.equal(
+      answer.headers["content-type"],
+      "application/http-message-signatures-directory+json",
+    );
     assert.deepEqual(JSON.parse(await answerText(answer.body)), { keys: [TEST_PUBLIC] });
   });
 
@@ -239,7 +242,10 @@ describe("heed serve --verify-bots", () => {
   it("refuses a tampered header: bad-signature", async () => {
     const fields = signed();
     // The signature covers Signature-Agent: pointing it elsewhere, even to the same keys, breaks it.
-    const tampered = { ...fields, "signature-agent": `agent1="${agent.url}.well-known/http-message-signatures-directory"` };
+    const tampered = {
+      ...fields,
+      "signature-agent": `agent1="${agent.url}.well-known/http-message-signatures-directory"`,
+    };
     const answer = await get("/", tampered);
     assert.equal(answer.status, 401);
     assert.match(answer.body, /bad-signature/);
@@ -306,7 +312,13 @@ describe("heed serve --verify-bots", () => {
     });
     assert.equal(first.status, 200, first.body);
 
-    const privateKey = await webcrypto.subtle.importKey("jwk", TEST_KEY, { name: "Ed25519" }, true, ["sign"]);
+    const privateKey = await webcrypto.subtle.importKey(
+      "jwk",
+      TEST_KEY,
+      { name: "Ed25519" },
+      true,
+      ["sign"],
+    );
     const member = `a1="${agent.url}"`;
     const fromHttpMessageSig = await httpMessageSig.createSignature(
       new Request(url, { headers: { "signature-agent": member } }),
@@ -344,7 +356,9 @@ describe("heed serve --verify-bots", () => {
     const third = await get("/", fieldsOf(lowerCased(signedMessage.headers)));
     assert.equal(third.status, 200, third.body);
     // And a peer's signature with one byte changed is refused.
-    const broken = fromHttpMessageSig.signature.replace(/[A-Za-z](?=[^:]*:$)/, (c) => (c === "A" ? "B" : "A"));
+    const broken = fromHttpMessageSig.signature.replace(/[A-Za-z](?=[^:]*:$)/, (c) =>
+      c === "A" ? "B" : "A",
+    );
     const fourth = await get("/", {
       "signature-agent": member,
       signature: broken,

@@ -184,7 +184,9 @@ async function load(source: string, options: CheckOptions, io: Io): Promise<Rule
     // RSL License: lines are shown, on standard error beside the answers; heed agrees to nothing.
     const base = loaded.origin === null ? undefined : `${loaded.origin}/`;
     for (const license of robotsLicenses(loaded.bytes, base)) {
-      io.stderr.write(`heed check: ${license.where} names a license (RSL): ${printable(license.url)}\n`);
+      io.stderr.write(
+        `heed check: ${license.where} names a license (RSL): ${printable(license.url)}\n`,
+      );
     }
     return compile(loaded, options.dialect);
   } catch (error) {

@@ -76,8 +76,19 @@ export class RobotsStage {
         );
         // RSL License: lines, each a record of its own for heed report (shown, agreed to nothing).
         const body = got?.status === 200 ? got.body : null;
-        for (const license of body === null || body === undefined ? [] : robotsLicenses(body, `${origin}/`)) {
-          await run.log(`${origin}/robots.txt`, origin, end, 0, null, 0, LICENSE, `${license.where}: ${license.url}`);
+        for (const license of body === null || body === undefined
+          ? []
+          : robotsLicenses(body, `${origin}/`)) {
+          await run.log(
+            `${origin}/robots.txt`,
+            origin,
+            end,
+            0,
+            null,
+            0,
+            LICENSE,
+            `${license.where}: ${license.url}`,
+          );
         }
       },
     };

@@ -16,8 +16,12 @@ export interface NamedLicense {
 }
 
 /** The `License:` lines of a robots.txt, in file order. */
-export function robotsLicenses(input: RobotsText | string | Uint8Array, base?: string): NamedLicense[] {
-  const text = typeof input === "string" || input instanceof Uint8Array ? readRobotsText(input) : input;
+export function robotsLicenses(
+  input: RobotsText | string | Uint8Array,
+  base?: string,
+): NamedLicense[] {
+  const text =
+    typeof input === "string" || input instanceof Uint8Array ? readRobotsText(input) : input;
   const found: NamedLicense[] = [];
   for (const line of text.lines) {
     if (found.length === MAX_LICENSES) break;

@@ -4,4 +4,8 @@ export * from "./message.js";
 export type { MessageRequest } from "./signature-base.js";
 export { signatureBase } from "./signature-base.js";
 export { MAX_FIELD_CHARS, MAX_MEMBERS } from "./structured-fields.js";
-export { readRecordedRequest, MAX_RECORDED_FIELDS, MAX_RECORDED_HEAD_CHARS } from "./recorded-request.js";
+export {
+  readRecordedRequest,
+  MAX_RECORDED_FIELDS,
+  MAX_RECORDED_HEAD_CHARS,
+} from "./recorded-request.js";

@@ -151,15 +151,17 @@ export function readSignature(request: MessageRequest, nowS: number): ReadSignat
     return refusal("unsigned", "no Signature-Input and Signature fields");
   }
   if (inputField === null || signatureFieldValue === null) {
-    return refusal("malformed", `no ${inputField === null ? "Signature-Input" : "Signature"} field`);
+    return refusal(
+      "malformed",
+      `no ${inputField === null ? "Signature-Input" : "Signature"} field`,
+    );
   }
   const inputs = dictionary(inputField, "Signature-Input");
   if (!inputs.ok) return inputs;
   const signatures = dictionary(signatureFieldValue, "Signature");
   if (!signatures.ok) return signatures;
   const found = [...inputs.value].find(
-    ([, member]) =>
-      member.kind === "list" && stringParam(member, "tag") === WEB_BOT_AUTH_TAG,
+    ([, member]) => member.kind === "list" && stringParam(member, "tag") === WEB_BOT_AUTH_TAG,
   );
   if (found === undefined) {
     return refusal("unsigned", `no signature tagged "${WEB_BOT_AUTH_TAG}" in Signature-Input`);

@@ -12,14 +12,19 @@ export const MAX_RECORDED_HEAD_CHARS = 64 * 1024;
 export const MAX_RECORDED_FIELDS = 200;
 
 /** Reads `text`; `scheme` is the connection's (a recording does not say whether it was TLS). */
-export function readRecordedRequest(text: string, scheme: "http" | "https"): Parsed<MessageRequest> {
+export function readRecordedRequest(
+  text: string,
+  scheme: "http" | "https",
+): Parsed<MessageRequest> {
   const end = text.search(/\r?\n\r?\n/);
   const head = end < 0 ? text : text.slice(0, end);
   if (head.length > MAX_RECORDED_HEAD_CHARS) {
     return { ok: false, message: `the head is longer than ${MAX_RECORDED_HEAD_CHARS} characters` };
   }
   const lines = head.split(/\r?\n/);
-  const requestLine = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) (\S+) HTTP\/\d(?:\.\d)?$/.exec(lines[0] ?? "");
+  const requestLine = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) (\S+) HTTP\/\d(?:\.\d)?$/.exec(
+    lines[0] ?? "",
+  );
   if (requestLine === null) {
     return { ok: false, message: 'line 1: expected a request line such as "GET /path HTTP/1.1"' };
   }

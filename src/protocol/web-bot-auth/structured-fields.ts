@@ -38,8 +38,7 @@ export type Member = Item | InnerList;
 export type Dictionary = ReadonlyMap<string, Member>;
 
 export type Parsed<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
 class SyntaxFault extends Error {}
 

@@ -28,7 +28,10 @@ const X = "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs";
 
 describe("Structured Fields dictionaries (RFC 9651 §4.2.2)", () => {
   const table: readonly (readonly [string, string])[] = [
-    ['a=("@authority" "x";key="k");created=1;tag="t"', 'a=("@authority" "x";key="k");created=1;tag="t"'],
+    [
+      'a=("@authority" "x";key="k");created=1;tag="t"',
+      'a=("@authority" "x";key="k");created=1;tag="t"',
+    ],
     ["a=:AQID:, b=?0, c", "a=:AQID:, b=?0, c"],
     ["a=1.50,b=tok/en", "a=1.5, b=tok/en"],
     ['a="q\\"d"', 'a="q\\"d"'],
@@ -122,13 +125,56 @@ describe("planSignature and readSignature (draft-…-protocol-02 §4)", () => {
   const refusals: readonly (readonly [string, Record<string, string>, number, string])[] = [
     ["no fields", {}, 1100, "unsigned"],
     ["no Signature", { "signature-input": fields["signature-input"] ?? "" }, 1100, "malformed"],
-    ["a signature of another tag", { ...fields, "signature-input": (fields["signature-input"] ?? "").replace("web-bot-auth", "other") }, 1100, "unsigned"],
-    ["an uncovered Signature-Agent", { ...fields, "signature-input": (fields["signature-input"] ?? "").replace(' "signature-agent";key="agent1"', "") }, 1100, "not-covered"],
-    ["no @authority", { ...fields, "signature-input": (fields["signature-input"] ?? "").replace('"@authority" ', "") }, 1100, "not-covered"],
+    [
+      "a signature of another tag",
+      {
+        ...fields,
+        "signature-input": (fields["signature-input"] ?? "").replace("web-bot-auth", "other"),
+      },
+      1100,
+      "unsigned",
+    ],
+    [
+      "an uncovered Signature-Agent",
+      {
+        ...fields,
+        "signature-input": (fields["signature-input"] ?? "").replace(
+          ' "signature-agent";key="agent1"',
+          "",
+        ),
+      },
+      1100,
+      "not-covered",
+    ],
+    [
+      "no @authority",
+      {
+        ...fields,
+        "signature-input": (fields["signature-input"] ?? "").replace('"@authority" ', ""),
+      },
+      1100,
+      "not-covered",
+    ],
     ["past expires", fields, 1300, "expired"],
     ["created ahead of the clock", fields, 900, "not-yet-valid"],
-    ["a Signature-Agent without the covered member", { ...fields, "signature-agent": 'other="x"' }, 1100, "malformed"],
-    ["an alg other than ed25519", { ...fields, "signature-input": (fields["signature-input"] ?? "").replace('"ed25519"', '"rsa-pss-sha512"') }, 1100, "malformed"],
+    [
+      "a Signature-Agent without the covered member",
+      { ...fields, "signature-agent": 'other="x"' },
+      1100,
+      "malformed",
+    ],
+    [
+      "an alg other than ed25519",
+      {
+        ...fields,
+        "signature-input": (fields["signature-input"] ?? "").replace(
+          '"ed25519"',
+          '"rsa-pss-sha512"',
+        ),
+      },
+      1100,
+      "malformed",
+    ],
   ];
   for (const [what, given, now, reason] of refusals) {
     it(`refuses ${what}: ${reason}`, () => {
@@ -156,7 +202,13 @@ describe("key directories", () => {
   });
   it(`limit: MAX_DIRECTORY_BYTES (${MAX_DIRECTORY_BYTES}) and MAX_DIRECTORY_KEYS (${MAX_DIRECTORY_KEYS})`, () => {
     assert.equal(parseKeyDirectory(" ".repeat(MAX_DIRECTORY_BYTES + 1)).ok, false);
-    const many = { keys: Array.from({ length: MAX_DIRECTORY_KEYS + 3 }, () => ({ kty: "OKP", crv: "Ed25519", x: X })) };
+    const many = {
+      keys: Array.from({ length: MAX_DIRECTORY_KEYS + 3 }, () => ({
+        kty: "OKP",
+        crv: "Ed25519",
+        x: X,
+      })),
+    };
     const parsed = parseKeyDirectory(JSON.stringify(many));
     assert.ok(parsed.ok);
     assert.equal(parsed.value.keys.length, MAX_DIRECTORY_KEYS);
