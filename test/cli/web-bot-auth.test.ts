@@ -9,22 +9,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
-import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { originOf, runCli, spawnCli } from "../helpers/run-cli.js";
 
-function originOf(child: ReturnType<typeof spawnCli>["child"]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`no address printed: ${out}`)), 15_000);
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8");
-      const m = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (m !== null) {
-        clearTimeout(timer);
-        resolve(m[1] as string);
-      }
-    });
-    child.once("exit", () => reject(new Error(`exited before printing its address: ${out}`)));
-  });
+/** `heed crawl` of the site into `store`, quiet, with a JSON summary. */
+function crawlArgs(origin: string, store: string, ...more: string[]): string[] {
+  return [
+    "crawl",
+    `${origin}/`,
+    "--agent",
+    "heedbot",
+    "--store",
+    store,
+    "--quiet",
+    "--json",
+    ...more,
+  ];
 }
 
 describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () => {
@@ -99,25 +98,11 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
   });
 
   it("a signed crawl fetches every page; the log names the key", async () => {
-    const crawl = await runCli(
-      [
-        "crawl",
-        `${siteOrigin}/`,
-        "--agent",
-        "heedbot",
-        "--store",
-        "signed.db",
-        "--out",
-        "warc",
-        "--sign",
-        "bot.jwk",
-        "--signature-agent",
-        `${agentOrigin}/`,
-        "--quiet",
-        "--json",
-      ],
-      { cwd: dir, timeoutMs: 60_000 },
-    );
+    const signing = ["--sign", "bot.jwk", "--signature-agent", `${agentOrigin}/`];
+    const crawl = await runCli(crawlArgs(siteOrigin, "signed.db", "--out", "warc", ...signing), {
+      cwd: dir,
+      timeoutMs: 60_000,
+    });
     assert.equal(crawl.code, 0, crawl.stderr);
     const summary = JSON.parse(crawl.stdout) as { fetched: number; skipped: number };
     assert.equal(summary.fetched, 3);
@@ -130,19 +115,10 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
   });
 
   it("the same crawl unsigned is refused with 401, and the report says so", async () => {
-    const crawl = await runCli(
-      [
-        "crawl",
-        `${siteOrigin}/`,
-        "--agent",
-        "heedbot",
-        "--store",
-        "unsigned.db",
-        "--quiet",
-        "--json",
-      ],
-      { cwd: dir, timeoutMs: 60_000 },
-    );
+    const crawl = await runCli(crawlArgs(siteOrigin, "unsigned.db"), {
+      cwd: dir,
+      timeoutMs: 60_000,
+    });
     assert.equal(crawl.code, 0, crawl.stderr);
     assert.equal((JSON.parse(crawl.stdout) as { fetched: number }).fetched, 0);
     const report = await runCli(["report", "--store", "unsigned.db"], { cwd: dir });
