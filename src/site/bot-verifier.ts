@@ -129,7 +129,14 @@ export class BotVerifier {
       if (oldest === undefined) break;
       this.cache.delete(oldest);
     }
-    const answer = this.fetchDirectory(url, { allowPrivateAddresses: this.allowPrivate });
+    // A fetcher given in the options might throw: that is an unreachable directory, not a crash.
+    const answer = this.fetchDirectory(url, { allowPrivateAddresses: this.allowPrivate }).catch(
+      (error: unknown) =>
+        refusal(
+          "directory-unreachable",
+          `${url}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+    );
     // One fetch serves the requests that arrive while it runs; its answer then lives a while.
     this.cache.set(url, { until: now + this.lifetime, answer });
     void answer.then((result) => {

@@ -75,10 +75,9 @@ export class RobotsStage {
           robotsDetail(got),
         );
         // RSL License: lines, each a record of its own for heed report (shown, agreed to nothing).
-        const body = got?.status === 200 ? got.body : null;
-        for (const license of body === null || body === undefined
-          ? []
-          : robotsLicenses(body, `${origin}/`)) {
+        const body = got?.status === 200 ? (got.body ?? null) : null;
+        const licenses = body === null ? [] : robotsLicenses(body, `${origin}/`);
+        for (const license of licenses) {
           await run.log(
             `${origin}/robots.txt`,
             origin,

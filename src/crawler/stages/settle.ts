@@ -3,7 +3,8 @@
  * again with back-off (Retry-After holds the whole site), then failed; a redirect queues its
  * target like a link (robots.txt is checked for it before it is fetched); a page is filed
  * (validators, revisit moment), its links handed to discover, kept or not (keep.ts), given to
- * the page handler, and logged. Owns no state: the run's counts are the run's.
+ * the page handler, and logged. Owns no state but the licenses it logged: the run's counts are
+ * the run's.
  */
 import { LICENSE, PAYMENT_REQUIRED } from "../report.js";
 import { linkLicenses } from "../../protocol/robots/index.js";
@@ -64,6 +65,8 @@ function isHtml(contentType: string | null): boolean {
   return contentType !== null && /^(?:text\/html|application\/xhtml\+xml)\b/i.test(contentType);
 }
 
+/** A crawler-price longer than this is cut in the log: a price is a currency and a number. */
+const MAX_PRICE_CHARS = 100;
 /** Licenses remembered as logged already, per run: more are logged again, never lost. */
 const MAX_LICENSES_SEEN = 10_000;
 
@@ -129,7 +132,8 @@ export class SettleStage {
     if (status === 402) {
       // A price asked (crawler-price, the 2026 pay-per-crawl answer) is shown, never paid: the
       // page is its own outcome, neither fetched nor an error, and not asked for again.
-      const price = result.headers["crawler-price"] ?? null;
+      // Cut: the value is the site's, and goes to the log, the report and the terminal.
+      const price = result.headers["crawler-price"]?.slice(0, MAX_PRICE_CHARS) ?? null;
       await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
       const detail = price === null ? "no crawler-price" : `crawler-price: ${price}`;
       await run.log(url, origin, at, result.ms, status, result.wireBytes, PAYMENT_REQUIRED, detail);
