@@ -44,6 +44,12 @@ export interface VerifiedBot {
 export type BotVerdict = VerifiedBot | Refusal;
 
 export interface BotVerifierOptions {
+  /**
+   * The authorities (`host` or `host:port`, lower case) this site answers for. A request whose
+   * Host names another is refused (`wrong-authority`): a signature made for another site and
+   * replayed here with that site's Host would otherwise verify. Default: any.
+   */
+  readonly authorities?: readonly string[];
   /** Keys believed without a directory (a site that knows its robots). */
   readonly keys?: readonly PublicJwk[];
   /** Fetch directories from loopback and private addresses, and over plain http. */
@@ -74,6 +80,7 @@ export class BotVerifier {
   private readonly lifetime: number;
   private readonly fetchDirectory: NonNullable<BotVerifierOptions["fetchDirectory"]>;
   private readonly allowPrivate: boolean;
+  private readonly authorities: ReadonlySet<string> | null;
 
   constructor(options: BotVerifierOptions = {}) {
     for (const key of options.keys ?? []) this.known.set(jwkThumbprint(key), key);
@@ -82,12 +89,22 @@ export class BotVerifier {
     this.lifetime = options.cacheMs ?? DIRECTORY_CACHE_MS;
     this.fetchDirectory = options.fetchDirectory ?? fetchKeyDirectory;
     this.allowPrivate = options.allowPrivateAddresses === true;
+    this.authorities =
+      options.authorities === undefined
+        ? null
+        : new Set(options.authorities.map((a) => a.toLowerCase()));
   }
 
   /** Checks a request described by its method, target URI and fields. */
   async verify(request: MessageRequest): Promise<BotVerdict> {
     const read = readSignature(request, Math.floor(this.now() / 1000));
     if (!read.ok) return read;
+    if (this.authorities !== null) {
+      const authority = new URL(request.url).host;
+      if (!this.authorities.has(authority)) {
+        return refusal("wrong-authority", `the request names ${authority}, not this site`);
+      }
+    }
     let key = this.known.get(read.keyid);
     let directory: string | null = null;
     if (key === undefined) {

@@ -295,6 +295,19 @@ describe("heed serve --verify-bots", () => {
     }
   });
 
+  it("refuses a signature for another site, replayed with its Host: wrong-authority", async () => {
+    const { BotVerifier } = await import("../../src/site/bot-verifier.js");
+    const verifier = new BotVerifier({ keys: [TEST_PUBLIC], authorities: ["shop.example"] });
+    const signer = createRequestSigner({ key: BotKey.fromJwk(TEST_KEY) });
+    const request = (url: string) => {
+      const fields = signer.fieldsFor("GET", url);
+      return { method: "GET", url, field: (name: string) => fields[name] ?? null };
+    };
+    assert.equal((await verifier.verify(request("https://shop.example/a"))).ok, true);
+    const elsewhere = await verifier.verify(request("https://other.example/a"));
+    assert.equal(!elsewhere.ok && elsewhere.reason, "wrong-authority");
+  });
+
   it("verifies what the peers sign: web-bot-auth, http-message-sig, http-message-signatures", async () => {
     const url = new URL("/", site.url).href;
     const agentField = `"${agent.url}"`;

@@ -46,7 +46,8 @@ export type RefusalReason =
   | "directory-redirect"
   | "directory-invalid"
   | "unknown-key"
-  | "bad-signature";
+  | "bad-signature"
+  | "wrong-authority";
 
 export interface Refusal {
   readonly ok: false;
