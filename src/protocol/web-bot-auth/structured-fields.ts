@@ -266,7 +266,7 @@ function serializeParams(params: Parameters): string {
   return out;
 }
 
-export function serializeBare(item: BareItem): string {
+function serializeBare(item: BareItem): string {
   switch (item.type) {
     case "integer":
       return String(item.value);
@@ -331,9 +331,4 @@ export function base64Decode(text: string): Uint8Array {
     }
   }
   return Uint8Array.from(out);
-}
-
-/** Base64url without padding (RFC 7515 §2), the encoding of JWK members and thumbprints. */
-export function base64UrlEncode(bytes: Uint8Array): string {
-  return base64Encode(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
