@@ -144,3 +144,24 @@ export {
   StoreError,
   type StoreErrorCode,
 } from "./store/index.js";
+export * as webBotAuth from "./protocol/web-bot-auth/index.js";
+export { BAD_KEY_CODE, BotKey, BotKeyError, jwkThumbprint, verifyWithJwk } from "./net/bot-key.js";
+export {
+  createRequestSigner,
+  type RequestSigner,
+  type RequestSignerOptions,
+  signingDispatcher,
+} from "./net/request-signer.js";
+export {
+  type DirectoryAnswer,
+  type DirectoryFetchOptions,
+  fetchKeyDirectory,
+} from "./net/key-directory-fetch.js";
+export {
+  type BotVerdict,
+  BotVerifier,
+  type BotVerifierOptions,
+  incomingRequest,
+  type VerifiedBot,
+} from "./site/bot-verifier.js";
+export { type BotAuth, type BotAuthOptions, botVerdictOf, createBotAuth } from "./site/bot-auth.js";

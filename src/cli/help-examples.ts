@@ -35,6 +35,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "heed crawl https://example.com/ --agent MyBot --out warc/ --max-pages 500",
     "heed crawl --queued --agent MyBot --store crawl.db      # what RUP reports queued",
     "heed crawl https://example.com/ --agent MyBot --purpose train-ai --out warc/",
+    "heed crawl https://example.com/ --agent MyBot --sign bot.jwk --signature-agent https://bot.example/",
   ],
   report: ["heed report", "heed report --store crawl.db --html report.html"],
   export: ["heed export > log.jsonl", "heed export --format csv --out log.csv"],
@@ -56,6 +57,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "heed serve ./site --rup --smtp smtp://127.0.0.1:2525 --from rup@example.org",
     "heed serve --demo news --port 8089 --robots regp",
     "heed serve ./site --usage usage.json                  # Content-Usage headers, tdmrep.json",
+    "heed serve ./site --verify-bots --require-signature '/*'   # 401 to robots not verified",
   ],
   rup: ["heed rup info https://example.com/", "heed help rup register"],
   "rup info": ["heed rup info https://example.com/ --json"],
@@ -80,6 +82,15 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   "agents dispatch": [
     "heed agents dispatch atp://127.0.0.1:4434 --site https://example.com/ --path /home/user1/",
+  ],
+  keys: ["heed keys new bot.jwk", "heed help keys directory"],
+  "keys new": ["heed keys new bot.jwk                                  # prints the keyid"],
+  "keys directory": [
+    "heed keys directory bot.jwk --out public/.well-known/http-message-signatures-directory",
+  ],
+  "verify-request": [
+    "heed verify-request request.txt",
+    "heed verify-request request.txt --key bot.jwk --at 2026-11-27T08:00:00Z --json",
   ],
   demo: ["heed demo", "heed demo --json --items 10"],
   ui: [

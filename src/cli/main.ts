@@ -128,6 +128,14 @@ function defineCheck(program: Command, io: Io, setExit: SetExit): void {
       "--batch --json: give every answer its access plan (Crawl-delay, sitemaps); REGP answers always have it",
       false,
     )
+    .option(
+      "--sign <keyfile>",
+      "a URL: sign the robots.txt fetch, each redirect too, with Web Bot Auth, with this private key (docs/web-bot-auth.md)",
+    )
+    .option(
+      "--signature-agent <url>",
+      "--sign: the URL of the key directory sites fetch the key from, sent as Signature-Agent",
+    )
     .action(async (robots: string | undefined, options) => {
       const { runCheck } = await import("./commands/check.js");
       setExit(await runCheck(robots, options, io));
@@ -380,6 +388,14 @@ function defineCrawl(program: Command, io: Io, setExit: SetExit): void {
       "60",
     )
     .option("--json", "print a summary object at the end", false)
+    .option(
+      "--sign <keyfile>",
+      "sign every request (robots.txt, sitemaps, pages, RUP, /data.txt, each redirect) with Web Bot Auth, with this private key (heed keys new; docs/web-bot-auth.md)",
+    )
+    .option(
+      "--signature-agent <url>",
+      "--sign: the URL of the key directory sites fetch the key from, sent as Signature-Agent",
+    )
     .action(async (urls: string[], options) => {
       const { runCrawl } = await import("./commands/crawl.js");
       setExit(await runCrawl(urls, options, io));
@@ -579,6 +595,26 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
       "usage preferences to attach (docs/usage-preferences.md#one-description): a Content-Usage header per path, and /.well-known/tdmrep.json",
     )
     .option(
+      "--bot-keys <file>",
+      "serve a robot's key directory at /.well-known/http-message-signatures-directory: a file from heed keys directory, or a directory of key files (public halves only are served; docs/web-bot-auth.md)",
+    )
+    .option(
+      "--verify-bots",
+      "verify Web Bot Auth signatures (fetching each robot's key directory) and log the verified key beside each request",
+      false,
+    )
+    .option(
+      "--require-signature <pattern>",
+      "--verify-bots: answer 401 to unsigned or failing requests for paths matching this pattern, in robots.txt syntax such as '/*' (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      "--allow-private",
+      "--verify-bots: fetch key directories from loopback and private addresses, and over plain http",
+      false,
+    )
+    .option(
       "--rup",
       "offer RUP for the directory: /rupinfo.txt (and .tex), the action endpoint /cgi-bin/rup, the modification log, reports by e-mail",
       false,
@@ -631,6 +667,9 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
       const given = (flags: readonly string[]): string | undefined =>
         flags.find((f) => command.getOptionValueSource(f) === "cli");
       const demoOnly = given(["robots", "items", "adminPassword", "url"]);
+      const dirOnly = given(["botKeys", "verifyBots", "requireSignature", "allowPrivate"]);
+      if (options.demo !== undefined && dirOnly !== undefined)
+        throw new CliError(`--${kebabCase(dirOnly)} serves a directory, not --demo`);
       if (options.demo === undefined && demoOnly !== undefined)
         throw new CliError(`--${kebabCase(demoOnly)} needs --demo`);
       if (options.demo !== undefined) {
@@ -908,6 +947,62 @@ function defineAgents(program: Command, io: Io, setExit: SetExit): void {
     });
 }
 
+function defineKeys(program: Command, io: Io, setExit: SetExit): void {
+  const keys = program
+    .command("keys")
+    .description(
+      "a robot's Web Bot Auth keys (docs/web-bot-auth.md): make one, and the key directory its owner publishes",
+    );
+  keys
+    .command("new")
+    .description(
+      "write a fresh Ed25519 private key as JWK (file mode 0600, never over an existing file) and print its JWK thumbprint, the keyid of its signatures",
+    )
+    .argument("<keyfile>", "the file to create")
+    .action(async (file: string) => {
+      const { runKeysNew } = await import("./commands/keys.js");
+      setExit(await runKeysNew(file, io));
+    });
+  keys
+    .command("directory")
+    .description(
+      "write the key directory (a JWK set of the public halves) to publish at /.well-known/http-message-signatures-directory; prints each key's thumbprint",
+    )
+    .argument("<keyfile...>", "key files, private (heed keys new) or public")
+    .option("--out <file>", "the directory file to write (required)")
+    .action(async (files: string[], options: { out?: string }) => {
+      const { runKeysDirectory } = await import("./commands/keys.js");
+      setExit(await runKeysDirectory(files, options, io));
+    });
+}
+
+function defineVerifyRequest(program: Command, io: Io, setExit: SetExit): void {
+  program
+    .command("verify-request")
+    .description(
+      "check the Web Bot Auth signature of one recorded HTTP request (request line and header lines, as received; - for standard input). Exit 0: verified; 1: refused, with the reason; 2: bad input",
+    )
+    .argument("<file>", "the recorded request")
+    .option(
+      "--key <keyfile>",
+      "a robot's key to believe without fetching its directory (repeatable)",
+      collect,
+      [],
+    )
+    .option("--at <rfc3339>", "judge the signature's times at this moment (default: now)")
+    .option("--https", "the request came over TLS (its target URI is https)", false)
+    .option(
+      "--allow-private",
+      "fetch key directories from loopback and private addresses, and over plain http",
+      false,
+    )
+    .option("--json", "one JSON object: ok, keyid, directory, or reason and message", false)
+    .action(async (file: string, options) => {
+      const { runVerifyRequest } = await import("./commands/verify-request.js");
+      setExit(await runVerifyRequest(file, options, io));
+    });
+}
+
 function defineDemo(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("demo")
@@ -954,6 +1049,8 @@ const COMMANDS: readonly (readonly [
   ["usage", defineUsage],
   ["rup", defineRup],
   ["agents", defineAgents],
+  ["keys", defineKeys],
+  ["verify-request", defineVerifyRequest],
   ["demo", defineDemo],
   ["completion", defineCompletion],
 ];

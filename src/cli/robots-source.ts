@@ -1,4 +1,5 @@
 /** Where a command's robots.txt comes from: a file, `-` for standard input, or an http(s) URL. */
+import type { RequestSigner } from "../net/request-signer.js";
 import { open } from "node:fs/promises";
 import type { FetchVerdict } from "../protocol/robots/index.js";
 import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
@@ -30,6 +31,8 @@ export interface LoadOptions {
   readonly userAgent?: string;
   /** Told what heed read in place of what was named (a site URL read as its /robots.txt). */
   readonly onNote?: (text: string) => void;
+  /** Sign the fetch, each redirect hop too, with Web Bot Auth (`--sign`). */
+  readonly signer?: RequestSigner;
 }
 
 // RFC 9309 §2.5: only the first 500 KiB are parsed; the byte after them says there was more.
@@ -109,10 +112,19 @@ async function loadUrl(named: string, options: LoadOptions): Promise<RobotsSourc
   // Loaded here, not at the top: a local file then costs no HTTP client at start-up.
   const { fetchRobots } = await import("../net/robots-fetch.js");
   // The guard refuses private addresses on every hop unless the user named such a host.
+  const allowPrivateAddresses = isPrivateHost(parsed.hostname);
+  const client =
+    options.signer === undefined
+      ? null
+      : (await import("../net/http-client.js")).createHttpClient({
+          userAgent: userAgent ?? "heed",
+          allowPrivateAddresses,
+          signer: options.signer,
+        });
   const result = await fetchRobots(url, {
     ...(userAgent === undefined ? {} : { userAgent }),
-    allowPrivateAddresses: isPrivateHost(parsed.hostname),
-  });
+    ...(client === null ? { allowPrivateAddresses } : { client }),
+  }).finally(() => client?.close());
   const { verdict } = result;
   if (result.status === null) throw new CliError(`cannot fetch ${url}: ${verdict.why}`);
   const base = { label: url, origin, verdict, status: result.status };

@@ -115,6 +115,13 @@ export interface ReportPart {
    * bounded as the errors are.
    */
   readonly refusals: ErrorReport;
+  /**
+   * Pages answered `402 Payment Required` (outcome `payment-required`), by the price asked (the
+   * records' detail, from `crawler-price`): shown, never paid.
+   */
+  readonly payments: ErrorReport;
+  /** Licenses the site named (outcome `license`: robots.txt `License:`, `Link rel="license"`). */
+  readonly licenses: ErrorReport;
   readonly gaps: GapReport;
   /** Time waited on delays, rates and time windows, over the records that say (`waitedMs`). */
   readonly waitedMs: number;
@@ -188,6 +195,37 @@ export async function summarizeBatches(
   return builder.finish();
 }
 
+/** The outcome of a page answered 402 Payment Required (settle.ts): its price shown, never paid. */
+export const PAYMENT_REQUIRED = "payment-required";
+/** The outcome of a record of a license a site names (robots.txt `License:`, a Link header). */
+export const LICENSE = "license";
+
+/** Records counted by their detail, the most frequent kept, bounded as the errors are. */
+class TopMessages {
+  count = 0;
+  private readonly counts = new Map<string, number>();
+  private untracked = 0;
+
+  add(detail: string | null | undefined): void {
+    this.count++;
+    const message = detail ?? "(no detail)";
+    if (this.counts.has(message) || this.counts.size < MAX_ERROR_MESSAGES)
+      bump(this.counts, message);
+    else this.untracked++;
+  }
+
+  report(): ErrorReport {
+    return {
+      count: this.count,
+      top: [...this.counts]
+        .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
+        .slice(0, TOP_ERROR_MESSAGES)
+        .map(([message, count]) => ({ message, count })),
+      untracked: this.untracked,
+    };
+  }
+}
+
 /** The running sums of one part: one origin, or all. */
 class Tally {
   records = 0;
@@ -200,9 +238,9 @@ class Tally {
   errors = 0;
   readonly messages = new Map<string, number>();
   untracked = 0;
-  refused = 0;
-  readonly refusedLines = new Map<string, number>();
-  refusedUntracked = 0;
+  readonly refusals = new TopMessages();
+  readonly payments = new TopMessages();
+  readonly licenses = new TopMessages();
   usageNotKept = 0;
   /** `category value` → records. */
   readonly usageValues = new Map<string, number>();
@@ -240,13 +278,9 @@ class Tally {
         bump(this.messages, message);
       else this.untracked++;
     }
-    if (record.outcome === "disallowed") {
-      this.refused++;
-      const line = record.detail ?? "(no detail)";
-      if (this.refusedLines.has(line) || this.refusedLines.size < MAX_ERROR_MESSAGES)
-        bump(this.refusedLines, line);
-      else this.refusedUntracked++;
-    }
+    if (record.outcome === "disallowed") this.refusals.add(record.detail);
+    if (record.outcome === PAYMENT_REQUIRED) this.payments.add(record.detail);
+    if (record.outcome === LICENSE) this.licenses.add(record.detail);
     if (record.outcome === "fetched-usage-refused") this.usageNotKept++;
     if (record.usage !== undefined && record.usage !== null) this.addUsage(record.usage);
     if (!isRequest(record)) return;
@@ -348,14 +382,9 @@ class Tally {
       byVia,
       canonicalElsewhere: this.canonicalElsewhere,
       errors: { count: this.errors, top, untracked: this.untracked },
-      refusals: {
-        count: this.refused,
-        top: [...this.refusedLines]
-          .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
-          .slice(0, TOP_ERROR_MESSAGES)
-          .map(([message, count]) => ({ message, count })),
-        untracked: this.refusedUntracked,
-      },
+      refusals: this.refusals.report(),
+      payments: this.payments.report(),
+      licenses: this.licenses.report(),
       usage: { notKept: this.usageNotKept, byCategory: this.usageByCategory() },
       gaps: {
         count: this.gaps,

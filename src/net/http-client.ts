@@ -21,6 +21,7 @@ import {
 } from "node:zlib";
 import { Agent, buildConnector, type Dispatcher, request } from "undici";
 import { BLOCKED_ADDRESS_CODE, guardConnector, guardedLookup } from "./address-guard.js";
+import { type RequestSigner, signingDispatcher } from "./request-signer.js";
 import { retryAfterMs } from "./retry-after.js";
 
 /** Time to open a TCP (and TLS) connection; a host that takes longer is as good as down. */
@@ -82,6 +83,8 @@ export interface HttpClientOptions {
   readonly allowPrivateAddresses?: boolean;
   /** The clock, for `Retry-After` dates; default `Date.now`. */
   readonly now?: () => number;
+  /** Sign every request, each redirect hop anew, with Web Bot Auth (request-signer.ts). */
+  readonly signer?: RequestSigner;
 }
 
 export interface FetchPageOptions {
@@ -215,7 +218,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     CONNECTIONS_PER_ORIGIN,
   );
   const now = options.now ?? Date.now;
-  const agent = createGuardedAgent({
+  const guarded = createGuardedAgent({
     allowPrivateAddresses: options.allowPrivateAddresses === true,
     connectTimeoutMs,
     connections,
@@ -223,6 +226,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     bodyTimeoutMs,
     ...(localAddress !== undefined ? { localAddress } : {}),
   });
+  const agent = options.signer === undefined ? guarded : signingDispatcher(guarded, options.signer);
 
   async function fetchPage(input: string | URL, fetchOptions: FetchPageOptions = {}) {
     const started = performance.now();

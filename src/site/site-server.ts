@@ -16,6 +16,8 @@ import { stateFilesOf } from "./hidden-paths.js";
 import { createStaticHandler } from "./static-files.js";
 import type { UsageDescription } from "../protocol/usage/description.js";
 import { serveUsage } from "./usage-preferences.js";
+import { type BotAuthOptions, botVerdictOf, createBotAuth, describeVerdict } from "./bot-auth.js";
+import { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH } from "../protocol/web-bot-auth/index.js";
 
 export interface SiteServerOptions {
   readonly root: string;
@@ -28,12 +30,20 @@ export interface SiteServerOptions {
   readonly usage?: UsageDescription;
   /** Connections in all and per address, idle and head timeouts (default: connection-limits.ts). */
   readonly connections?: Partial<ConnectionLimits>;
-  /** Told of each answer when it is done (or cut off): method, path and query, status, body bytes. */
+  /** A robot's key directory (JSON text) to serve at /.well-known/http-message-signatures-directory. */
+  readonly botKeys?: string;
+  /** Verify Web Bot Auth signatures (./bot-auth.ts); 401 where one is required and fails. */
+  readonly botAuth?: BotAuthOptions;
+  /**
+   * Told of each answer when it is done (or cut off): method, path and query, status, body
+   * bytes, and with `botAuth` the verdict on the robot (bot-auth.ts describeVerdict).
+   */
   readonly onRequest?: (entry: {
     method: string;
     path: string;
     status: number;
     bytes: number;
+    bot?: string;
   }) => void;
 }
 
@@ -52,8 +62,20 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
     options.rup === undefined ? [] : stateFilesOf(resolve(options.rup.statePath)),
   );
   const files = createStaticHandler({ root, hidden });
+  const botAuth = options.botAuth === undefined ? null : createBotAuth(options.botAuth);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const pathname = new URL(req.url ?? "/", "http://site.invalid").pathname;
+    // Before any signature check: a verifier fetches the directory unsigned.
+    if (options.botKeys !== undefined && pathname === DIRECTORY_PATH) {
+      res.writeHead(200, {
+        "content-type": DIRECTORY_MEDIA_TYPE,
+        "content-length": Buffer.byteLength(options.botKeys),
+        "cache-control": "max-age=86400",
+      });
+      res.end(req.method === "HEAD" ? undefined : options.botKeys);
+      return;
+    }
+    if (botAuth !== null && (await botAuth.check(req, res)).refused) return;
     if (options.usage !== undefined && serveUsage(options.usage, req, res, pathname)) return;
     if (
       options.rup !== undefined &&
@@ -79,6 +101,7 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
           path: req.url ?? "",
           status: res.statusCode,
           bytes: Number(res.getHeader("content-length") ?? 0),
+          ...(botAuth === null ? {} : { bot: describeVerdict(botVerdictOf(req)) }),
         }),
       );
     }

@@ -4,24 +4,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
-import { runCli, spawnCli } from "../helpers/run-cli.js";
-
-/** Resolves with the site's origin once the CLI has printed it. */
-function originOf(child: ReturnType<typeof spawnCli>["child"]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`no address printed: ${out}`)), 15_000);
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8");
-      const m = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (m !== null) {
-        clearTimeout(timer);
-        resolve(m[1] as string);
-      }
-    });
-    child.once("exit", () => reject(new Error(`exited before printing its address: ${out}`)));
-  });
-}
+import { originOf, runCli, spawnCli } from "../helpers/run-cli.js";
 
 describe("heed serve --demo news", { timeout: 60_000 }, () => {
   it("serves the site with the robots.txt asked for, logs requests, stops on SIGINT", async () => {

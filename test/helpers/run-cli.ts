@@ -106,3 +106,20 @@ export function spawnCli(args: readonly string[], options: CliOptions = {}): Run
   });
   return { child, done };
 }
+
+/** Resolves with a server's origin (`heed serve` and the like) once the CLI has printed it. */
+export function originOf(child: ChildProcessWithoutNullStreams): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`no address printed: ${out}`)), 15_000);
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+      const m = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m !== null) {
+        clearTimeout(timer);
+        resolve(m[1] as string);
+      }
+    });
+    child.once("exit", () => reject(new Error(`exited before printing its address: ${out}`)));
+  });
+}

@@ -6,7 +6,9 @@ import { createReadStream, statSync } from "node:fs";
 import { isIP } from "node:net";
 import type { DialectChoice } from "../../protocol/robots/dialect.js";
 import type { Robot } from "../../protocol/robots/policy.js";
+import { robotsLicenses } from "../../protocol/robots/license.js";
 import { runBatch } from "../batch/run.js";
+import type { RequestSigner } from "../../net/request-signer.js";
 import {
   allowedOf,
   type Answer,
@@ -37,6 +39,9 @@ import { printable } from "../printable.js";
 
 export interface CheckOptions {
   readonly agent?: string;
+  /** A private JWK file: sign the robots.txt fetch with Web Bot Auth (docs/web-bot-auth.md). */
+  readonly sign?: string;
+  readonly signatureAgent?: string;
   readonly url: readonly string[];
   readonly queries?: string;
   readonly batch?: string;
@@ -159,17 +164,31 @@ const OUTPUT_CHUNK = 1024 * 1024;
  * stays JSON; as text it is one message and exit 2.
  */
 async function load(source: string, options: CheckOptions, io: Io): Promise<Rules | string> {
+  let signer: RequestSigner | null = null;
+  if (options.sign !== undefined || options.signatureAgent !== undefined) {
+    if (!/^https?:\/\//i.test(source)) {
+      throw new CliError("--sign signs a fetch: give a robots.txt URL");
+    }
+    // Loaded only for --sign: a check of a local file costs no key code.
+    signer = await (await import("../request-signing.js")).signerFromFlags(options, io.cwd);
+  }
   try {
-    return compile(
-      await (
-        await sources()
-      ).loadRobots(source, {
-        stdin: io.stdin,
-        ...userAgent(options.agent),
-        onNote: (text) => io.stderr.write(`heed check: ${text}\n`),
-      }),
-      options.dialect,
-    );
+    const loaded = await (
+      await sources()
+    ).loadRobots(source, {
+      stdin: io.stdin,
+      ...(signer === null ? {} : { signer }),
+      ...userAgent(options.agent),
+      onNote: (text) => io.stderr.write(`heed check: ${text}\n`),
+    });
+    // RSL License: lines are shown, on standard error beside the answers; heed agrees to nothing.
+    const base = loaded.origin === null ? undefined : `${loaded.origin}/`;
+    for (const license of robotsLicenses(loaded.bytes, base)) {
+      io.stderr.write(
+        `heed check: ${license.where} names a license (RSL): ${printable(license.url)}\n`,
+      );
+    }
+    return compile(loaded, options.dialect);
   } catch (error) {
     if (options.json && error instanceof CliError) return error.message;
     throw error;

@@ -22,6 +22,7 @@ import { VERSION } from "../version.js";
 import { isPrivateHost } from "../private-host.js";
 import { type Category, readPurpose } from "../../protocol/usage/index.js";
 import { printable } from "../printable.js";
+import { signerFromFlags } from "../request-signing.js";
 
 /** `--purpose search --purpose train-ai` (or `search,train-ai`) → the categories, checked. */
 function crawlPurposes(given: readonly string[] | undefined): Category[] {
@@ -78,6 +79,10 @@ export interface CrawlCommandOptions {
   readonly purpose?: readonly string[];
   /** Keep pages whose usage preferences refuse a purpose (marked in the log). */
   readonly keepRefused?: boolean;
+  /** A private JWK file: sign every request with Web Bot Auth (docs/web-bot-auth.md). */
+  readonly sign?: string;
+  /** The URL of the robot's key directory, sent as Signature-Agent. */
+  readonly signatureAgent?: string;
 }
 
 export async function runCrawl(
@@ -119,6 +124,8 @@ export async function runCrawl(
   // Crawling a loopback or private seed is asking for it; anything else must opt in.
   const allowPrivate =
     options.allowPrivate === true || normal.some((url) => isPrivateHost(new URL(url).hostname));
+
+  const signer = await signerFromFlags(options, io.cwd);
 
   const storeWaitS = count("--store-wait", options.storeWait ?? "60", 1);
   const siteWaitS = count("--site-wait", options.siteWait ?? "600", 0);
@@ -260,6 +267,7 @@ export async function runCrawl(
       ...handler,
       ...(options.agents === true ? { agents: true } : {}),
       ...(options.ip === undefined ? {} : { ip: options.ip }),
+      ...(signer === null ? {} : { signer }),
       ...list(options.languages, "languages"),
       ...list(options.encodings, "encodings"),
       ...list(options.charsets, "charsets"),
@@ -293,6 +301,7 @@ export async function runCrawl(
         allowPrivateAddresses: allowPrivate,
         connectionsPerOrigin: perHost,
         ...(options.ip === undefined ? {} : { localAddress: options.ip }),
+        ...(signer === null ? {} : { signer }),
       });
       try {
         // Loaded only for --datasets: its pacer's in-memory store is SQLite.

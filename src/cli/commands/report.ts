@@ -17,6 +17,7 @@ import {
   formatMoment,
   summarizeBatches,
   type CrawlReport,
+  type ErrorReport,
   type ReportPart,
 } from "../../crawler/report.js";
 import { reportHtml } from "../../crawler/report-html.js";
@@ -237,15 +238,25 @@ export function reportText(report: CrawlReport, source: string): string[] {
       ),
     );
   }
-  if (overall.refusals.count > 0) {
-    const rows: (string | number)[][] = [];
-    for (const o of origins) {
-      for (const { message, count } of o.refusals.top) rows.push([o.origin, count, message]);
-      if (o.refusals.untracked > 0) rows.push([o.origin, o.refusals.untracked, "(other lines)"]);
-    }
-    rows.push(["all hosts", overall.refusals.count, ""]);
-    lines.push("", ...textTable(["refused by robots.txt", "count", "line"], rows, [2]));
-  }
+  lines.push(
+    ...countedDetails(origins, overall, (p) => p.refusals, {
+      title: "refused by robots.txt",
+      column: "line",
+      others: "(other lines)",
+    }),
+    // 402 Payment Required with a crawler-price: the price is shown, heed never pays.
+    ...countedDetails(origins, overall, (p) => p.payments, {
+      title: "payment asked (not paid)",
+      column: "price",
+      others: "(other prices)",
+    }),
+    // RSL License: lines and Link rel="license": shown; heed agrees to nothing.
+    ...countedDetails(origins, overall, (p) => p.licenses, {
+      title: "licenses named",
+      column: "where and what",
+      others: "(others)",
+    }),
+  );
   const usage = Object.entries(overall.usage.byCategory);
   if (usage.length > 0 || overall.usage.notKept > 0) {
     // docs/usage-preferences.md: what pages said they may be used for.
@@ -270,6 +281,27 @@ export function reportText(report: CrawlReport, source: string): string[] {
 }
 
 /** Columns padded to their widest cell; the first and the `text` ones left-aligned. */
+/**
+ * A table of records counted by their detail, per host then overall (refusals by line, prices
+ * asked, licenses named); none when there are no such records.
+ */
+function countedDetails(
+  origins: readonly (ReportPart & { readonly origin: string })[],
+  overall: ReportPart,
+  of: (part: ReportPart) => ErrorReport,
+  table: { readonly title: string; readonly column: string; readonly others: string },
+): string[] {
+  if (of(overall).count === 0) return [];
+  const rows: (string | number)[][] = [];
+  for (const o of origins) {
+    const counted = of(o);
+    for (const { message, count } of counted.top) rows.push([o.origin, count, message]);
+    if (counted.untracked > 0) rows.push([o.origin, counted.untracked, table.others]);
+  }
+  rows.push(["all hosts", of(overall).count, ""]);
+  return ["", ...textTable([table.title, "count", table.column], rows, [2])];
+}
+
 function textTable(
   head: readonly string[],
   rows: readonly (readonly (string | number)[])[],

@@ -19,6 +19,7 @@ import { loadUsageDescription } from "../usage-description.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { untilStopped } from "../until-stopped.js";
+import { botKeysDocument } from "../key-files.js";
 
 export interface ServeDirOptions {
   readonly port: string;
@@ -39,6 +40,14 @@ export interface ServeDirOptions {
   readonly confirm?: boolean;
   /** A usage preferences description (docs/usage-preferences.md). */
   readonly usage?: string;
+  /** A key directory file, or a directory of key files, to serve at the well-known path. */
+  readonly botKeys?: string;
+  /** Verify Web Bot Auth signatures and log who signed. */
+  readonly verifyBots?: boolean;
+  /** Paths (robots.txt syntax) where a verified signature is required. */
+  readonly requireSignature?: readonly string[];
+  /** --verify-bots: fetch key directories from private and loopback addresses. */
+  readonly allowPrivate?: boolean;
 }
 
 /** Serves `dir` (and its RUP service with --rup) until the process is told to stop. */
@@ -60,19 +69,31 @@ export async function runServeDir(dir: string, options: ServeDirOptions, io: Io)
   const warn = (message: string): void => void io.stderr.write(`heed serve: ${message}\n`);
   const usage =
     options.usage === undefined ? null : await loadUsageDescription(resolve(io.cwd, options.usage));
+  const botKeys =
+    options.botKeys === undefined ? null : await botKeysDocument(resolve(io.cwd, options.botKeys));
+  const botAuth = botAuthOptions(options);
   const server = await startSiteServer({
     root,
     host: options.host,
     port,
     ...(usage === null ? {} : { usage }),
     ...(rup === null ? {} : { rup: { ...rup, warn } }),
-    // The access log, one line a request, as `heed serve --demo` writes it.
+    ...(botKeys === null ? {} : { botKeys }),
+    ...(botAuth === null ? {} : { botAuth }),
+    // The access log, one line a request, as `heed serve --demo` writes it; with --verify-bots
+    // the verdict on the robot at the end.
     ...(options.quiet === true
       ? {}
       : {
-          onRequest: (r: { method: string; path: string; status: number; bytes: number }) =>
+          onRequest: (r: {
+            method: string;
+            path: string;
+            status: number;
+            bytes: number;
+            bot?: string;
+          }) =>
             void io.stderr.write(
-              `${new Date().toISOString()} ${r.method} ${r.path} ${r.status} ${r.bytes}\n`,
+              `${new Date().toISOString()} ${r.method} ${r.path} ${r.status} ${r.bytes}${r.bot ? ` ${r.bot}` : ""}\n`,
             ),
         }),
   }).catch((error: unknown) => {
@@ -90,6 +111,24 @@ export async function runServeDir(dir: string, options: ServeDirOptions, io: Io)
   await untilStopped();
   await server.close();
   return EXIT_OK;
+}
+
+/** --verify-bots and the flags that need it. */
+function botAuthOptions(options: ServeDirOptions) {
+  const patterns = options.requireSignature ?? [];
+  if (options.verifyBots !== true) {
+    if (patterns.length > 0) throw new CliError("--require-signature needs --verify-bots");
+    if (options.allowPrivate === true) throw new CliError("--allow-private needs --verify-bots");
+    return null;
+  }
+  for (const pattern of patterns) {
+    if (!/^[/*]/.test(pattern) || /\s/.test(pattern)) {
+      throw new CliError(
+        `--require-signature: expected a path pattern in robots.txt syntax such as "/*", got "${pattern}"`,
+      );
+    }
+  }
+  return { requireSignature: patterns, allowPrivateAddresses: options.allowPrivate === true };
 }
 
 function kebab(name: string): string {

@@ -83,6 +83,7 @@ export class Crawler {
       allowPrivateAddresses: allowPrivate,
       connectionsPerOrigin: perHost,
       ...(o.ip === undefined ? {} : { localAddress: o.ip }),
+      ...(o.signer === undefined ? {} : { signer: o.signer }),
     });
     const signals = [o.signal, runOptions.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);

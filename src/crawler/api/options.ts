@@ -6,6 +6,7 @@ import { isIP } from "node:net";
 import type { DialectChoice } from "../../protocol/robots/index.js";
 import { type Category, readPurpose } from "../../protocol/usage/index.js";
 import { productToken } from "../../protocol/robots/index.js";
+import type { RequestSigner } from "../../net/request-signer.js";
 import type { CrawlStore } from "../../store/types.js";
 import type { ScopeKind } from "../scope.js";
 import { normalizeUrl } from "../url-normal.js";
@@ -61,6 +62,11 @@ export interface CrawlerOptions {
   readonly dialect?: DialectChoice;
   /** The address requests leave from; REGP Ip-* rules see it. */
   readonly ip?: string;
+  /**
+   * Sign every request of the crawl with Web Bot Auth (robots.txt, sitemaps, pages, RUP,
+   * /data.txt, each redirect hop): see `createRequestSigner` and docs/web-bot-auth.md.
+   */
+  readonly signer?: RequestSigner;
   /** What the robot supports, for REGP Language, Encoding and Charset lines. */
   readonly languages?: readonly string[];
   readonly encodings?: readonly string[];

@@ -4,7 +4,8 @@
  * logged, and kept in the store (SiteRules). Owns each site's plan as this process last read it.
  */
 import { fetchRobots, type RobotsFetchResult } from "../../net/robots-fetch.js";
-import type { AccessPlan } from "../../protocol/robots/index.js";
+import { type AccessPlan, robotsLicenses } from "../../protocol/robots/index.js";
+import { LICENSE } from "../report.js";
 import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
 import type { CachedRobots } from "../../store/types.js";
 import { copyPlan } from "../robots-copy.js";
@@ -73,6 +74,21 @@ export class RobotsStage {
           "robots",
           robotsDetail(got),
         );
+        // RSL License: lines, each a record of its own for heed report (shown, agreed to nothing).
+        const body = got?.status === 200 ? (got.body ?? null) : null;
+        const licenses = body === null ? [] : robotsLicenses(body, `${origin}/`);
+        for (const license of licenses) {
+          await run.log(
+            `${origin}/robots.txt`,
+            origin,
+            end,
+            0,
+            null,
+            0,
+            LICENSE,
+            `${license.where}: ${license.url}`,
+          );
+        }
       },
     };
   }

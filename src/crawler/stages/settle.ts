@@ -3,8 +3,11 @@
  * again with back-off (Retry-After holds the whole site), then failed; a redirect queues its
  * target like a link (robots.txt is checked for it before it is fetched); a page is filed
  * (validators, revisit moment), its links handed to discover, kept or not (keep.ts), given to
- * the page handler, and logged. Owns no state: the run's counts are the run's.
+ * the page handler, and logged. Owns no state but the licenses it logged: the run's counts are
+ * the run's.
  */
+import { LICENSE, PAYMENT_REQUIRED } from "../report.js";
+import { linkLicenses } from "../../protocol/robots/index.js";
 import type { PageResult } from "../../net/http-client.js";
 import type { RobotsPolicy } from "../../protocol/robots/index.js";
 import type { Discovery, Lease } from "../../store/types.js";
@@ -62,13 +65,31 @@ function isHtml(contentType: string | null): boolean {
   return contentType !== null && /^(?:text\/html|application\/xhtml\+xml)\b/i.test(contentType);
 }
 
+/** A crawler-price longer than this is cut in the log: a price is a currency and a number. */
+const MAX_PRICE_CHARS = 100;
+/** Licenses remembered as logged already, per run: more are logged again, never lost. */
+const MAX_LICENSES_SEEN = 10_000;
+
 export class SettleStage {
+  /** `origin license-url` of the Link rel="license" targets this run logged. */
+  private readonly licensesSeen = new Set<string>();
+
   constructor(
     private readonly run: CrawlRun,
     private readonly discover: DiscoverStage,
     /** Sites' tdmrep.json, when the crawl collects for AI training or input. */
     private readonly tdmrep: TdmRepFiles | null = null,
   ) {}
+
+  /** A page's `Link: <…>; rel="license"` targets, each logged once a run for its site. */
+  private async logLicenses(url: string, origin: string, at: number, link: string | undefined) {
+    for (const license of linkLicenses(link, url)) {
+      const key = `${origin} ${license.url}`;
+      if (this.licensesSeen.has(key)) continue;
+      if (this.licensesSeen.size < MAX_LICENSES_SEEN) this.licensesSeen.add(key);
+      await this.run.log(url, origin, at, 0, null, 0, LICENSE, `${license.where}: ${license.url}`);
+    }
+  }
 
   /** An answer (or none) to the request for a leased URL. */
   async fetched(
@@ -105,6 +126,18 @@ export class SettleStage {
         "error",
         `HTTP ${status}`,
       );
+      return;
+    }
+    await this.logLicenses(url, origin, at, result.headers["link"]);
+    if (status === 402) {
+      // A price asked (crawler-price, the 2026 pay-per-crawl answer) is shown, never paid: the
+      // page is its own outcome, neither fetched nor an error, and not asked for again.
+      // Cut: the value is the site's, and goes to the log, the report and the terminal.
+      const price = result.headers["crawler-price"]?.slice(0, MAX_PRICE_CHARS) ?? null;
+      await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
+      const detail = price === null ? "no crawler-price" : `crawler-price: ${price}`;
+      await run.log(url, origin, at, result.ms, status, result.wireBytes, PAYMENT_REQUIRED, detail);
+      run.emit({ type: "skipped", url, reason: `HTTP 402 Payment Required, ${detail} (not paid)` });
       return;
     }
     if (action === "redirect") {

@@ -56,3 +56,4 @@ export {
 export { buildRegp, regp, RegpBuildError } from "./regp/builder.js";
 export { type RegpDocument, readRegpDocument } from "./regp/document.js";
 export * from "./mobile-agent/index.js";
+export { linkLicenses, MAX_LICENSES, type NamedLicense, robotsLicenses } from "./license.js";

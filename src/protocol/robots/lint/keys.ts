@@ -64,6 +64,19 @@ export function checkExtensionKey(line: RobotsLine, ctx: LintContext): void {
   // seeds/000 records have checks of their own (lint/mobile-agent.ts).
   if (isMobileAgentKey(key) || isMisspeltMobileAgentKey(key)) return;
   if (USAGE_KEYS.includes(key)) return;
+  if (key === "license") {
+    // RSL 1.0: the site's license for its content; heed shows it and agrees to nothing.
+    const url = /^https?:\/\/\S+$/i.test(line.value);
+    ctx.add(
+      line.number,
+      url ? "info" : "warning",
+      "rsl-license",
+      url
+        ? `License: ${line.value}: the site's content license (RSL); robots that read RSL fetch it and follow its terms`
+        : `License: expected the URL of an RSL license, got ${quote(line.value)}`,
+    );
+    return;
+  }
   const regpKey = REGP_KEY_SET.has(key);
   if (ctx.dialect === "regp" && regpKey) return;
   const nonstandard = NONSTANDARD_KEYS.get(key);

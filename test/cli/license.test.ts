@@ -1,0 +1,35 @@
+// heed check and heed lint show a robots.txt's RSL License: line.
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { runCli } from "../helpers/run-cli.js";
+
+describe("License: lines from the CLI", () => {
+  it("check notes it beside the answers; lint reports it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "heed-license-"));
+    try {
+      await writeFile(
+        join(dir, "robots.txt"),
+        "User-agent: *\nAllow: /\nLicense: https://a.example/l.xml\n",
+      );
+      const check = await runCli(["check", "robots.txt", "--agent", "bot", "--url", "/"], {
+        cwd: dir,
+      });
+      assert.equal(check.code, 0);
+      assert.equal(check.stdout, "allowed / (bot, rfc9309: line 2: Allow: /)\n");
+      assert.match(
+        check.stderr,
+        /robots\.txt line 3 names a license \(RSL\): https:\/\/a\.example\/l\.xml/,
+      );
+      const lint = await runCli(["lint", "robots.txt"], { cwd: dir });
+      assert.match(
+        lint.stdout,
+        /robots\.txt:3: info: License: https:\/\/a\.example\/l\.xml.*\[rsl-license\]/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
