@@ -2,10 +2,12 @@
  * The connections a server facing the Internet holds, and who gives way when they run out.
  * Shared by every server heed runs (`heed serve` and its RUP service, `heed ui`, the agent
  * host): at most `perAddress` connections from one remote address and `total` in all; when the
- * total is reached, the idlest connection is closed to make room for the newcomer. Idle means
- * no answer being worked on (waiting for a request, or answered), or an answer the peer stopped
- * reading (no byte taken for {@link STALLED_AFTER_MS}): holding sockets open, or asking for a
- * large file and never reading it, does not lock well-behaved clients out. An answer that makes
+ * total is reached, the idlest connection is closed to make room for the newcomer: first one
+ * with no answer being worked on (waiting for a request, or answered), else one whose answer
+ * waits on its peer (bytes not taken), the one that took nothing for longest first. Holding
+ * sockets open, or asking for a large file and never reading it, does not lock well-behaved
+ * clients out. When every connection is at work on an answer, an address holding more than
+ * the newcomer's would gives up one (fair shares between addresses). An answer that makes
  * no progress at all for `progressMs` is dropped. See docs/connection-policy.md.
  */
 import type { Socket } from "node:net";
@@ -24,12 +26,6 @@ export interface TableLimits {
  * link on its own; a reader that takes nothing for 10 s has gone or holds the socket on purpose.
  */
 export const PROGRESS_MS = 10_000;
-/**
- * An answer waiting on its peer this long counts as idle for eviction. Short, since it only
- * matters when the server is full: then a reader that paused for a second gives way before a
- * connection at work does.
- */
-export const STALLED_AFTER_MS = 1_000;
 /** How often answers are checked for progress: fine enough for deadlines of a few seconds. */
 export const PROGRESS_CHECK_MS = 1_000;
 
@@ -63,7 +59,7 @@ export class ConnectionTable {
       socket.destroy();
       return false;
     }
-    if (this.sockets.size >= this.limits.total && !this.evictIdlest()) {
+    if (this.sockets.size >= this.limits.total && !this.evictIdlest(fromAddress)) {
       socket.destroy();
       return false;
     }
@@ -141,22 +137,49 @@ export class ConnectionTable {
     }
   }
 
-  /** Closes the idlest connection (idle, or stalled on its peer); false when all are at work. */
-  private evictIdlest(): boolean {
+  /**
+   * Closes the idlest connection: idle, else waiting on its peer, else (all at work) the one
+   * least recently moved of the address holding the most, if that is more than the newcomer's
+   * address would then hold (`newcomer` it holds now). False when none of these is open.
+   */
+  private evictIdlest(newcomer: number): boolean {
     const now = performance.now();
     let idlest: Socket | null = null;
+    let idle = false;
     let since = Infinity;
     for (const [socket, t] of this.sockets) {
-      const stalled = this.look(socket, t, now) && now - t.progressAt >= STALLED_AFTER_MS;
-      const key = t.busy === 0 ? t.idleSince : stalled ? t.progressAt : Infinity;
-      if (key < since) {
+      const waiting = this.look(socket, t, now);
+      if (t.busy === 0 ? !idle || t.idleSince < since : !idle && waiting && t.progressAt < since) {
         idlest = socket;
-        since = key;
+        idle = t.busy === 0;
+        since = idle ? t.idleSince : t.progressAt;
       }
     }
+    idlest ??= this.oldestOfBusiestAddress(newcomer);
     if (idlest === null) return false;
     this.forget(idlest);
     idlest.destroy();
     return true;
+  }
+
+  /** Fair shares: an address holding more than the newcomer's gives up its least moved one. */
+  private oldestOfBusiestAddress(newcomer: number): Socket | null {
+    let busiest: string | null = null;
+    let most = newcomer + 1;
+    for (const [address, open] of this.perAddress) {
+      if (open > most) {
+        busiest = address;
+        most = open;
+      }
+    }
+    let oldest: Socket | null = null;
+    let since = Infinity;
+    for (const [socket, t] of this.sockets) {
+      if (t.address === busiest && t.progressAt < since) {
+        oldest = socket;
+        since = t.progressAt;
+      }
+    }
+    return oldest;
   }
 }

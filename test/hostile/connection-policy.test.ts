@@ -9,33 +9,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type RunningCli, spawnCli } from "../helpers/run-cli.js";
-
-/** Starts the built CLI and waits for the port it prints. */
-async function start(
-  args: readonly string[],
-  printed: RegExp,
-): Promise<{ cli: RunningCli; port: number }> {
-  const cli = spawnCli(args, { timeoutMs: 170_000 });
-  let out = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    const guard = setTimeout(() => reject(new Error(`no address printed: ${out}`)), 30_000);
-    cli.child.stdout.on("data", (c: Buffer) => {
-      out += c.toString("utf8");
-      const m = printed.exec(out);
-      if (m !== null) {
-        clearTimeout(guard);
-        resolve(Number(m[1]));
-      }
-    });
-  });
-  return { cli, port };
-}
-
-async function stop(cli: RunningCli): Promise<void> {
-  cli.child.kill("SIGTERM");
-  await cli.done;
-}
+import { type ServingCli, startServing, stopServing } from "../helpers/serving-cli.js";
 
 /**
  * Sends `wire` from `from` and reads until the peer closes or `until` matches what came; the
@@ -103,6 +77,48 @@ function attackers(
   );
 }
 
+function serveArgs(dir: string, total: number, perAddress: number): string[] {
+  return [
+    "serve",
+    dir,
+    "--port",
+    "0",
+    "--quiet",
+    "--max-connections",
+    String(total),
+    "--max-connections-per-address",
+    String(perAddress),
+  ];
+}
+
+/**
+ * Runs the attack `attack` opens against `served`; a well-behaved client must be answered
+ * four times while it lasts and once just after the attackers leave. Stops the server.
+ */
+async function servedDuringAndAfter(
+  served: ServingCli,
+  attack: (port: number) => Promise<Socket[]>,
+): Promise<void> {
+  try {
+    const held = await attack(served.port);
+    try {
+      await sleep(2_000);
+      const during: string[] = [];
+      for (let round = 0; round < 4; round++) {
+        during.push(await goodGet(served.port));
+        await sleep(500);
+      }
+      assert.deepEqual(during, Array(4).fill("HTTP/1.1 200 OK"));
+    } finally {
+      for (const s of held) s.destroy();
+    }
+    // Served again at once: nothing is left to do for the attackers that left.
+    assert.equal(await goodGet(served.port), "HTTP/1.1 200 OK");
+  } finally {
+    await stopServing(served);
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe("servers hold while attackers hold connections", { timeout: 600_000 }, () => {
@@ -118,7 +134,7 @@ describe("servers hold while attackers hold connections", { timeout: 600_000 }, 
   after(() => rm(dir, { recursive: true, force: true }));
 
   it("row 1: the agent host answers while 16 sockets from 4 addresses sit silent or answered", async () => {
-    const { cli, port } = await start(
+    const served = await startServing(
       [
         "agents",
         "host",
@@ -136,6 +152,7 @@ describe("servers hold while attackers hold connections", { timeout: 600_000 }, 
       ],
       /atp:\/\/127\.0\.0\.1:(\d+)/,
     );
+    const port = served.port;
     const held = await attackers(port, 71, 4, 16, (i) =>
       i % 2 === 0 ? "" : "PING / ATP/0.1\r\n\r\n",
     );
@@ -159,84 +176,23 @@ describe("servers hold while attackers hold connections", { timeout: 600_000 }, 
       assert.equal(answered, 16, "the attackers' addresses are no longer at their limit");
     } finally {
       for (const s of held) s.destroy();
-      await stop(cli);
+      await stopServing(served);
     }
   });
 
   it("row 2: heed serve answers while 24 sockets from 6 addresses never read a large file", async () => {
-    const { cli, port } = await start(
-      [
-        "serve",
-        dir,
-        "--port",
-        "0",
-        "--quiet",
-        "--max-connections",
-        "24",
-        "--max-connections-per-address",
-        "4",
-        "--progress-timeout",
-        "3",
-      ],
+    const served = await startServing(
+      [...serveArgs(dir, 24, 4), "--progress-timeout", "3"],
       /at http:\/\/127\.0\.0\.1:(\d+)/,
     );
-    const held = await attackers(
-      port,
-      72,
-      6,
-      24,
-      () => "GET /big.bin HTTP/1.1\r\nHost: site\r\n\r\n",
+    await servedDuringAndAfter(served, (port) =>
+      attackers(port, 72, 6, 24, () => "GET /big.bin HTTP/1.1\r\nHost: site\r\n\r\n"),
     );
-    try {
-      await sleep(2_000);
-      const during: string[] = [];
-      for (let round = 0; round < 4; round++) {
-        during.push(await goodGet(port));
-        await sleep(500);
-      }
-      assert.deepEqual(during, Array(4).fill("HTTP/1.1 200 OK"));
-    } finally {
-      for (const s of held) s.destroy();
-    }
-    try {
-      assert.equal(await goodGet(port), "HTTP/1.1 200 OK");
-    } finally {
-      await stop(cli);
-    }
   });
 
   it("row 3: heed serve answers while 32 sockets from 8 addresses pipeline 3,000 requests each", async () => {
-    const { cli, port } = await start(
-      [
-        "serve",
-        dir,
-        "--port",
-        "0",
-        "--quiet",
-        "--max-connections",
-        "40",
-        "--max-connections-per-address",
-        "4",
-      ],
-      /at http:\/\/127\.0\.0\.1:(\d+)/,
-    );
+    const served = await startServing(serveArgs(dir, 40, 4), /at http:\/\/127\.0\.0\.1:(\d+)/);
     const flood = "GET /index.html HTTP/1.1\r\nHost: site\r\n\r\n".repeat(3_000);
-    const held = await attackers(port, 73, 8, 32, () => flood);
-    try {
-      const during: string[] = [];
-      for (let round = 0; round < 4; round++) {
-        during.push(await goodGet(port));
-        await sleep(500);
-      }
-      assert.deepEqual(during, Array(4).fill("HTTP/1.1 200 OK"));
-    } finally {
-      for (const s of held) s.destroy();
-    }
-    try {
-      // Served again at once: nothing is left to do for the attackers that left.
-      assert.equal(await goodGet(port), "HTTP/1.1 200 OK");
-    } finally {
-      await stop(cli);
-    }
+    await servedDuringAndAfter(served, (port) => attackers(port, 73, 8, 32, () => flood));
   });
 });

@@ -9,27 +9,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type RunningCli, spawnCli } from "../helpers/run-cli.js";
-
-async function start(
-  args: readonly string[],
-  printed: RegExp,
-): Promise<{ cli: RunningCli; port: number }> {
-  const cli = spawnCli(args, { timeoutMs: 290_000 });
-  let out = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    const guard = setTimeout(() => reject(new Error(`no address printed: ${out}`)), 30_000);
-    cli.child.stdout.on("data", (c: Buffer) => {
-      out += c.toString("utf8");
-      const m = printed.exec(out);
-      if (m !== null) {
-        clearTimeout(guard);
-        resolve(Number(m[1]));
-      }
-    });
-  });
-  return { cli, port };
-}
+import { type ServingCli, startServing, stopServing } from "../helpers/serving-cli.js";
 
 /** Writes `wire` from `from`; everything received until the server closes (or the guard). */
 function exchange(
@@ -72,15 +52,17 @@ const CLIENT_HELLO = Buffer.from(
 
 describe("connection shapes beyond issue 27's table", { timeout: 300_000 }, () => {
   let dir: string;
-  let serve: { cli: RunningCli; port: number };
+  let serve: ServingCli;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "heed-shapes-"));
     await writeFile(join(dir, "index.html"), "home");
-    serve = await start(["serve", dir, "--port", "0", "--quiet"], /at http:\/\/127\.0\.0\.1:(\d+)/);
+    serve = await startServing(
+      ["serve", dir, "--port", "0", "--quiet"],
+      /at http:\/\/127\.0\.0\.1:(\d+)/,
+    );
   });
   after(async () => {
-    serve.cli.child.kill("SIGTERM");
-    await serve.cli.done;
+    await stopServing(serve);
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -184,7 +166,7 @@ describe("connection shapes beyond issue 27's table", { timeout: 300_000 }, () =
   });
 
   it("the agent host answers a TLS handshake with 300 BAD REQUEST and closes", async () => {
-    const host = await start(
+    const host = await startServing(
       ["agents", "host", "--root", dir, "--listen", "127.0.0.1:0", "--assign", "/", "--quiet"],
       /atp:\/\/127\.0\.0\.1:(\d+)/,
     );
@@ -196,8 +178,7 @@ describe("connection shapes beyond issue 27's table", { timeout: 300_000 }, () =
         /^ATP\/0\.1 100 OKAY/,
       );
     } finally {
-      host.cli.child.kill("SIGTERM");
-      await host.cli.done;
+      await stopServing(host);
     }
   });
 });
