@@ -3,9 +3,11 @@
  * the shared connection table (./connection-table.ts: limits per address and in all, eviction
  * of the idlest, a deadline on an answer's progress), deadlines on a request's head and on idle
  * connections, and a cap on pipelined requests. node:http parses every request in what it
- * reads at once and would start an answer for each: a socket with `maxQueued` answers owed is
- * not read from until they are sent, a peer that sent more than that at once is dropped, and
- * no handler runs for a peer already gone. See docs/connection-policy.md.
+ * reads at once (up to 64 KiB, thousands of small requests) and would start an answer for each:
+ * here its parser is fed a slice at a time, a socket with `maxQueued` answers owed is neither
+ * parsed further nor read from until they are sent, requests take turns by address
+ * (./request-turns.ts), and no handler runs for a peer already gone. See
+ * docs/connection-policy.md.
  */
 import {
   createServer,
