@@ -591,6 +591,18 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
     )
     .option("--quiet", "do not log each request on standard error", false)
     .option(
+      "--max-connections <n>",
+      "connections open at once; when full, the idlest gives way (default 512; docs/connection-policy.md)",
+    )
+    .option(
+      "--max-connections-per-address <n>",
+      "connections one remote address may have open at once (default 16)",
+    )
+    .option(
+      "--progress-timeout <seconds>",
+      "drop an answer whose reader takes no byte of it for this long (default 10)",
+    )
+    .option(
       "--usage <file>",
       "usage preferences to attach (docs/usage-preferences.md#one-description): a Content-Usage header per path, and /.well-known/tdmrep.json",
     )
@@ -690,6 +702,9 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
         ]);
         if (rupOnly !== undefined)
           throw new CliError(`--${kebabCase(rupOnly)} needs --rup, which serves a directory`);
+        const dirOnly = given(["maxConnections", "maxConnectionsPerAddress", "progressTimeout"]);
+        if (dirOnly !== undefined)
+          throw new CliError(`--${kebabCase(dirOnly)} applies to a directory served, not --demo`);
         const { runServeDemo } = await import("./commands/serve-demo.js");
         setExit(await runServeDemo({ ...options, port: options.port ?? "8089" }, io));
         return;
@@ -913,6 +928,14 @@ function defineAgents(program: Command, io: Io, setExit: SetExit): void {
     .option("--memory-limit <MiB>", "heap of one agent, in MiB (default 64)")
     .option("--max-running <n>", "agents running at once (default 2)")
     .option("--max-per-sender <n>", "agents one sender may hold at once (default 8)")
+    .option(
+      "--max-connections <n>",
+      "connections open at once; when full, the idlest gives way (default 64; docs/connection-policy.md)",
+    )
+    .option(
+      "--max-connections-per-address <n>",
+      "connections one remote address may have open at once (default 8)",
+    )
     .option("--allow-private", "let agents move on to private and loopback addresses", false)
     .option("--quiet", "no log lines on standard error", false)
     .action(async (options) => {

@@ -3,14 +3,14 @@
  * (./rup/rup-site.ts) when asked. A plain `node:http` handler, listening on 127.0.0.1 unless
  * told otherwise.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { RupSite, type RupSiteOptions } from "./rup/rup-site.js";
 import {
   type ConnectionLimits,
+  createLimitedServer,
   DEFAULT_CONNECTION_LIMITS,
-  limitConnections,
 } from "./connection-limits.js";
 import { stateFilesOf } from "./hidden-paths.js";
 import { createStaticHandler } from "./static-files.js";
@@ -28,7 +28,7 @@ export interface SiteServerOptions {
   readonly rup?: Omit<RupSiteOptions, "root" | "urlBase"> & { readonly urlBase?: string };
   /** Usage preferences to attach: a Content-Usage header per path, /.well-known/tdmrep.json. */
   readonly usage?: UsageDescription;
-  /** Connections in all and per address, idle and head timeouts (default: connection-limits.ts). */
+  /** Connections in all and per address, deadlines, pipelining (default: connection-limits.ts). */
   readonly connections?: Partial<ConnectionLimits>;
   /** A robot's key directory (JSON text) to serve at /.well-known/http-message-signatures-directory. */
   readonly botKeys?: string;
@@ -92,25 +92,26 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
     if (rup !== null && (await rup.serve(req, res, pathname))) return;
     await files(req, res);
   };
-  const server: Server = createServer((req, res) => {
-    const log = options.onRequest;
-    if (log !== undefined) {
-      res.once("close", () =>
-        log({
-          method: req.method ?? "",
-          path: req.url ?? "",
-          status: res.statusCode,
-          bytes: Number(res.getHeader("content-length") ?? 0),
-          ...(botAuth === null ? {} : { bot: describeVerdict(botVerdictOf(req)) }),
-        }),
-      );
-    }
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
-      res.end("internal error\n");
-    });
-  });
-  limitConnections(server, { ...DEFAULT_CONNECTION_LIMITS, ...options.connections });
+  const { server } = createLimitedServer(
+    (req, res) => {
+      const log = options.onRequest;
+      if (log !== undefined) {
+        res.once("close", () =>
+          log({
+            method: req.method ?? "",
+            path: req.url ?? "",
+            status: res.statusCode,
+            bytes: Number(res.getHeader("content-length") ?? 0),
+          }),
+        );
+      }
+      handle(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+        res.end("internal error\n");
+      });
+    },
+    { ...DEFAULT_CONNECTION_LIMITS, ...options.connections },
+  );
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => ok());

@@ -5,9 +5,10 @@
  * Sec-Fetch-Site, GET only).
  */
 import { readFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { VERSION } from "../net/version.js";
+import { createLimitedServer } from "../site/connection-limits.js";
 import { CrawlFeed } from "./crawl-feed.js";
 import type { CrawlSnapshot } from "./crawl-snapshot.js";
 import { askDataTxt, AskError, askRobots, askSitemap } from "./fetches.js";
@@ -76,7 +77,9 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
           options.feedIntervalMs ?? FEED_INTERVAL_MS,
         );
   let rule: HostRule | null = null;
-  const server: Server = createServer((req, res) => {
+  // The connection policy of every heed server (docs/connection-policy.md): a page on this
+  // machine could open sockets too.
+  const { server } = createLimitedServer((req, res) => {
     if (rule === null) {
       // Only between listen() and its callback: the port, and so the Host rule, is not known.
       res.writeHead(503).end();

@@ -11,6 +11,7 @@ import type { Io } from "../io.js";
 import { VERSION } from "../version.js";
 import { untilStopped } from "../until-stopped.js";
 import { printable } from "../printable.js";
+import { positiveInteger } from "../positive-integer.js";
 
 export interface HostCommandOptions {
   readonly root?: string;
@@ -21,6 +22,8 @@ export interface HostCommandOptions {
   readonly memoryLimit?: string;
   readonly maxRunning?: string;
   readonly maxPerSender?: string;
+  readonly maxConnections?: string;
+  readonly maxConnectionsPerAddress?: string;
   readonly allowPrivate?: boolean;
   readonly quiet?: boolean;
 }
@@ -46,13 +49,21 @@ export async function runAgentsHost(
       throw new CliError(`--assign: a path starts with "/", got "${path}"`);
   }
   const limits: Partial<Record<keyof AgentHostLimits, number>> = {};
-  if (options.timeLimit !== undefined) limits.timeMs = positive("--time-limit", options.timeLimit);
+  if (options.timeLimit !== undefined)
+    limits.timeMs = positiveInteger("--time-limit", options.timeLimit);
   if (options.memoryLimit !== undefined)
-    limits.memoryBytes = positive("--memory-limit", options.memoryLimit) * 1024 * 1024;
+    limits.memoryBytes = positiveInteger("--memory-limit", options.memoryLimit) * 1024 * 1024;
   if (options.maxRunning !== undefined)
-    limits.maxRunning = positive("--max-running", options.maxRunning);
+    limits.maxRunning = positiveInteger("--max-running", options.maxRunning);
   if (options.maxPerSender !== undefined)
-    limits.maxPerSender = positive("--max-per-sender", options.maxPerSender);
+    limits.maxPerSender = positiveInteger("--max-per-sender", options.maxPerSender);
+  if (options.maxConnections !== undefined)
+    limits.maxConnections = positiveInteger("--max-connections", options.maxConnections);
+  if (options.maxConnectionsPerAddress !== undefined)
+    limits.maxConnectionsPerAddress = positiveInteger(
+      "--max-connections-per-address",
+      options.maxConnectionsPerAddress,
+    );
   const agentHost = new AgentHost({
     root,
     host,
@@ -103,11 +114,4 @@ export function readListen(text: string): { host: string; port: number } {
     throw new CliError(`--listen: expected HOST:PORT (127.0.0.1:4434), got "${text}"`);
   }
   return { host: match[1] || match[2] || "127.0.0.1", port };
-}
-
-function positive(flag: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new CliError(`${flag}: expected a positive whole number, got "${text}"`);
-  return n;
 }

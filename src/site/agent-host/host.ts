@@ -30,6 +30,7 @@ import { AGENT_ID, parseAtpUrl, readResourceUri } from "../../protocol/atp/url.j
 import { writeResponse } from "../../protocol/atp/writer.js";
 import { AgentRegistry, type HeldAgent } from "./agent-registry.js";
 import * as L from "./limits.js";
+import { ConnectionTable, PROGRESS_MS } from "../connection-table.js";
 import type { SandboxJob, SandboxLimits, SandboxOutcome } from "./sandbox/job.js";
 import { runSandboxed } from "./sandbox/spawn.js";
 import { agentPath, encodePath } from "./subtree.js";
@@ -107,8 +108,8 @@ export class AgentHost {
   private readonly now: () => number;
   private readonly log: (line: string) => void;
   private readonly sockets = new Set<Socket>();
-  /** Open connections per remote address. */
-  private readonly perAddress = new Map<string, number>();
+  /** Limits per address and in all, eviction of the idlest, answers' progress. */
+  private readonly connections: ConnectionTable;
 
   constructor(private readonly options: AgentHostOptions) {
     this.limits = { ...DEFAULT_HOST_LIMITS, ...options.limits };
@@ -120,8 +121,12 @@ export class AgentHost {
       (held, outcome) => this.settle(held, outcome),
       this.now,
     );
+    this.connections = new ConnectionTable({
+      total: this.limits.maxConnections,
+      perAddress: this.limits.maxConnectionsPerAddress,
+      progressMs: PROGRESS_MS,
+    });
     this.server = createServer((socket) => this.serve(socket));
-    this.server.maxConnections = this.limits.maxConnections;
   }
 
   /** Starts listening; resolves to the host's ATP address (`atp://host:port`). */
@@ -162,6 +167,7 @@ export class AgentHost {
   async close(): Promise<void> {
     if (this.sweeper !== null) clearInterval(this.sweeper);
     this.registry.stopAll();
+    this.connections.stop();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     // A RETRACT waiting for an agent, or a client that never finishes its request, would keep
     // the server from closing.
@@ -199,21 +205,12 @@ export class AgentHost {
   }
 
   private serve(socket: Socket): void {
+    // One address holding many connections (each may buffer a body) is cut off at once; when
+    // the host is full, the idlest connection gives way to the newcomer.
+    if (!this.connections.admit(socket)) return;
     const remote = socket.remoteAddress ?? "unknown";
-    const open = this.perAddress.get(remote) ?? 0;
-    if (open >= this.limits.maxConnectionsPerAddress) {
-      // One address holding many connections (each may buffer a body) is cut off at once.
-      socket.destroy();
-      return;
-    }
-    this.perAddress.set(remote, open + 1);
     this.sockets.add(socket);
-    socket.once("close", () => {
-      this.sockets.delete(socket);
-      const left = (this.perAddress.get(remote) ?? 1) - 1;
-      if (left <= 0) this.perAddress.delete(remote);
-      else this.perAddress.set(remote, left);
-    });
+    socket.once("close", () => this.sockets.delete(socket));
     // The body limit applies while bytes arrive: a declared length over it is refused at once.
     const buffer = new MessageBuffer({ maxBodyBytes: this.limits.maxBodyBytes });
     let answered = false;
@@ -233,17 +230,24 @@ export class AgentHost {
         `${message}\n`,
       );
     };
+    let linger: NodeJS.Timeout | null = null;
     const finish = (): void => {
       clearTimeout(timer);
+      this.connections.done(socket);
       socket.end();
+      linger = setTimeout(() => socket.destroy(), L.ANSWERED_LINGER_MS);
     };
     socket.on("error", () => {
       clearTimeout(timer);
       socket.destroy();
     });
-    socket.on("close", () => clearTimeout(timer));
+    socket.on("close", () => {
+      clearTimeout(timer);
+      if (linger !== null) clearTimeout(linger);
+    });
     socket.on("data", (chunk: Buffer) => {
       if (answered) return;
+      this.connections.heard(socket);
       const bytes = buffer.push(chunk);
       if (bytes === null) return;
       const read = readRequest(bytes, { maxBodyBytes: this.limits.maxBodyBytes });
@@ -251,6 +255,7 @@ export class AgentHost {
       answered = true;
       socket.pause();
       clearTimeout(timer);
+      this.connections.busy(socket);
       const handled =
         read.kind === "error"
           ? answer(read.status, read.message)

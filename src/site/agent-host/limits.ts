@@ -66,6 +66,12 @@ export const MAX_CONNECTIONS_PER_ADDRESS = 8;
  */
 export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 export const REQUEST_TIMEOUT_MS = 10_000;
+/**
+ * ATP is one request a connection: after its answer (or the request deadline's) the host
+ * closes its side, and a peer that keeps its side open this long after is cut off, so that
+ * answered sockets cannot be held to fill the connection limit.
+ */
+export const ANSWERED_LINGER_MS = 2_000;
 /** Messages one agent may be sent by MESSAGE: its queue must not grow without end. */
 export const MAX_MESSAGES_PER_AGENT = 64;
 /** One message's body: messages steer an agent; data travels in its state. */

@@ -6,7 +6,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import type { RequestListener, Server } from "node:http";
+import { createLimitedServer } from "../connection-limits.js";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,7 +44,12 @@ export interface RunningNewsSite {
 
 export async function startNewsSite(options: StartNewsSiteOptions): Promise<RunningNewsSite> {
   const host = options.host ?? "127.0.0.1";
-  const server = createServer();
+  let handler: RequestListener | null = null;
+  // The connection policy of every heed server (docs/connection-policy.md), at its defaults.
+  const { server } = createLimitedServer((req, res) => {
+    if (handler === null) res.writeHead(503, { "retry-after": "1" }).end();
+    else handler(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -70,7 +76,7 @@ export async function startNewsSite(options: StartNewsSiteOptions): Promise<Runn
     if (temp !== null) await rm(temp, { recursive: true, force: true });
     throw error;
   }
-  server.on("request", site.handler);
+  handler = site.handler;
   return {
     site,
     origin: site.origin,
