@@ -205,8 +205,23 @@ export class Tester {
       robots: [robot, ...this.state.compared.map((agent) => ({ ...robot, agent }))],
       urls: urls.slice(0, MAX_URLS),
     });
+    this.showBanner();
     performance.measure("heed:update", { start: started, end: performance.now() });
     this.onChange();
+  }
+
+  /** When the fetched status decides for the whole site, a banner says so. */
+  private showBanner(): void {
+    const closed = this.state.siteWide;
+    const banner = byId("site-banner");
+    banner.hidden = closed === null;
+    banner.className = closed?.allowed === false ? "banner closed" : "banner open";
+    banner.textContent =
+      closed === null
+        ? ""
+        : closed.allowed
+          ? `The site is open to every robot: ${closed.detail}`
+          : `The site is closed to robots: ${closed.detail}`;
   }
 
   /** The robots picked from the known crawlers and typed, less the one in focus. */
