@@ -133,6 +133,7 @@ export class AnswerGrid {
       return;
     }
     this.timer = null;
+    this.body.setAttribute("data-answered", String(this.answered));
     document.body.removeAttribute("data-answering");
     this.onSettled();
   }
