@@ -122,4 +122,211 @@ describe("heed ui's tester, as a webmaster uses it", () => {
     ]);
     await page.close();
   });
+
+  it("compares the known crawlers side by side, each with what it is, its line and its usage preferences", async () => {
+    const page = await open();
+    const kinds = await page.locator("#crawler-list li").evaluateAll((lis) =>
+      Object.fromEntries(
+        lis.map((li) => [
+          li.querySelector("input")?.getAttribute("value"),
+          li.querySelector(".kind")?.textContent,
+        ]),
+      ),
+    );
+    assert.equal(kinds["Googlebot"], "search");
+    assert.equal(kinds["GPTBot"], "AI training");
+    assert.equal(kinds["Google-Extended"], "AI training");
+    assert.equal(kinds["PerplexityBot"], "AI input");
+    await fillIn(
+      page,
+      "#robots",
+      "User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\n\nUser-agent: GPTBot\nDisallow: /\n",
+    );
+    await fillIn(page, "#agent", "Googlebot");
+    await fillIn(page, "#urls", "https://example.com/\nhttps://example.com/private/x");
+    await pick(page, "GPTBot", "CCBot");
+    await fillIn(page, "#other-robots", "NewsBot, gptbot");
+    const heads = await page.locator("#answers-head-row th.robot").allInnerTexts();
+    // GPTBot once, though also typed; NewsBot, typed, has no kind.
+    assert.deepEqual(
+      heads.map((h) => h.replace(/\s+/g, " ")),
+      ["GPTBot AI training", "CCBot AI training", "NewsBot"],
+    );
+    assert.deepEqual(await robotCells(page, 0), [
+      "disallowed (line 6); none: not crawlable",
+      "allowed; train-ai disallowed (line 3)",
+      "allowed; train-ai disallowed (line 3)",
+    ]);
+    assert.deepEqual(await robotCells(page, 1), [
+      "disallowed (line 6); none: not crawlable",
+      "disallowed (line 2); none: not crawlable",
+      "disallowed (line 2); none: not crawlable",
+    ]);
+    // The robot in focus keeps its full row.
+    assert.equal(
+      await page.locator('#answers-body tr[data-row="1"] .reason').textContent(),
+      "a rule decided",
+    );
+    await page.close();
+  });
+
+  it("a permalink opened in a new page restores the same test; a broken one says why", async () => {
+    const page = await open();
+    const file = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n# ünïcode ✓\n";
+    await fillIn(page, "#robots", file);
+    await fillIn(page, "#agent", "Bingbot");
+    await fillIn(page, "#urls", "/\n/private/a");
+    await page.selectOption("#dialect", "rfc9309");
+    await pick(page, "GPTBot", "ClaudeBot");
+    await fillIn(page, "#other-robots", "NewsBot");
+    await page.click("#permalink-make");
+    await page.waitForSelector("#permalink-box:not([hidden])");
+    const link = await page.inputValue("#permalink");
+    assert.match(link, /#tester&state=[A-Za-z0-9_-]+$/);
+    assert.equal(page.url(), link, "the address is the permalink");
+    const grid = async (p: Page) =>
+      p.locator("#answers-body tr").evaluateAll((rows) =>
+        rows.map((r) => [...r.children].map((c) => c.textContent)),
+      );
+    const expected = await grid(page);
+    const other = await open(link);
+    assert.equal(await other.inputValue("#robots"), file);
+    assert.equal(await other.inputValue("#agent"), "Bingbot");
+    assert.equal(await other.inputValue("#urls"), "/\n/private/a");
+    assert.equal(await other.inputValue("#dialect"), "rfc9309");
+    assert.equal(await other.inputValue("#other-robots"), "NewsBot");
+    assert.deepEqual(
+      await other.locator("#crawlers input:checked").evaluateAll((bs) =>
+        bs.map((b) => b.getAttribute("value")),
+      ),
+      ["GPTBot", "ClaudeBot"],
+    );
+    assert.deepEqual(await grid(other), expected);
+    await other.close();
+    // Cut, altered, a deflate bomb, too long: each refused with its reason, the page still works.
+    const bomb = deflateRawSync(
+      JSON.stringify({ v: 1, fields: { robots: "a".repeat(MAX_STATE_BYTES + 1) }, compared: [] }),
+    ).toString("base64url");
+    const cases: [string, RegExp][] = [
+      ["%%%", /not base64url text/],
+      [Buffer.from("not deflated").toString("base64url"), /does not inflate/],
+      [
+        deflateRawSync(JSON.stringify({ v: 1, fields: { secret: "x" }, compared: [] })).toString(
+          "base64url",
+        ),
+        /a field heed ui does not know: "secret"/,
+      ],
+      [bomb, new RegExp(`inflates past ${MAX_STATE_BYTES} bytes`)],
+      ["A".repeat(MAX_PERMALINK_CHARS + 1), new RegExp(`longer than ${MAX_PERMALINK_CHARS}`)],
+    ];
+    for (const [state, why] of cases) {
+      const broken = await open(`${ui.url}#tester&state=${state}`);
+      assert.match(
+        (await broken.locator("#tools-status").textContent()) ?? "",
+        new RegExp(`^This permalink cannot be read: .*${why.source}`),
+      );
+      assert.equal(await broken.inputValue("#agent"), "Googlebot", "the fields are left alone");
+      await broken.close();
+    }
+    await page.close();
+  });
+
+  it("downloads the edited file as robots.txt", async () => {
+    const page = await open();
+    const file = "User-agent: *\nDisallow: /drafts/\n";
+    await fillIn(page, "#robots", file);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+    assert.equal(download.suggestedFilename(), "robots.txt");
+    const path = await download.path();
+    assert.equal(await readFile(path, "utf8"), file);
+    await page.close();
+  });
+
+  it("compares the edited file with the live one of a site on 127.0.0.1, and says how robots read the live file", async () => {
+    let mode = "plain";
+    const live = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n";
+    const site: TestServer = await startServer({
+      "/robots.txt": (_req: IncomingMessage, res: ServerResponse) => {
+        if (mode === "503") {
+          res.writeHead(503).end("busy");
+        } else if (mode === "redirect") {
+          res.writeHead(301, { location: "/elsewhere.txt" }).end();
+        } else if (mode === "html") {
+          res.writeHead(200, { "content-type": "text/html" });
+          res.end("<!DOCTYPE html>\n<html><body>Not found</body></html>\n");
+        } else if (mode === "big") {
+          res.writeHead(200, { "content-type": "text/plain" });
+          res.end(`${live}${"# padding padding padding padding\n".repeat(20_000)}Disallow: /late/\n`);
+        } else {
+          res.writeHead(200, { "content-type": "text/plain" });
+          res.end(live);
+        }
+      },
+      "/elsewhere.txt": (_req: IncomingMessage, res: ServerResponse) => {
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end(live);
+      },
+    });
+    try {
+      const page = await open();
+      await fillIn(page, "#site", site.origin);
+      // The edit: drafts closed to every robot, GPTBot let in to /blog/.
+      await fillIn(
+        page,
+        "#robots",
+        "User-agent: *\nDisallow: /private/\nDisallow: /drafts/\n\nUser-agent: GPTBot\nAllow: /blog/\nDisallow: /\n",
+      );
+      await fillIn(page, "#agent", "Googlebot");
+      await fillIn(page, "#urls", `${site.origin}/blog/a\n${site.origin}/drafts/b\n${site.origin}/private/c`);
+      await pick(page, "GPTBot");
+      await page.click("#diff-live");
+      await page.waitForSelector("#diff:not([hidden])");
+      const changed = await page
+        .locator("#diff-answers-body tr")
+        .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+      assert.deepEqual(changed, [
+        [`${site.origin}/drafts/b`, "Googlebot", "allowed", "disallowed (line 3)"],
+        [`${site.origin}/blog/a`, "GPTBot", "disallowed (line 5)", "allowed (line 6)"],
+      ]);
+      const lines = await page
+        .locator("#diff-lines li")
+        .evaluateAll((ls) => ls.map((l) => `${l.className.replace("diff ", "")} ${l.lastChild?.textContent}`));
+      assert.deepEqual(lines, [
+        "same User-agent: *",
+        "same Disallow: /private/",
+        "added Disallow: /drafts/",
+        "same ",
+        "same User-agent: GPTBot",
+        "added Allow: /blog/",
+        "same Disallow: /",
+        "same ",
+      ]);
+      assert.match(
+        (await page.locator("#diff-summary").textContent()) ?? "",
+        /0 lines removed, 2 added; the edit changes 2 of 6 answers/,
+      );
+      const health = async () =>
+        page.locator("#live-health li").evaluateAll((ls) =>
+          ls.map((l) => [l.getAttribute("data-code"), l.textContent ?? ""]),
+        );
+      assert.deepEqual((await health()).map(([code]) => code), ["ok"]);
+      const cases: [string, string, RegExp][] = [
+        ["503", "status", /503: server error.*robots treat the whole site as closed/],
+        ["redirect", "redirect", /redirects \(1 hop\) to http:\/\/127\.0\.0\.1:\d+\/elsewhere\.txt/],
+        ["html", "html", /line 1 opens an HTML page/],
+        ["big", "size", /larger than 500 KiB: robots read only the first 500 KiB/],
+      ];
+      for (const [answer, code, text] of cases) {
+        mode = answer;
+        await page.click("#diff-live");
+        await page.waitForSelector(`#live-health li[data-code="${code}"]`);
+        const notes = await health();
+        const note = notes.find(([c]) => c === code);
+        assert.match(note?.[1] ?? "", text, `${answer}: ${JSON.stringify(notes)}`);
+      }
+      await page.close();
+    } finally {
+      await site.close();
+    }
+  });
 });
