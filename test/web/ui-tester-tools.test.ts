@@ -329,4 +329,125 @@ describe("heed ui's tester, as a webmaster uses it", () => {
       await site.close();
     }
   });
+
+  it("reads the site's sitemaps through, an index's children too, and flags the URLs robots.txt blocks for a chosen robot", async () => {
+    const urlset = (locs: string[]) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((l) => `<url><loc>${l}</loc></url>`).join("\n")}\n</urlset>\n`;
+    const xml = (body: string) => (_req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(200, { "content-type": "application/xml" });
+      res.end(body);
+    };
+    let origin = "";
+    const site: TestServer = await startServer({
+      "/index.xml": (req, res) =>
+        xml(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<sitemap><loc>${origin}/pages.xml</loc></sitemap>\n<sitemap><loc>${origin}/news.xml</loc></sitemap>\n</sitemapindex>\n`,
+        )(req, res),
+      "/pages.xml": (req, res) =>
+        xml(urlset([`${origin}/`, `${origin}/private/a`, `${origin}/about`]))(req, res),
+      "/news.xml": (req, res) =>
+        xml(urlset([`${origin}/news/1`, `${origin}/private/b`]))(req, res),
+    });
+    origin = site.origin;
+    try {
+      const page = await open();
+      await fillIn(
+        page,
+        "#robots",
+        `User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /news/\n\nSitemap: ${origin}/index.xml\nSitemap: /relative-sitemap.xml\n`,
+      );
+      await fillIn(page, "#agent", "Googlebot");
+      await fillIn(page, "#urls", `${origin}/`);
+      // The access plan lists only the sitemap robots read (lint: bad-sitemap on line 8).
+      const plan = await page.locator("#plan-table").innerText();
+      assert.match(plan, new RegExp(`Sitemap\\s+${origin.replace(/[.:/]/g, "\\$&")}/index\\.xml \\(line 7\\)`));
+      assert.doesNotMatch(plan, /relative-sitemap/);
+      assert.equal(
+        await page.locator('#lint-list li[data-line="8"]').getAttribute("data-code"),
+        "bad-sitemap",
+      );
+      await pick(page, "GPTBot");
+      await page.click("#nav-more");
+      await page.waitForSelector("#view-more:not([hidden])");
+      assert.match(
+        (await page.locator('#sitemaps li[data-url="/relative-sitemap.xml"]').textContent()) ?? "",
+        /robots ignore it: not an absolute http\(s\) URL/,
+      );
+      assert.equal(await page.locator('button[data-sitemap="/relative-sitemap.xml"]').count(), 0);
+      // The index, then one of its children, each opened from the list.
+      await page.click(`button[data-sitemap="${origin}/index.xml"]`);
+      await page.waitForSelector(`button[data-sitemap="${origin}/news.xml"]`);
+      await page.click(`button[data-sitemap="${origin}/news.xml"]`);
+      const child = page.locator(`li[data-url="${origin}/news.xml"] > .sitemap-result .counts`);
+      await child.waitFor();
+      assert.match((await child.textContent()) ?? "", /urlset: 2 URLs, 0 sitemaps/);
+      // Read through for GPTBot, then for Googlebot.
+      assert.deepEqual(await page.locator("#sitemap-robot option").allTextContents(), [
+        "Googlebot",
+        "GPTBot",
+      ]);
+      const flags = async (robot: string) => {
+        await page.selectOption("#sitemap-robot", robot);
+        await page.click("#sitemaps-all");
+        await page.waitForSelector(`#sitemaps-all-status:has-text("blocked for ${robot}")`);
+        return {
+          status: (await page.locator("#sitemaps-all-status").textContent()) ?? "",
+          rows: await page
+            .locator("#sitemap-flags tbody tr")
+            .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent))),
+        };
+      };
+      const gpt = await flags("GPTBot");
+      assert.equal(gpt.status, "Read 3 sitemaps: 5 URLs, 1 blocked for GPTBot.");
+      assert.deepEqual(gpt.rows, [[`${origin}/news/1`, "5", `${origin}/news.xml`]]);
+      const google = await flags("Googlebot");
+      assert.equal(google.status, "Read 3 sitemaps: 5 URLs, 2 blocked for Googlebot.");
+      assert.deepEqual(google.rows, [
+        [`${origin}/private/a`, "2", `${origin}/pages.xml`],
+        [`${origin}/private/b`, "2", `${origin}/news.xml`],
+      ]);
+      await page.close();
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("passes axe-core's checks with every tool open, and the keyboard reaches the robots and tools", async () => {
+    const site: TestServer = await startServer({
+      "/robots.txt": (_req: IncomingMessage, res: ServerResponse) => {
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end("User-agent: *\nDisallow: /\n");
+      },
+    });
+    try {
+      const page = await open();
+      await fillIn(page, "#site", site.origin);
+      await fillIn(page, "#robots", "User-agent: *\nDisallow: /private/\n");
+      await fillIn(page, "#urls", "/\n/private/x");
+      await pick(page, "GPTBot", "PerplexityBot");
+      await page.click("#permalink-make");
+      await page.click("#diff-live");
+      await page.waitForSelector("#diff:not([hidden])");
+      await page.evaluate(await readFile(AXE, "utf8"));
+      const found = (await page.evaluate(
+        `axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } }).then((r) => r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id + " (" + v.impact + "): " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`,
+      )) as string[];
+      assert.deepEqual(found, [], found.join("\n"));
+      // From the robot field, Tab reaches the first known crawler; Space checks it.
+      await page.focus("#agent");
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate("document.activeElement.id"), "crawler-Googlebot");
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Space");
+      await settled(page);
+      assert.deepEqual(await page.locator("#answers-head-row th.robot").allInnerTexts().then((t) => t.map((x) => x.split("\n")[0])), ["Bingbot", "GPTBot", "PerplexityBot"]);
+      // The tools follow the editor.
+      await page.focus("#robots");
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate("document.activeElement.id"), "download");
+      await page.close();
+    } finally {
+      await site.close();
+    }
+  });
 });
