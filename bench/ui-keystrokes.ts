@@ -134,7 +134,8 @@ export async function measureKeystrokes(page: Page, count: number): Promise<Keys
       longestMs: Math.max(probe.longestMs, probe.handlerMs),
       totalMs: spent(before, after, "TaskDuration"),
       scriptMs: spent(before, after, "ScriptDuration"),
-      layoutMs: spent(before, after, "LayoutDuration") + spent(before, after, "RecalcStyleDuration"),
+      layoutMs:
+        spent(before, after, "LayoutDuration") + spent(before, after, "RecalcStyleDuration"),
     });
   }
   await cdp.detach();

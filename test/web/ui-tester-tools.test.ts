@@ -78,9 +78,9 @@ describe("heed ui's tester, as a webmaster uses it", () => {
     await pick(page, ...UI_ROBOTS.slice(1));
     assert.equal(await page.locator("#answers-body tr").count(), 1000);
     assert.deepEqual(
-      await page.locator("#answers-head-row th.robot").evaluateAll((ths) =>
-        ths.map((th) => th.getAttribute("data-robot")),
-      ),
+      await page
+        .locator("#answers-head-row th.robot")
+        .evaluateAll((ths) => ths.map((th) => th.getAttribute("data-robot"))),
       UI_ROBOTS.slice(1),
     );
     // Line 12 is Googlebot's `Disallow: /tmp`: typing there changes Googlebot's answers only.
@@ -108,7 +108,10 @@ describe("heed ui's tester, as a webmaster uses it", () => {
     // An edit in the group of GPTBot and CCBot (lines 5-7), and line 12 back as it was:
     // their columns and Googlebot's are answered again, not the three the `*` group answers.
     before = await answered(page);
-    const text = UI_ROBOTS_TXT.replace("User-agent: CCBot\nDisallow: /", "User-agent: CCBot\nDisallow: /p/");
+    const text = UI_ROBOTS_TXT.replace(
+      "User-agent: CCBot\nDisallow: /",
+      "User-agent: CCBot\nDisallow: /p/",
+    );
     await setValue(page, "robots", text);
     await settled(page);
     assert.equal(await answered(page), before + 3 * 1000);
@@ -125,14 +128,16 @@ describe("heed ui's tester, as a webmaster uses it", () => {
 
   it("compares the known crawlers side by side, each with what it is, its line and its usage preferences", async () => {
     const page = await open();
-    const kinds = await page.locator("#crawler-list li").evaluateAll((lis) =>
-      Object.fromEntries(
-        lis.map((li) => [
-          li.querySelector("input")?.getAttribute("value"),
-          li.querySelector(".kind")?.textContent,
-        ]),
-      ),
-    );
+    const kinds = await page
+      .locator("#crawler-list li")
+      .evaluateAll((lis) =>
+        Object.fromEntries(
+          lis.map((li) => [
+            li.querySelector("input")?.getAttribute("value"),
+            li.querySelector(".kind")?.textContent,
+          ]),
+        ),
+      );
     assert.equal(kinds["Googlebot"], "search");
     assert.equal(kinds["GPTBot"], "AI training");
     assert.equal(kinds["Google-Extended"], "AI training");
@@ -172,7 +177,8 @@ describe("heed ui's tester, as a webmaster uses it", () => {
 
   it("a permalink opened in a new page restores the same test; a broken one says why", async () => {
     const page = await open();
-    const file = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n# ünïcode ✓\n";
+    const file =
+      "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n# ünïcode ✓\n";
     await fillIn(page, "#robots", file);
     await fillIn(page, "#agent", "Bingbot");
     await fillIn(page, "#urls", "/\n/private/a");
@@ -185,9 +191,9 @@ describe("heed ui's tester, as a webmaster uses it", () => {
     assert.match(link, /#tester&state=[A-Za-z0-9_-]+$/);
     assert.equal(page.url(), link, "the address is the permalink");
     const grid = async (p: Page) =>
-      p.locator("#answers-body tr").evaluateAll((rows) =>
-        rows.map((r) => [...r.children].map((c) => c.textContent)),
-      );
+      p
+        .locator("#answers-body tr")
+        .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
     const expected = await grid(page);
     const other = await open(link);
     assert.equal(await other.inputValue("#robots"), file);
@@ -196,9 +202,9 @@ describe("heed ui's tester, as a webmaster uses it", () => {
     assert.equal(await other.inputValue("#dialect"), "rfc9309");
     assert.equal(await other.inputValue("#other-robots"), "NewsBot");
     assert.deepEqual(
-      await other.locator("#crawlers input:checked").evaluateAll((bs) =>
-        bs.map((b) => b.getAttribute("value")),
-      ),
+      await other
+        .locator("#crawlers input:checked")
+        .evaluateAll((bs) => bs.map((b) => b.getAttribute("value"))),
       ["GPTBot", "ClaudeBot"],
     );
     assert.deepEqual(await grid(other), expected);
@@ -256,7 +262,9 @@ describe("heed ui's tester, as a webmaster uses it", () => {
           res.end("<!DOCTYPE html>\n<html><body>Not found</body></html>\n");
         } else if (mode === "big") {
           res.writeHead(200, { "content-type": "text/plain" });
-          res.end(`${live}${"# padding padding padding padding\n".repeat(20_000)}Disallow: /late/\n`);
+          res.end(
+            `${live}${"# padding padding padding padding\n".repeat(20_000)}Disallow: /late/\n`,
+          );
         } else {
           res.writeHead(200, { "content-type": "text/plain" });
           res.end(live);
@@ -277,7 +285,11 @@ describe("heed ui's tester, as a webmaster uses it", () => {
         "User-agent: *\nDisallow: /private/\nDisallow: /drafts/\n\nUser-agent: GPTBot\nAllow: /blog/\nDisallow: /\n",
       );
       await fillIn(page, "#agent", "Googlebot");
-      await fillIn(page, "#urls", `${site.origin}/blog/a\n${site.origin}/drafts/b\n${site.origin}/private/c`);
+      await fillIn(
+        page,
+        "#urls",
+        `${site.origin}/blog/a\n${site.origin}/drafts/b\n${site.origin}/private/c`,
+      );
       await pick(page, "GPTBot");
       await page.click("#diff-live");
       await page.waitForSelector("#diff:not([hidden])");
@@ -290,7 +302,9 @@ describe("heed ui's tester, as a webmaster uses it", () => {
       ]);
       const lines = await page
         .locator("#diff-lines li")
-        .evaluateAll((ls) => ls.map((l) => `${l.className.replace("diff ", "")} ${l.lastChild?.textContent}`));
+        .evaluateAll((ls) =>
+          ls.map((l) => `${l.className.replace("diff ", "")} ${l.lastChild?.textContent}`),
+        );
       assert.deepEqual(lines, [
         "same User-agent: *",
         "same Disallow: /private/",
@@ -306,13 +320,20 @@ describe("heed ui's tester, as a webmaster uses it", () => {
         /0 lines removed, 2 added; the edit changes 2 of 6 answers/,
       );
       const health = async () =>
-        page.locator("#live-health li").evaluateAll((ls) =>
-          ls.map((l) => [l.getAttribute("data-code"), l.textContent ?? ""]),
-        );
-      assert.deepEqual((await health()).map(([code]) => code), ["ok"]);
+        page
+          .locator("#live-health li")
+          .evaluateAll((ls) => ls.map((l) => [l.getAttribute("data-code"), l.textContent ?? ""]));
+      assert.deepEqual(
+        (await health()).map(([code]) => code),
+        ["ok"],
+      );
       const cases: [string, string, RegExp][] = [
         ["503", "status", /503: server error.*robots treat the whole site as closed/],
-        ["redirect", "redirect", /redirects \(1 hop\) to http:\/\/127\.0\.0\.1:\d+\/elsewhere\.txt/],
+        [
+          "redirect",
+          "redirect",
+          /redirects \(1 hop\) to http:\/\/127\.0\.0\.1:\d+\/elsewhere\.txt/,
+        ],
         ["html", "html", /line 1 opens an HTML page/],
         ["big", "size", /larger than 500 KiB: robots read only the first 500 KiB/],
       ];
@@ -345,8 +366,7 @@ describe("heed ui's tester, as a webmaster uses it", () => {
         )(req, res),
       "/pages.xml": (req, res) =>
         xml(urlset([`${origin}/`, `${origin}/private/a`, `${origin}/about`]))(req, res),
-      "/news.xml": (req, res) =>
-        xml(urlset([`${origin}/news/1`, `${origin}/private/b`]))(req, res),
+      "/news.xml": (req, res) => xml(urlset([`${origin}/news/1`, `${origin}/private/b`]))(req, res),
     });
     origin = site.origin;
     try {
@@ -360,7 +380,10 @@ describe("heed ui's tester, as a webmaster uses it", () => {
       await fillIn(page, "#urls", `${origin}/`);
       // The access plan lists only the sitemap robots read (lint: bad-sitemap on line 8).
       const plan = await page.locator("#plan-table").innerText();
-      assert.match(plan, new RegExp(`Sitemap\\s+${origin.replace(/[.:/]/g, "\\$&")}/index\\.xml \\(line 7\\)`));
+      assert.match(
+        plan,
+        new RegExp(`Sitemap\\s+${origin.replace(/[.:/]/g, "\\$&")}/index\\.xml \\(line 7\\)`),
+      );
       assert.doesNotMatch(plan, /relative-sitemap/);
       assert.equal(
         await page.locator('#lint-list li[data-line="8"]').getAttribute("data-code"),
@@ -440,7 +463,13 @@ describe("heed ui's tester, as a webmaster uses it", () => {
       await page.keyboard.press("Tab");
       await page.keyboard.press("Space");
       await settled(page);
-      assert.deepEqual(await page.locator("#answers-head-row th.robot").allInnerTexts().then((t) => t.map((x) => x.split("\n")[0])), ["Bingbot", "GPTBot", "PerplexityBot"]);
+      assert.deepEqual(
+        await page
+          .locator("#answers-head-row th.robot")
+          .allInnerTexts()
+          .then((t) => t.map((x) => x.split("\n")[0])),
+        ["Bingbot", "GPTBot", "PerplexityBot"],
+      );
       // The tools follow the editor.
       await page.focus("#robots");
       await page.keyboard.press("Tab");

@@ -158,8 +158,14 @@ export class AnswerGrid {
       const fresh = h(
         "tr",
         { "data-row": i },
-        h("th", { scope: "row", class: "url" }, h("button", { type: "button", "data-row": i, class: "link" }, url)),
-        ...["verdict", "line", "rule", "group", "reason", "usage"].map((cls) => h("td", { class: cls })),
+        h(
+          "th",
+          { scope: "row", class: "url" },
+          h("button", { type: "button", "data-row": i, class: "link" }, url),
+        ),
+        ...["verdict", "line", "rule", "group", "reason", "usage"].map((cls) =>
+          h("td", { class: cls }),
+        ),
         ...this.columns.slice(1).map(() => h("td", { class: "robot" })),
       );
       if (tr === undefined) this.body.append(fresh);
@@ -195,12 +201,16 @@ export class AnswerGrid {
 
   private drawHead(): void {
     const compared = this.columns.slice(1).map((col) => {
-      const known = KNOWN_CRAWLERS.find((k) => k.token.toLowerCase() === col.robot.agent.toLowerCase());
+      const known = KNOWN_CRAWLERS.find(
+        (k) => k.token.toLowerCase() === col.robot.agent.toLowerCase(),
+      );
       return h(
         "th",
         { scope: "col", class: "robot", "data-robot": col.robot.agent },
         col.robot.agent,
-        known === undefined ? null : h("span", { class: `kind ${known.kind}` }, KIND_TEXT[known.kind]),
+        known === undefined
+          ? null
+          : h("span", { class: `kind ${known.kind}` }, KIND_TEXT[known.kind]),
       );
     });
     this.head.replaceChildren(...[...this.head.cells].slice(0, 7), ...compared);

@@ -44,7 +44,8 @@ export function columnKey(policy: RobotsPolicy, robot: Robot, siteWide: SiteWide
   let span = 0;
   for (const line of lines) {
     while (span < skipped.length && (skipped[span] as [number, number])[1] < line.number) span++;
-    const inSkipped = span < skipped.length && (skipped[span] as [number, number])[0] <= line.number;
+    const inSkipped =
+      span < skipped.length && (skipped[span] as [number, number])[0] <= line.number;
     if (!inSkipped || agentLines.has(line.number)) kept.push(`${line.number}\t${line.text}`);
   }
   return kept.join("\n");

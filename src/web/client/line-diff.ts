@@ -43,7 +43,11 @@ export function lineDiff(aText: string, bText: string): DiffLine[] {
 }
 
 function middle(a: readonly string[], b: readonly string[], offset: number): DiffLine[] {
-  const removed = (i: number): DiffLine => ({ op: "removed", text: a[i] as string, a: offset + i + 1 });
+  const removed = (i: number): DiffLine => ({
+    op: "removed",
+    text: a[i] as string,
+    a: offset + i + 1,
+  });
   const added = (j: number): DiffLine => ({ op: "added", text: b[j] as string, b: offset + j + 1 });
   if ((a.length + 1) * (b.length + 1) > MAX_DIFF_CELLS)
     return [...a.map((_, i) => removed(i)), ...b.map((_, j) => added(j))];

@@ -105,7 +105,8 @@ export function changedAnswers(
     for (const url of urls) {
       const before = decide({ ...live, robot }, url);
       const after = decide({ policy: edited, robot, siteWide: null }, url);
-      if (before.allowed !== after.allowed) out.push({ url, robot: robot.agent, live: before, edited: after });
+      if (before.allowed !== after.allowed)
+        out.push({ url, robot: robot.agent, live: before, edited: after });
     }
   }
   return out;
@@ -143,7 +144,8 @@ export async function compareWithLive(input: CompareInput): Promise<void> {
   const removed = diff.filter((d) => d.op === "removed").length;
   status.textContent = `Compared with ${answer.url}.`;
   byId("diff").hidden = false;
-  byId("diff-summary").textContent = `${answer.url}: ${removed} line${removed === 1 ? "" : "s"} removed, ${added} added; the edit changes ${changes.length} of ${input.urls.length * input.robots.length} answers.`;
+  byId("diff-summary").textContent =
+    `${answer.url}: ${removed} line${removed === 1 ? "" : "s"} removed, ${added} added; the edit changes ${changes.length} of ${input.urls.length * input.robots.length} answers.`;
   fill(
     byId("live-health"),
     ...liveHealth(answer, policy).map((n) =>
@@ -158,16 +160,18 @@ export async function compareWithLive(input: CompareInput): Promise<void> {
   );
   fill(
     byId("diff-answers-body"),
-    ...changes.slice(0, MAX_CHANGES_SHOWN).map((c) =>
-      h(
-        "tr",
-        {},
-        h("th", { scope: "row" }, c.url),
-        h("td", {}, c.robot),
-        h("td", { class: c.live.allowed ? "allowed" : "disallowed" }, shortText(c.live)),
-        h("td", { class: c.edited.allowed ? "allowed" : "disallowed" }, shortText(c.edited)),
+    ...changes
+      .slice(0, MAX_CHANGES_SHOWN)
+      .map((c) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, c.url),
+          h("td", {}, c.robot),
+          h("td", { class: c.live.allowed ? "allowed" : "disallowed" }, shortText(c.live)),
+          h("td", { class: c.edited.allowed ? "allowed" : "disallowed" }, shortText(c.edited)),
+        ),
       ),
-    ),
     changes.length > MAX_CHANGES_SHOWN
       ? h("tr", {}, h("td", { colspan: 4 }, `and ${changes.length - MAX_CHANGES_SHOWN} more`))
       : null,

@@ -173,7 +173,9 @@ export class More {
       .filter(isRobotsSitemap);
     if (queue.length === 0 || agent === "") {
       status.textContent =
-        agent === "" ? "Name a robot in the tester first." : "The robots.txt names no sitemap robots read.";
+        agent === ""
+          ? "Name a robot in the tester first."
+          : "The robots.txt names no sitemap robots read.";
       return;
     }
     const seen = new Set(queue);
@@ -253,7 +255,11 @@ export class More {
                     ),
                   ),
                 flagged.length > MAX_FLAGGED_SHOWN
-                  ? h("tr", {}, h("td", { colspan: 3 }, `and ${flagged.length - MAX_FLAGGED_SHOWN} more`))
+                  ? h(
+                      "tr",
+                      {},
+                      h("td", { colspan: 3 }, `and ${flagged.length - MAX_FLAGGED_SHOWN} more`),
+                    )
                   : null,
               ),
             ),

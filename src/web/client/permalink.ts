@@ -52,7 +52,10 @@ export function stateInHash(hash: string): string | null {
 
 export async function encodeState(state: TestState): Promise<string> {
   const json = new TextEncoder().encode(JSON.stringify({ v: 1, ...state }));
-  const packed = await drain(new Blob([json]).stream().pipeThrough(new CompressionStream("deflate-raw")), Infinity);
+  const packed = await drain(
+    new Blob([json]).stream().pipeThrough(new CompressionStream("deflate-raw")),
+    Infinity,
+  );
   return `${PREFIX}${toBase64Url(packed)}`;
 }
 

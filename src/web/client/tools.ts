@@ -73,8 +73,7 @@ export async function restoreFromHash(): Promise<boolean> {
     byId("tools-status").textContent = `This permalink cannot be read: ${error.message}.`;
     return false;
   }
-  for (const [id, value] of Object.entries(state.fields))
-    byId<HTMLInputElement>(id).value = value;
+  for (const [id, value] of Object.entries(state.fields)) byId<HTMLInputElement>(id).value = value;
   const compared = new Set(state.compared);
   for (const box of byId("crawlers").querySelectorAll<HTMLInputElement>("input[type=checkbox]"))
     box.checked = compared.has(box.value);
