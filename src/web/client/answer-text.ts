@@ -13,12 +13,9 @@ import {
 } from "../../protocol/robots/index.js";
 import { hasUsageLines, usageFor } from "../../protocol/usage/index.js";
 import { moment } from "./dom.js";
+import type { SiteWide } from "./site-wide.js";
 
-/** When a fetched robots.txt's status decided for the whole site. */
-export interface SiteWide {
-  readonly allowed: boolean;
-  readonly detail: string;
-}
+export type { SiteWide } from "./site-wide.js";
 
 /** What one answer is asked of. */
 export interface Question {
