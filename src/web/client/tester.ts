@@ -25,6 +25,12 @@ import { Editor, type LineMarks, type Severity } from "./editor.js";
 
 /** URLs asked at once: more lines are reported, not answered (the page must stay quick). */
 export const MAX_URLS = 1000;
+/**
+ * Findings listed below the editor; the rest are marked at their lines in the editor all the
+ * same. A file near the parse limit can have tens of thousands, which the page would take
+ * seconds to lay out as a list no one reads whole.
+ */
+export const MAX_FINDINGS_LISTED = 500;
 /** Robots compared beside the one in focus: each is a column of the answers. */
 export const MAX_COMPARED = 24;
 /**
@@ -313,9 +319,15 @@ export class Tester {
       this.findings.length === 0
         ? "No findings."
         : `${count(errors, "error")}, ${count(warnings, "warning")}, ${count(infos, "note")}.`;
+    // The file's own findings first (a cut file, say), then by line, as lint gives them.
+    const listed = [
+      ...this.findings.filter((f) => f.line === null),
+      ...this.findings.filter((f) => f.line !== null),
+    ].slice(0, MAX_FINDINGS_LISTED);
+    const more = this.findings.length - listed.length;
     fill(
       byId("lint-list"),
-      ...this.findings.map((f) =>
+      ...listed.map((f) =>
         h(
           "li",
           { class: `finding ${f.severity}`, "data-line": f.line ?? "", "data-code": f.code },
@@ -334,6 +346,9 @@ export class Tester {
           f.message,
         ),
       ),
+      more > 0
+        ? h("li", { class: "more" }, `and ${more} more, each marked at its line in the editor`)
+        : null,
     );
   }
 
