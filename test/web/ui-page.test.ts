@@ -9,17 +9,16 @@ import { type IncomingMessage, request, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startUiServer, type UiServer } from "../../src/web/server.js";
 import { tempDir } from "../helpers/crawl-harness.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { spawnCli } from "../helpers/run-cli.js";
 import { serveDirectory } from "../helpers/static-site.js";
 import { until } from "../helpers/until.js";
-import { settled } from "../../bench/ui-keystrokes.js";
+import { CHROMIUM, launchChromium, settled } from "../../bench/ui-keystrokes.js";
 import { FICT_ORG as FICT, FICT_ORG_MATRIX as MATRIX } from "../fixtures/fict-org.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 /** The line of FICT that decides for the `*` group: first match in order (seeds/004 §3.2.2). */
@@ -94,17 +93,7 @@ describe("heed ui in Chromium", () => {
       agent: "HeedTest",
       feedIntervalMs: 200,
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {
