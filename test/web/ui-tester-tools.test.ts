@@ -115,6 +115,15 @@ describe("heed ui's tester, as a webmaster uses it", () => {
     await setValue(page, "robots", text);
     await settled(page);
     assert.equal(await answered(page), before + 3 * 1000);
+    // A robot added, and the file edited while its column is still being answered: the rows
+    // not yet drawn keep the new column to draw, and every cell is filled in the end.
+    await page.check('#crawlers input[value="Applebot"]');
+    await page.waitForSelector('#answers-body tr[data-row="0"] td.robot:last-child:not(:empty)');
+    await setValue(page, "robots", `${text}\n# edited meanwhile`);
+    await settled(page);
+    assert.equal(await page.locator("#answers-body td.robot:empty").count(), 0);
+    await page.uncheck('#crawlers input[value="Applebot"]');
+    await settled(page);
     // https://example.com/private/1/page.html for Bingbot, GPTBot, ClaudeBot, CCBot, PerplexityBot.
     assert.deepEqual(await robotCells(page, 1), [
       "disallowed (line 2)",

@@ -58,11 +58,6 @@ export class AnswerGrid {
     private readonly body: HTMLTableSectionElement,
   ) {}
 
-  /** The answers are being worked out. */
-  get busy(): boolean {
-    return this.timer !== null;
-  }
-
   /** The robot in focus's answer for row `i`, once answered. */
   focusAnswer(i: number): { url: string; decision: Decision } | null {
     const url = this.input?.urls[i];
@@ -103,11 +98,15 @@ export class AnswerGrid {
     for (const col of columns) prune(col, input.urls);
     while (this.body.rows.length > input.urls.length) this.body.lastElementChild?.remove();
     this.shown.length = Math.min(this.shown.length, input.urls.length);
+    // Rows still waiting from the last inputs keep their columns to draw (a new head redraws
+    // every row whole anyway).
+    const waiting = headChanged ? new Map<number, Set<number>>() : this.dirty;
     this.dirty = new Map();
     const all = columns.map((_, c) => c);
     input.urls.forEach((url, row) => {
-      const cols = this.shown[row] !== url || headChanged ? all : [...touched];
-      if (cols.length > 0) this.dirty.set(row, new Set(cols));
+      const cols = new Set(this.shown[row] !== url || headChanged ? all : touched);
+      for (const c of waiting.get(row) ?? []) cols.add(c);
+      if (cols.size > 0) this.dirty.set(row, cols);
     });
     this.queue = [...this.dirty.keys()].reverse();
     this.start();
