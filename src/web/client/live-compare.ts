@@ -79,7 +79,6 @@ export function liveHealth(answer: RobotsAnswer, policy: RobotsPolicy): HealthNo
 
 export interface CompareInput {
   readonly site: string;
-  readonly edited: RobotsPolicy;
   readonly editedText: string;
   readonly dialect: DialectChoice;
   readonly robots: readonly Robot[];
@@ -137,6 +136,7 @@ export async function compareWithLive(input: CompareInput): Promise<void> {
     answer.verdict.action === "parse"
       ? null
       : { allowed: answer.verdict.action === "allow-all", detail: answer.verdict.why };
+  // Both files read for the live file's site, so that they answer its URLs alike.
   const edited = parseRobots(input.editedText, { dialect: input.dialect, origin });
   const changes = changedAnswers({ policy, siteWide }, edited, input.robots, input.urls);
   const diff = lineDiff(liveText, input.editedText);

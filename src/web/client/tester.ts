@@ -205,10 +205,9 @@ export class Tester {
       urls.length > MAX_URLS
         ? `only the first ${MAX_URLS} of ${urls.length} URLs are answered`
         : "";
-    const robot = this.state.robot;
     this.grid.set({
       question: { policy, siteWide: this.state.siteWide },
-      robots: [robot, ...this.state.compared.map((agent) => ({ ...robot, agent }))],
+      robots: this.robots(),
       urls: urls.slice(0, MAX_URLS),
     });
     this.showBanner();
@@ -228,6 +227,12 @@ export class Tester {
         : closed.allowed
           ? `The site is open to every robot: ${closed.detail}`
           : `The site is closed to robots: ${closed.detail}`;
+  }
+
+  /** The robot in focus, then those compared (each with the focus robot's IP, time and abilities). */
+  robots(): Robot[] {
+    const robot = this.state.robot;
+    return [robot, ...this.state.compared.map((agent) => ({ ...robot, agent }))];
   }
 
   /** The robots picked from the known crawlers and typed, less the one in focus. */

@@ -35,15 +35,11 @@ export function wireTools(tester: Tester): void {
     })();
   });
   byId("diff-live").addEventListener("click", () => {
-    const policy = tester.state.policy;
-    if (policy === null) return;
-    const robot = tester.state.robot;
     void compareWithLive({
       site: byId<HTMLInputElement>("site").value.trim(),
-      edited: policy,
       editedText: tester.text,
       dialect: byId<HTMLSelectElement>("dialect").value as DialectChoice,
-      robots: [robot, ...tester.state.compared.map((agent) => ({ ...robot, agent }))],
+      robots: tester.robots(),
       urls: tester.urls().slice(0, MAX_URLS),
     });
   });
