@@ -1,5 +1,7 @@
-// Makes the screenshots of `heed ui` in docs/: the tester with a REGP file, and the crawl view
-// following a crawl of two local sites, during it and at its end. Run after `npm run build`:
+// Makes the screenshots of `heed ui` in docs/: the tester with a REGP file, the answers for
+// several robots, the edited file against a local site's live one, the sitemaps read through,
+// and the crawl view following a crawl of two local sites, during it and at its end. Run after
+// `npm run build`:
 //   node scripts/screenshots.mjs
 // Needs Chromium at /usr/bin/chromium (scripts/setup.mjs installs it). Everything it serves
 // and crawls is on 127.0.0.1.
@@ -38,6 +40,27 @@ Disalow: /tmp/
 
 Sitemap: https://news.example/sitemap.xml
 `;
+
+const GRID = `# Search engines everywhere but drafts; AI training nowhere; AI answers on the blog.
+User-agent: *
+Disallow: /drafts/
+Disallow: /search
+Content-Usage: train-ai=n
+
+User-agent: GPTBot
+User-agent: Google-Extended
+User-agent: ClaudeBot
+Disallow: /
+
+User-agent: PerplexityBot
+Allow: /blog/
+Disallow: /
+`;
+
+/** Waits until the tester has answered everything asked. */
+function settled(page) {
+  return page.waitForSelector("body:not([data-answering])", { state: "attached" });
+}
 
 /** A small site: pages linking on, a 404 now and then, robots.txt with a gap to keep. */
 function startSite(name, pages, robots) {
@@ -121,7 +144,24 @@ try {
     t.dispatchEvent(new Event("scroll"));
   });
   await page.locator("#site").focus();
+  await settled(page);
   await page.screenshot({ path: join(root, "docs/ui-tester.png"), fullPage: true });
+
+  // Several robots at once: the search engines' and the AI crawlers', with usage preferences.
+  await page.selectOption("#dialect", "rfc9309");
+  await page.fill("#robots", GRID);
+  await page.fill("#agent", "Googlebot");
+  await page.fill(
+    "#urls",
+    ["/", "/blog/robots-and-ai.html", "/members/profile", "/search?q=robots", "/drafts/next.html"]
+      .map((p) => `https://news.example${p}`)
+      .join("\n"),
+  );
+  for (const robot of ["Bingbot", "GPTBot", "Google-Extended", "ClaudeBot", "PerplexityBot"])
+    await page.check(`#crawlers input[value="${robot}"]`);
+  await settled(page);
+  await page.locator("#h-answers").scrollIntoViewIfNeeded();
+  await page.locator("#answers").screenshot({ path: join(root, "docs/ui-grid.png") });
 
   const crawl = spawn(
     process.execPath,
@@ -166,6 +206,9 @@ try {
     "#robots",
     `${await page.inputValue("#robots")}Sitemap: ${a.origin}/sitemap.xml\n`,
   );
+  await page.fill("#urls", [0, 1, 2, 3].map((n) => `${a.origin}/p${n}.html`).join("\n"));
+  await page.check('#crawlers input[value="GPTBot"]');
+  await settled(page);
   await page.click("#nav-more");
   await page.click("button[data-sitemap]");
   await page.waitForSelector(".sitemap-result .counts");
@@ -173,9 +216,23 @@ try {
   await page.fill("#agent-url", `${a.origin}/p12.html`);
   await page.click("#data-fetch");
   await page.waitForSelector("#data-body tr");
+  await page.selectOption("#sitemap-robot", "HeedShots");
+  await page.click("#sitemaps-all");
+  await page.waitForSelector('#sitemaps-all-status:has-text("blocked for")');
   await page.screenshot({ path: join(root, "docs/ui-more.png"), fullPage: true });
+
+  // The edit against the live file: GPTBot closed out, p1 kept from every robot.
+  await page.click("#nav-tester");
+  await page.fill(
+    "#robots",
+    `User-agent: *\nCrawl-delay: 0.15\nDisallow: /private/\nDisallow: /p1.html\n\nUser-agent: GPTBot\nDisallow: /\n\nMobile-agent-server: /p1 atp://agents.example:831\n`,
+  );
+  await settled(page);
+  await page.click("#diff-live");
+  await page.waitForSelector("#diff:not([hidden])");
+  await page.locator("#diff").screenshot({ path: join(root, "docs/ui-diff.png") });
   console.log(
-    "wrote docs/ui-tester.png, docs/ui-crawl-live.png, docs/ui-crawl.png and docs/ui-more.png",
+    "wrote docs/ui-tester.png, docs/ui-grid.png, docs/ui-diff.png, docs/ui-crawl-live.png, docs/ui-crawl.png and docs/ui-more.png",
   );
 } finally {
   await browser.close();

@@ -23,6 +23,11 @@ import {
 export const MAX_UI_REDIRECTS = 5;
 /** URLs, child sitemaps and findings of a sitemap sent to the page; the counts cover them all. */
 export const SITEMAP_SAMPLE = 50;
+/**
+ * URLs of one sitemap sent when the page reads the sitemaps through to flag the URLs robots.txt
+ * blocks: a sitemap lists at most 50,000 (sitemaps.org), so every one of a valid sitemap.
+ */
+export const SITEMAP_URLS_READ_THROUGH = 50_000;
 /** Longest site or URL the page may send: a URL longer than this is no site's. */
 export const MAX_ASKED_URL_CHARS = 4096;
 
@@ -130,6 +135,8 @@ export async function askSitemap(
   location: string,
   userAgent: string,
   namedBy: string | null = null,
+  /** URLs sent: SITEMAP_SAMPLE, or up to SITEMAP_URLS_READ_THROUGH to read it through. */
+  urlsSent: number = SITEMAP_SAMPLE,
 ): Promise<SitemapAnswer> {
   const url = askedUrl(location);
   const client = clientFor(url, userAgent, namedBy === null ? null : askedUrl(namedBy));
@@ -179,7 +186,7 @@ export async function askSitemap(
         url: current,
         status: answer.status,
         error: null,
-        ...(await summarize(answer.body)),
+        ...(await summarize(answer.body, Math.min(urlsSent, SITEMAP_URLS_READ_THROUGH))),
       };
     }
   } finally {
@@ -187,7 +194,7 @@ export async function askSitemap(
   }
 }
 
-async function summarize(body: Uint8Array | null) {
+async function summarize(body: Uint8Array | null, urlsSent: number) {
   const sampleUrls: SitemapUrl[] = [];
   const sampleSitemaps: SitemapRef[] = [];
   const findings: SitemapDiagnostic[] = [];
@@ -201,7 +208,7 @@ async function summarize(body: Uint8Array | null) {
     warnings: 0,
   };
   for await (const event of parseSitemap([body ?? new Uint8Array()], { gunzip: gunzipChunks })) {
-    if (event.kind === "url" && sampleUrls.length < SITEMAP_SAMPLE) sampleUrls.push(event.url);
+    if (event.kind === "url" && sampleUrls.length < urlsSent) sampleUrls.push(event.url);
     else if (event.kind === "sitemap" && sampleSitemaps.length < SITEMAP_SAMPLE)
       sampleSitemaps.push(event.sitemap);
     else if (event.kind === "diagnostic" && findings.length < SITEMAP_SAMPLE)

@@ -11,7 +11,14 @@ import { VERSION } from "../net/version.js";
 import { createLimitedServer } from "../site/connection-limits.js";
 import { CrawlFeed } from "./crawl-feed.js";
 import type { CrawlSnapshot } from "./crawl-snapshot.js";
-import { askDataTxt, AskError, askRobots, askSitemap } from "./fetches.js";
+import {
+  askDataTxt,
+  AskError,
+  askRobots,
+  askSitemap,
+  SITEMAP_SAMPLE,
+  SITEMAP_URLS_READ_THROUGH,
+} from "./fetches.js";
 import { gate, hostRule, type HostRule } from "./request-gate.js";
 
 /** How often the crawl view's feed reads the store while a page listens. */
@@ -160,6 +167,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
             url.searchParams.get("url") ?? "",
             agent,
             url.searchParams.get("from") || null,
+            url.searchParams.get("all") === "1" ? SITEMAP_URLS_READ_THROUGH : SITEMAP_SAMPLE,
           ),
         );
       case "/api/data-txt":

@@ -3,7 +3,14 @@
 // the user's own network is refused by the guard; one the user's own file names is read.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { AskError, askedUrl, askSitemap, MAX_ASKED_URL_CHARS } from "../../src/web/fetches.js";
+import {
+  AskError,
+  askedUrl,
+  askSitemap,
+  MAX_ASKED_URL_CHARS,
+  SITEMAP_SAMPLE,
+  SITEMAP_URLS_READ_THROUGH,
+} from "../../src/web/fetches.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 describe("heed ui's fetches", () => {
@@ -15,6 +22,16 @@ describe("heed ui's fetches", () => {
         res.writeHead(200, { "content-type": "application/xml" });
         res.end(
           `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.origin}/a</loc></url><url><loc>${site.origin}/b</loc></url></urlset>`,
+        );
+      },
+      "/many.xml": (_req, res) => {
+        const urls = Array.from(
+          { length: SITEMAP_SAMPLE + 10 },
+          (_, i) => `<url><loc>${site.origin}/p${i}</loc></url>`,
+        );
+        res.writeHead(200, { "content-type": "application/xml" });
+        res.end(
+          `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>`,
         );
       },
       "/loop.xml": (_req, res) => {
@@ -51,6 +68,23 @@ describe("heed ui's fetches", () => {
     assert.match(answer.error ?? "", /refusing to connect to 127\.0\.0\.1: loopback/);
     assert.equal(answer.urls, 0);
     assert.equal(answer.status, null);
+  });
+
+  it("sends a sample of the URLs, or all of them (up to a bound) to read the sitemap through", async () => {
+    const sample = await askSitemap(`${site.origin}/many.xml`, "HeedTest");
+    assert.equal(sample.urls, SITEMAP_SAMPLE + 10);
+    assert.equal(sample.sampleUrls.length, SITEMAP_SAMPLE);
+    const all = await askSitemap(
+      `${site.origin}/many.xml`,
+      "HeedTest",
+      null,
+      SITEMAP_URLS_READ_THROUGH,
+    );
+    assert.equal(all.sampleUrls.length, SITEMAP_SAMPLE + 10);
+    assert.equal(all.sampleUrls.at(-1)?.loc, `${site.origin}/p${SITEMAP_SAMPLE + 9}`);
+    // Never more than the bound, whatever is asked.
+    const bounded = await askSitemap(`${site.origin}/many.xml`, "HeedTest", null, 5);
+    assert.equal(bounded.sampleUrls.length, 5);
   });
 
   it("gives up after five redirects", async () => {

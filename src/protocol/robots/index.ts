@@ -39,6 +39,7 @@ export {
   lintPolicy,
   lintRobots,
 } from "./lint.js";
+export { isRobotsSitemap } from "./lint/lines.js";
 export { PathPattern, type PatternOptions } from "./path-pattern.js";
 export { canonicalize } from "./percent-encoding.js";
 export { type ParseOptions, parseRobots, type Robot, RobotsPolicy } from "./policy.js";

@@ -5,10 +5,15 @@
  * robot of the tester.
  */
 import { offeredTo, readDataTxt } from "../../protocol/datasets/index.js";
-import { parseMobileAgentServers } from "../../protocol/robots/index.js";
+import { isRobotsSitemap, parseMobileAgentServers } from "../../protocol/robots/index.js";
 import type { DataTxtAnswerJson, SitemapAnswer } from "../fetches.js";
 import { byId, fill, getJson, h } from "./dom.js";
 import type { Tester } from "./tester.js";
+
+/** Sitemaps read when reading through: the file's and their children, breadth first. */
+export const MAX_SITEMAPS_READ = 50;
+/** Blocked URLs listed after a read-through; the count covers them all. */
+export const MAX_FLAGGED_SHOWN = 1000;
 
 export class More {
   private dataUrl: string | null = null;
@@ -18,6 +23,7 @@ export class More {
       const button = (event.target as Element).closest("button[data-sitemap]");
       if (button !== null) void this.readSitemap(button.getAttribute("data-sitemap") ?? "", button);
     });
+    byId("sitemaps-all").addEventListener("click", () => void this.readThrough());
     byId("agent-url").addEventListener("input", () => this.resolveAgent());
     byId("data-text").addEventListener("input", () => {
       this.dataUrl = null;
@@ -29,6 +35,7 @@ export class More {
   /** The file or the robot changed. */
   update(): void {
     this.listSitemaps();
+    this.listRobots();
     this.resolveAgent();
     this.showData();
   }
@@ -47,22 +54,22 @@ export class More {
         : sitemaps.map(
             (s) =>
               known.get(s.url) ??
-              h(
-                "li",
-                { "data-url": s.url },
-                h("span", { class: "where" }, `line ${s.line}`),
-                " ",
-                h("code", {}, s.url),
-                " ",
-                h("button", { type: "button", "data-sitemap": s.url }, "Read it"),
-                h("div", { class: "sitemap-result", role: "status" }),
-              ),
+              (isRobotsSitemap(s.url)
+                ? sitemapItem(s.url, `line ${s.line}`)
+                : h(
+                    "li",
+                    { "data-url": s.url, class: "ignored" },
+                    h("span", { class: "where" }, `line ${s.line}`),
+                    " ",
+                    h("code", {}, s.url),
+                    " robots ignore it: not an absolute http(s) URL",
+                  )),
           )),
     );
   }
 
   private async readSitemap(url: string, button: Element): Promise<void> {
-    const out = button.parentElement?.querySelector(".sitemap-result");
+    const out = button.parentElement?.querySelector(":scope > .sitemap-result");
     if (out === null || out === undefined) return;
     out.textContent = `Reading ${url} …`;
     try {
@@ -108,7 +115,8 @@ export class More {
           : h(
               "ul",
               { class: "sample" },
-              ...answer.sampleSitemaps.map((s) => h("li", {}, h("code", {}, s.loc))),
+              // Each child of an index can be read in turn.
+              ...answer.sampleSitemaps.map((s) => sitemapItem(s.loc, "listed")),
             ),
         answer.sampleUrls.length === 0
           ? null
@@ -140,6 +148,123 @@ export class More {
     } catch (error) {
       fill(out, h("p", { class: "bad" }, `Could not read it: ${(error as Error).message}`));
     }
+  }
+
+  /** The robots the read-through may flag for: the tester's robot in focus and those compared. */
+  private listRobots(): void {
+    const select = byId<HTMLSelectElement>("sitemap-robot");
+    const robots = [this.tester.state.robot.agent, ...this.tester.state.compared].filter(
+      (r) => r !== "",
+    );
+    const kept = select.value;
+    fill(select, ...robots.map((r) => h("option", { value: r }, r)));
+    if (robots.includes(kept)) select.value = kept;
+  }
+
+  /**
+   * Reads every sitemap the file names, and the children of the indexes among them, and flags
+   * each listed URL robots.txt blocks for the chosen robot.
+   */
+  private async readThrough(): Promise<void> {
+    const status = byId("sitemaps-all-status");
+    const agent = byId<HTMLSelectElement>("sitemap-robot").value;
+    const queue = (this.tester.state.policy?.sitemaps ?? [])
+      .map((s) => s.url)
+      .filter(isRobotsSitemap);
+    if (queue.length === 0 || agent === "") {
+      status.textContent =
+        agent === ""
+          ? "Name a robot in the tester first."
+          : "The robots.txt names no sitemap robots read.";
+      return;
+    }
+    const seen = new Set(queue);
+    const flagged: { url: string; line: number | null; sitemap: string }[] = [];
+    const failed: string[] = [];
+    let read = 0;
+    let urls = 0;
+    const from = this.tester.state.origin;
+    while (queue.length > 0 && read < MAX_SITEMAPS_READ) {
+      const url = queue.shift() as string;
+      read++;
+      status.textContent = `Reading ${url} (${read} read) …`;
+      let answer: SitemapAnswer;
+      try {
+        answer = await getJson<SitemapAnswer>("/api/sitemap", {
+          url,
+          agent,
+          all: "1",
+          ...(from === null ? {} : { from }),
+        });
+      } catch (error) {
+        failed.push(`${url}: ${(error as Error).message}`);
+        continue;
+      }
+      if (answer.error !== null) failed.push(`${url}: ${answer.error}`);
+      for (const child of answer.sampleSitemaps) {
+        if (!seen.has(child.loc)) {
+          seen.add(child.loc);
+          queue.push(child.loc);
+        }
+      }
+      for (const u of answer.sampleUrls) {
+        urls++;
+        const decision = this.tester.decide(u.loc, agent);
+        if (decision !== null && !decision.allowed)
+          flagged.push({ url: u.loc, line: decision.line, sitemap: url });
+      }
+    }
+    status.textContent = `Read ${count(read, "sitemap")}${queue.length > 0 ? ` (${queue.length} more not read: at most ${MAX_SITEMAPS_READ})` : ""}: ${count(urls, "URL")}, ${flagged.length} blocked for ${agent}.`;
+    fill(
+      byId("sitemaps-all-result"),
+      failed.length === 0
+        ? null
+        : h("ul", { class: "findings" }, ...failed.map((f) => h("li", { class: "bad" }, f))),
+      flagged.length === 0
+        ? h("p", {}, `robots.txt blocks none of the listed URLs for ${agent}.`)
+        : h(
+            "div",
+            { class: "scroll-x" },
+            h(
+              "table",
+              { id: "sitemap-flags" },
+              h("caption", {}, `Listed in a sitemap, blocked for ${agent} by robots.txt`),
+              h(
+                "thead",
+                {},
+                h(
+                  "tr",
+                  {},
+                  h("th", { scope: "col" }, "URL"),
+                  h("th", { scope: "col" }, "Line"),
+                  h("th", { scope: "col" }, "Sitemap"),
+                ),
+              ),
+              h(
+                "tbody",
+                {},
+                ...flagged
+                  .slice(0, MAX_FLAGGED_SHOWN)
+                  .map((f) =>
+                    h(
+                      "tr",
+                      { class: "disallowed" },
+                      h("th", { scope: "row" }, f.url),
+                      h("td", {}, f.line === null ? "–" : String(f.line)),
+                      h("td", {}, f.sitemap),
+                    ),
+                  ),
+                flagged.length > MAX_FLAGGED_SHOWN
+                  ? h(
+                      "tr",
+                      {},
+                      h("td", { colspan: 3 }, `and ${flagged.length - MAX_FLAGGED_SHOWN} more`),
+                    )
+                  : null,
+              ),
+            ),
+          ),
+    );
   }
 
   private resolveAgent(): void {
@@ -255,6 +380,20 @@ export class More {
     });
     fill(body, ...rows);
   }
+}
+
+/** A sitemap with a button to read it, and the place its answer goes. */
+function sitemapItem(url: string, where: string): HTMLLIElement {
+  return h(
+    "li",
+    { "data-url": url },
+    h("span", { class: "where" }, where),
+    " ",
+    h("code", {}, url),
+    " ",
+    h("button", { type: "button", "data-sitemap": url }, "Read it"),
+    h("div", { class: "sitemap-result", role: "status" }),
+  );
 }
 
 function count(n: number, word: string): string {

@@ -6,31 +6,45 @@
  */
 import {
   type AccessPlan,
-  BASIS_TEXT,
   type Decision,
   type DialectChoice,
   type FetchVerdict,
+  isRobotsSitemap,
   type LintFinding,
   lintPolicy,
   parseRobots,
   productToken,
   type Robot,
   type RobotsPolicy,
-  siteWideDecision,
 } from "../../protocol/robots/index.js";
-import { hasUsageLines, usageFor } from "../../protocol/usage/index.js";
 import type { RobotsAnswer } from "../fetches.js";
+import { AnswerGrid } from "./answer-grid.js";
+import { decide, type SiteWide } from "./answer-text.js";
 import { byId, debounce, fill, getJson, h, moment } from "./dom.js";
 import { Editor, type LineMarks, type Severity } from "./editor.js";
 
 /** URLs asked at once: more lines are reported, not answered (the page must stay quick). */
 export const MAX_URLS = 1000;
 /**
- * Past this size the file is parsed and drawn once typing pauses, not at each keystroke: a
+ * Findings listed below the editor; the rest are marked at their lines in the editor all the
+ * same. A file near the parse limit can have tens of thousands, which the page would take
+ * seconds to lay out as a list no one reads whole.
+ */
+export const MAX_FINDINGS_LISTED = 500;
+/** Robots compared beside the one in focus: each is a column of the answers. */
+export const MAX_COMPARED = 24;
+/**
+ * Past this size the file is parsed and drawn once typing pauses for LARGE_FILE_DEBOUNCE_MS: a
  * robots.txt near the 500 KiB parse limit has tens of thousands of lines to draw.
  */
 export const LARGE_FILE_CHARS = 64 * 1024;
 export const LARGE_FILE_DEBOUNCE_MS = 250;
+/**
+ * Smaller files are parsed once a burst of keystrokes pauses this long: a typist's keystrokes
+ * come 100 ms or more apart, so each is still answered at once, while a key held down or a
+ * script's burst of events costs one parse.
+ */
+export const EDIT_DEBOUNCE_MS = 30;
 
 const DIALECT_NAMES: Readonly<Record<string, string>> = {
   rfc9309: "RFC 9309",
@@ -38,28 +52,24 @@ const DIALECT_NAMES: Readonly<Record<string, string>> = {
   regp: "REGP 3.0",
 };
 
-const REASON_TEXT: Readonly<Record<Decision["reason"], string>> = {
-  rule: "a rule decided",
-  default: "no rule decided",
-  ip: "the robot's IP is refused: the whole site is closed to it",
-  time: "outside the visiting hours",
-  language: "the robot supports none of the languages the site requires",
-  encoding: "the robot supports none of the encodings the site requires",
-  charset: "the robot supports none of the charsets the site requires",
-  "robots-txt": "/robots.txt itself is always allowed",
-  "fetch-status": "the answer to GET /robots.txt decided for the whole site",
-  "other-origin": "the URL is on another site",
-  "invalid-url": "the URL cannot be read",
-  "invalid-query": "the question cannot be answered",
-};
+/** The inputs a parse depends on: the same again is not parsed again. */
+interface Parsed {
+  readonly text: string;
+  readonly dialect: DialectChoice;
+  readonly origin: string | null;
+  readonly verdict: FetchVerdict | null;
+  readonly policy: RobotsPolicy;
+}
 
 export interface TesterState {
   /** The last policy parsed, for the other views. */
   policy: RobotsPolicy | null;
-  /** The robot's description, for the other views. */
+  /** The robot in focus, for the other views. */
   robot: Robot;
+  /** The robots compared beside it. */
+  compared: readonly string[];
   /** When a fetched robots.txt's status decided for the whole site. */
-  siteWide: { readonly allowed: boolean; readonly detail: string } | null;
+  siteWide: SiteWide | null;
   verdict: FetchVerdict | null;
   origin: string | null;
 }
@@ -68,15 +78,17 @@ export class Tester {
   readonly state: TesterState = {
     policy: null,
     robot: { agent: "" },
+    compared: [],
     siteWide: null,
     verdict: null,
     origin: null,
   };
   private readonly editor: Editor;
+  readonly grid: AnswerGrid;
   private selected = 0;
-  private decisions: { url: string; decision: Decision }[] = [];
+  private parsed: Parsed | null = null;
   private findings: readonly LintFinding[] = [];
-  /** Called after every recomputation (the other views follow the file and the robot). */
+  /** Called after each update (the other views follow the file and the robots). */
   onChange: () => void = () => undefined;
 
   constructor() {
@@ -85,14 +97,24 @@ export class Tester {
       byId("backdrop"),
       byId("gutter-lines"),
     );
+    this.grid = new AnswerGrid(
+      byId<HTMLTableRowElement>("answers-head-row"),
+      byId<HTMLTableSectionElement>("answers-body"),
+    );
+    this.grid.onSettled = () => this.select(this.selected, false);
+    const soon = debounce(() => this.update(), EDIT_DEBOUNCE_MS);
     const later = debounce(() => this.update(), LARGE_FILE_DEBOUNCE_MS);
+    const schedule = () => {
+      // Marked at once, so that whoever waits for the answers waits for this edit's.
+      document.body.setAttribute("data-answering", "");
+      if (this.editor.text.length > LARGE_FILE_CHARS) later();
+      else soon();
+    };
     this.editor.textarea.addEventListener("input", () => {
       // The file is now the user's own: a fetched status no longer speaks for it.
       this.state.siteWide = null;
       this.state.verdict = null;
-      // A small file is answered at each keystroke; a large one once typing pauses.
-      if (this.editor.text.length > LARGE_FILE_CHARS) later();
-      else this.update();
+      schedule();
     });
     for (const id of [
       "dialect",
@@ -103,8 +125,10 @@ export class Tester {
       "languages",
       "encodings",
       "charsets",
+      "crawlers",
+      "other-robots",
     ]) {
-      byId(id).addEventListener("input", () => this.update());
+      byId(id).addEventListener(id === "crawlers" ? "change" : "input", schedule);
     }
     byId("fetch-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -122,21 +146,13 @@ export class Tester {
   }
 
   /**
-   * The answer for one URL as the answers table gives it: the fetched status when it decided
-   * for the whole site, else the file's rules. For the other views.
+   * The answer for one URL as the answers table gives it, for the robot in focus or another:
+   * the fetched status when it decided for the whole site, else the file's rules.
    */
-  decide(url: string): Decision | null {
+  decide(url: string, agent = this.state.robot.agent): Decision | null {
     const { policy, robot, siteWide } = this.state;
-    if (policy === null || robot.agent === "") return null;
-    if (siteWide !== null && !/\/robots\.txt([?#]|$)/.test(url)) {
-      return siteWideDecision(
-        siteWide.allowed,
-        siteWide.detail,
-        productToken(robot.agent),
-        policy.dialect,
-      );
-    }
-    return policy.check(url, robot);
+    if (policy === null || agent === "") return null;
+    return decide({ policy, robot: { ...robot, agent }, siteWide }, url);
   }
 
   get text(): string {
@@ -148,25 +164,91 @@ export class Tester {
     this.update();
   }
 
-  /** Parses, lints and answers again: on every keystroke. */
+  /** The URLs asked, as typed (at most MAX_URLS are answered). */
+  urls(): string[] {
+    return byId<HTMLTextAreaElement>("urls")
+      .value.split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== "");
+  }
+
+  /** Parses and lints when the file changed, then answers what changed. */
   update(): void {
+    const started = performance.now();
     const dialect = byId<HTMLSelectElement>("dialect").value as DialectChoice;
-    const policy = parseRobots(this.editor.text, {
-      dialect,
-      ...(this.state.origin === null ? {} : { origin: this.state.origin }),
-    });
+    const { origin, verdict } = this.state;
+    const text = this.editor.text;
+    const last = this.parsed;
+    let policy: RobotsPolicy;
+    if (
+      last !== null &&
+      last.text === text &&
+      last.dialect === dialect &&
+      last.origin === origin &&
+      last.verdict === verdict
+    ) {
+      policy = last.policy;
+    } else {
+      policy = parseRobots(text, { dialect, ...(origin === null ? {} : { origin }) });
+      this.parsed = { text, dialect, origin, verdict, policy };
+      const report = lintPolicy(policy, verdict === null ? {} : { verdict });
+      this.findings = report.findings;
+      this.showFindings(report.errors, report.warnings, report.infos);
+    }
     this.state.policy = policy;
     this.state.robot = this.robot();
+    this.state.compared = this.compared();
     this.showDialect(policy, dialect);
     this.showToken();
-    const report = lintPolicy(
-      policy,
-      this.state.verdict === null ? {} : { verdict: this.state.verdict },
-    );
-    this.findings = report.findings;
-    this.showFindings(report.errors, report.warnings, report.infos);
-    this.answer(policy);
+    const urls = this.urls();
+    byId("urls-note").textContent =
+      urls.length > MAX_URLS
+        ? `only the first ${MAX_URLS} of ${urls.length} URLs are answered`
+        : "";
+    this.grid.set({
+      question: { policy, siteWide: this.state.siteWide },
+      robots: this.robots(),
+      urls: urls.slice(0, MAX_URLS),
+    });
+    this.showBanner();
+    performance.measure("heed:update", { start: started, end: performance.now() });
     this.onChange();
+  }
+
+  /** When the fetched status decides for the whole site, a banner says so. */
+  private showBanner(): void {
+    const closed = this.state.siteWide;
+    const banner = byId("site-banner");
+    banner.hidden = closed === null;
+    banner.className = closed?.allowed === false ? "banner closed" : "banner open";
+    banner.textContent =
+      closed === null
+        ? ""
+        : closed.allowed
+          ? `The site is open to every robot: ${closed.detail}`
+          : `The site is closed to robots: ${closed.detail}`;
+  }
+
+  /** The robot in focus, then those compared (each with the focus robot's IP, time and abilities). */
+  robots(): Robot[] {
+    const robot = this.state.robot;
+    return [robot, ...this.state.compared.map((agent) => ({ ...robot, agent }))];
+  }
+
+  /** The robots picked from the known crawlers and typed, less the one in focus. */
+  private compared(): string[] {
+    const picked = [
+      ...byId("crawlers").querySelectorAll<HTMLInputElement>("input[type=checkbox]:checked"),
+    ].map((box) => box.value);
+    const typed = byId<HTMLInputElement>("other-robots").value.split(",");
+    const seen = new Set([this.state.robot.agent.toLowerCase()]);
+    const out: string[] = [];
+    for (const agent of [...picked, ...typed].map((a) => a.trim())) {
+      if (agent === "" || seen.has(agent.toLowerCase()) || out.length >= MAX_COMPARED) continue;
+      seen.add(agent.toLowerCase());
+      out.push(agent);
+    }
+    return out;
   }
 
   private robot(): Robot {
@@ -242,9 +324,15 @@ export class Tester {
       this.findings.length === 0
         ? "No findings."
         : `${count(errors, "error")}, ${count(warnings, "warning")}, ${count(infos, "note")}.`;
+    // The file's own findings first (a cut file, say), then by line, as lint gives them.
+    const listed = [
+      ...this.findings.filter((f) => f.line === null),
+      ...this.findings.filter((f) => f.line !== null),
+    ].slice(0, MAX_FINDINGS_LISTED);
+    const more = this.findings.length - listed.length;
     fill(
       byId("lint-list"),
-      ...this.findings.map((f) =>
+      ...listed.map((f) =>
         h(
           "li",
           { class: `finding ${f.severity}`, "data-line": f.line ?? "", "data-code": f.code },
@@ -263,113 +351,26 @@ export class Tester {
           f.message,
         ),
       ),
+      more > 0
+        ? h("li", { class: "more" }, `and ${more} more, each marked at its line in the editor`)
+        : null,
     );
-  }
-
-  private answer(policy: RobotsPolicy): void {
-    const lines = byId<HTMLTextAreaElement>("urls")
-      .value.split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter((l) => l !== "");
-    const robot = this.state.robot;
-    const siteWide = this.state.siteWide;
-    this.decisions = lines.slice(0, MAX_URLS).map((url) => ({
-      url,
-      decision:
-        robot.agent === ""
-          ? {
-              ...siteWideDecision(false, "", "", policy.dialect),
-              reason: "invalid-query",
-              error: "no robot named",
-            }
-          : siteWide !== null && !/\/robots\.txt([?#]|$)/.test(url)
-            ? siteWideDecision(
-                siteWide.allowed,
-                siteWide.detail,
-                productToken(robot.agent),
-                policy.dialect,
-              )
-            : policy.check(url, robot),
-    }));
-    byId("urls-note").textContent =
-      lines.length > MAX_URLS
-        ? `only the first ${MAX_URLS} of ${lines.length} URLs are answered`
-        : "";
-    if (this.selected >= this.decisions.length) this.selected = 0;
-    this.drawAnswers();
-    this.select(this.selected, false);
-  }
-
-  /**
-   * The usage preferences robots.txt states for the URL and the robot (docs/usage-preferences.md):
-   * each category with a value, and the line that said it.
-   */
-  private usageText(url: string, decision: Decision): string {
-    const policy = this.state.policy;
-    if (policy === null || !hasUsageLines(policy)) return "";
-    if (decision.error !== undefined || this.state.siteWide !== null) return "";
-    if (!decision.allowed) return "none: not crawlable";
-    const answer = usageFor({
-      url,
-      agent: this.state.robot.agent,
-      robots: policy,
-      crawlable: true,
-    });
-    const said = Object.entries(answer.categories)
-      .filter(([, a]) => a.value !== "unknown")
-      .map(
-        ([category, a]) => `${category} ${a.value}${a.from?.line ? ` (line ${a.from.line})` : ""}`,
-      );
-    return said.length === 0 ? "none stated" : said.join("; ");
-  }
-
-  private drawAnswers(): void {
-    const rows = this.decisions.map(({ url, decision }, i) =>
-      h(
-        "tr",
-        {
-          class: `answer ${decision.allowed ? "allowed" : "disallowed"}`,
-          "data-row": i,
-          "data-line": decision.line ?? "",
-          "data-reason": decision.reason,
-        },
-        h(
-          "td",
-          { class: "url" },
-          h("button", { type: "button", "data-row": i, class: "link" }, url),
-        ),
-        h("td", { class: "verdict" }, decision.allowed ? "allowed" : "disallowed"),
-        h("td", { class: "line" }, decision.line === null ? "–" : String(decision.line)),
-        h("td", { class: "rule" }, decision.rule ?? ""),
-        h("td", { class: "group" }, groupText(decision)),
-        h("td", { class: "reason" }, reasonText(decision)),
-        h("td", { class: "usage" }, this.usageText(url, decision)),
-      ),
-    );
-    fill(byId("answers-body"), ...rows);
-    const closed = this.state.siteWide;
-    const banner = byId("site-banner");
-    banner.hidden = closed === null;
-    banner.className = closed?.allowed === false ? "banner closed" : "banner open";
-    banner.textContent =
-      closed === null
-        ? ""
-        : closed.allowed
-          ? `The site is open to every robot: ${closed.detail}`
-          : `The site is closed to robots: ${closed.detail}`;
   }
 
   /** Selects an answer: its deciding line is highlighted, its plan shown. */
   private select(index: number, moveCursor: boolean): void {
-    this.selected = index;
-    const chosen = this.decisions[index];
-    for (const row of byId("answers-body").querySelectorAll("tr")) {
-      row.classList.toggle("selected", row.getAttribute("data-row") === String(index));
-      if (row.getAttribute("data-row") === String(index)) row.setAttribute("aria-current", "true");
-      else row.removeAttribute("aria-current");
+    const answers = this.grid.focusAnswers();
+    this.selected = index < answers.length ? index : 0;
+    const chosen = answers[this.selected];
+    for (const row of byId("answers-body").querySelectorAll("tr.selected, tr[aria-current]")) {
+      row.classList.remove("selected");
+      row.removeAttribute("aria-current");
     }
+    const row = byId<HTMLTableSectionElement>("answers-body").rows[this.selected];
+    row?.classList.add("selected");
+    row?.setAttribute("aria-current", "true");
     const decided = new Map<number, boolean>();
-    for (const { decision } of this.decisions)
+    for (const { decision } of answers)
       if (decision.line !== null) decided.set(decision.line, decision.allowed);
     const findings = new Map<number, { severity: Severity; code: string; message: string }[]>();
     for (const f of this.findings) {
@@ -419,28 +420,6 @@ export class Tester {
       status.setAttribute("data-action", "error");
     }
   }
-}
-
-function groupText(decision: Decision): string {
-  const group = decision.group;
-  if (group === null) return decision.reason === "default" ? "none" : "";
-  return group.agents
-    .map((agent, i) => `User-agent: ${agent} (line ${group.lines[i] ?? "?"})`)
-    .join(", ");
-}
-
-function reasonText(decision: Decision): string {
-  if (decision.error !== undefined && decision.error !== "")
-    return `${REASON_TEXT[decision.reason]}: ${decision.error}`;
-  if (decision.reason === "default" && decision.basis !== undefined)
-    return BASIS_TEXT[decision.basis];
-  if (decision.reason === "time") {
-    const next = decision.next;
-    return `${REASON_TEXT.time}${next === null || next === undefined ? "; it does not open again" : `; opens ${moment(next)}`}`;
-  }
-  if (decision.reason === "fetch-status") return decision.detail ?? REASON_TEXT["fetch-status"];
-  const base = REASON_TEXT[decision.reason];
-  return decision.detail === undefined ? base : `${base}: ${decision.detail}`;
 }
 
 function showPlan(chosen: { url: string; decision: Decision } | null): void {
@@ -499,7 +478,9 @@ function showPlan(chosen: { url: string; decision: Decision } | null): void {
     if (plan.indexPage !== null)
       rows.push(["Index-page", `${plan.indexPage.value}${at(plan.indexPage.line)}`]);
     if (plan.change !== null) rows.push(["Changes", `${plan.change.value}${at(plan.change.line)}`]);
-    for (const s of plan.sitemaps) rows.push(["Sitemap", `${s.value}${at(s.line)}`]);
+    // Only the sitemaps robots read: lint's bad-sitemap says robots ignore the others.
+    for (const s of plan.sitemaps)
+      if (isRobotsSitemap(s.value)) rows.push(["Sitemap", `${s.value}${at(s.line)}`]);
   }
   fill(
     out,

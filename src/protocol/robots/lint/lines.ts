@@ -233,16 +233,19 @@ export function suggestPath(value: string): string {
   return `/${value.replace(/^(?:\.{1,2}\/)+/, "")}`;
 }
 
-function checkSitemap(line: RobotsLine, ctx: LintContext): void {
-  const value = line.value;
-  let ok: boolean;
+/** A Sitemap value robots read: an absolute http(s) URL (RFC 9309 §2.2.4); they ignore others. */
+export function isRobotsSitemap(value: string): boolean {
   try {
     const url = new URL(value);
-    ok = url.protocol === "http:" || url.protocol === "https:";
+    return url.protocol === "http:" || url.protocol === "https:";
   } catch {
-    ok = false;
+    return false;
   }
-  if (ok) return;
+}
+
+function checkSitemap(line: RobotsLine, ctx: LintContext): void {
+  const value = line.value;
+  if (isRobotsSitemap(value)) return;
   ctx.add(
     line.number,
     "warning",
