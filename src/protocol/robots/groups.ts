@@ -21,25 +21,52 @@ export interface AgentLine {
   readonly line: number;
 }
 
-/** An Allow or Disallow line. Its pattern is compiled when first asked for. */
+/**
+ * An Allow or Disallow line. Its pattern is compiled when first asked for, and its text is cut
+ * from the file's when asked for: a crawler keeps thousands of files' rules and reads the text
+ * of the few that decide (issue 29: the text, a string a rule, was a fifth of a kept file).
+ */
 export class Rule {
-  readonly allow: boolean;
   /** The path pattern as written. */
   readonly source: string;
   readonly line: number;
-  /** The line as written, comment removed. */
-  readonly text: string;
-  private readonly options: PatternOptions;
+  /** Where the line as written, comment removed, is: `file.slice(at, end)`. */
+  private readonly file: string;
+  private readonly at: number;
+  private readonly end: number;
   private compiled: PathPattern | null = null;
-  /** {@link UNKNOWN}, {@link LITERAL} or {@link COMPILED}: how {@link matches} reads the pattern. */
-  private form = UNKNOWN;
+  /** Allow, the pattern options and the {@link matches} form, as bits: one field, not four. */
+  private flags: number;
 
-  constructor(allow: boolean, source: string, line: number, text: string, options: PatternOptions) {
-    this.allow = allow;
+  constructor(
+    allow: boolean,
+    source: string,
+    line: number,
+    options: PatternOptions,
+    text: { readonly file: string; readonly at: number; readonly end: number },
+  ) {
     this.source = source;
     this.line = line;
-    this.text = text;
-    this.options = options;
+    this.file = text.file;
+    this.at = text.at;
+    this.end = text.end;
+    this.flags =
+      (allow ? ALLOW : 0) |
+      (options.wildcards ? WILDCARDS : 0) |
+      (options.ignoreCase ? IGNORE_CASE : 0);
+  }
+
+  get allow(): boolean {
+    return (this.flags & ALLOW) !== 0;
+  }
+
+  /** The line as written, comment removed. */
+  get text(): string {
+    return this.file.slice(this.at, this.end);
+  }
+
+  private get options(): PatternOptions {
+    return OPTIONS[(this.flags >> 1) & 3] as PatternOptions;
   }
 
   // Most groups of a file are never asked about; compiling on demand keeps parsing cheap.
@@ -67,17 +94,30 @@ export class Rule {
   }
 
   private formOf(): number {
-    if (this.form === UNKNOWN) {
-      this.form = isPlainLiteral(this.source, this.options) ? LITERAL : COMPILED;
+    let form = this.flags & FORM;
+    if (form === UNKNOWN) {
+      form = isPlainLiteral(this.source, this.options) ? LITERAL : COMPILED;
+      this.flags |= form;
     }
-    return this.form;
+    return form;
   }
 }
 
+// Rule.flags: bit 0 allow, bits 1-2 the pattern options (an index into OPTIONS), bits 3-4 the form.
+const ALLOW = 1;
+const WILDCARDS = 2;
+const IGNORE_CASE = 4;
+const OPTIONS: readonly PatternOptions[] = [
+  { wildcards: false, ignoreCase: false },
+  { wildcards: true, ignoreCase: false },
+  { wildcards: false, ignoreCase: true },
+  { wildcards: true, ignoreCase: true },
+];
+const FORM = 24;
 const UNKNOWN = 0;
 /** The source is a plain path, canonical as written: a prefix, `specificity` its length. */
-const LITERAL = 1;
-const COMPILED = 2;
+const LITERAL = 8;
+const COMPILED = 16;
 
 export interface Group {
   readonly agents: readonly AgentLine[];
@@ -112,6 +152,18 @@ interface OpenGroup {
   extensions: RobotsLine[];
 }
 
+/** Where a rule's line as written is: `file.slice(at, end)`. */
+export interface RuleText {
+  readonly file: string;
+  readonly at: number;
+  readonly end: number;
+}
+
+/** A line's own text, whole. */
+function wholeText(text: string): RuleText {
+  return { file: text, at: 0, end: text.length };
+}
+
 export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptions): Grouping {
   const builder = new GroupBuilder(patterns, true);
   for (const line of lines) builder.add(line);
@@ -144,7 +196,13 @@ export class GroupBuilder {
         break;
       case "allow":
       case "disallow":
-        this.rule(line.kind === "allow", line.value, line.text, line.number, line.truncated);
+        this.rule(
+          line.kind === "allow",
+          line.value,
+          wholeText(line.text),
+          line.number,
+          line.truncated,
+        );
         break;
       case "sitemap":
         this.sitemap(line.value, line.number);
@@ -179,14 +237,15 @@ export class GroupBuilder {
     }
   }
 
-  rule(allow: boolean, value: string, text: string, number: number, truncated: boolean): void {
+  /** `text` is where the line as written, comment removed, is (see {@link Rule}). */
+  rule(allow: boolean, value: string, text: RuleText, number: number, truncated: boolean): void {
     const current = this.current;
     if (current === null) {
       if (this.diagnose) {
         this.warn(
           number,
           "rule-outside-group",
-          `"${text}" comes before any User-agent line and is ignored`,
+          `"${text.file.slice(text.at, text.end)}" comes before any User-agent line and is ignored`,
         );
       }
       return;
@@ -208,7 +267,7 @@ export class GroupBuilder {
       }
       return;
     }
-    current.rules.push(new Rule(allow, value, number, text, this.patterns));
+    current.rules.push(new Rule(allow, value, number, this.patterns, text));
   }
 
   sitemap(value: string, number: number): void {
@@ -241,6 +300,13 @@ export class GroupBuilder {
   }
 
   finish(): Grouping {
+    // A pushed-to array keeps room to grow (17 slots for one rule): a kept policy holds its
+    // groups' arrays at their length.
+    for (const group of this.groups) {
+      group.agents = group.agents.slice();
+      group.rules = group.rules.slice();
+      if (group.extensions.length > 0) group.extensions = group.extensions.slice();
+    }
     return {
       groups: this.groups,
       sitemaps: this.sitemaps,

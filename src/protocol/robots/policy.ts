@@ -11,6 +11,7 @@ import {
   type ReadOptions,
   type RobotsLine,
   type RobotsText,
+  readDecoded,
   readRobotsText,
   sniffRobotVersion,
 } from "./line-reader.js";
@@ -409,7 +410,8 @@ export function parseRobots(input: string | Uint8Array, options: ParseOptions = 
       robotVersion,
       truncated: decoded.truncated,
       grouping,
-      read: () => readRobotsText(input, readOptions),
+      // The decoding, not the input: a kept policy holds its text once, not its bytes as well.
+      read: () => readDecoded(decoded, readOptions),
     },
     options,
   );

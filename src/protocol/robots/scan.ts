@@ -90,10 +90,10 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
       switch (kind) {
         case "allow":
         case "disallow": {
-          // The line as written without its comment, for the decision to quote.
+          // The line as written without its comment, for the decision to quote: cut when asked.
           let textEnd = stop;
           while (textEnd > p && isTrimmed(text.charCodeAt(textEnd - 1))) textEnd--;
-          builder.rule(kind === "allow", value, text.slice(p, textEnd), number, false);
+          builder.rule(kind === "allow", value, { file: text, at: p, end: textEnd }, number, false);
           break;
         }
         case "user-agent":
