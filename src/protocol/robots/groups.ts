@@ -11,6 +11,7 @@ import { MAX_AGENTS_PER_GROUP } from "./limits.js";
 import type { RobotsLine } from "./line-reader.js";
 import { isPlainLiteral, PathPattern, type PatternOptions } from "./path-pattern.js";
 import { agentValueToken } from "./product-token.js";
+import { lineTextAt, lineValueAt } from "./rule-line.js";
 import { parseSeconds } from "./regp/values/delay.js";
 
 export interface AgentLine {
@@ -22,34 +23,25 @@ export interface AgentLine {
 }
 
 /**
- * An Allow or Disallow line. Its pattern is compiled when first asked for, and its text is cut
- * from the file's when asked for: a crawler keeps thousands of files' rules and reads the text
- * of the few that decide (issue 29: the text, a string a rule, was a fifth of a kept file).
+ * An Allow or Disallow line. Its value, text and compiled pattern are made when first asked
+ * for: a crawler keeps thousands of files' rules and asks about few of them (issue 29: the
+ * strings a rule kept made up half of a kept file).
  */
 export class Rule {
-  /** The path pattern as written. */
-  readonly source: string;
   readonly line: number;
-  /** Where the line as written, comment removed, is: `file.slice(at, end)`. */
+  /** The file's text, the line's content starting at `at`; or, when `at` is -1, the line's own text. */
   private readonly file: string;
   private readonly at: number;
-  private readonly end: number;
-  private compiled: PathPattern | null = null;
+  /** The value once cut (or given), then its compiled pattern when it needs one. */
+  private value: string | PathPattern | null;
   /** Allow, the pattern options and the {@link matches} form, as bits: one field, not four. */
   private flags: number;
 
-  constructor(
-    allow: boolean,
-    source: string,
-    line: number,
-    options: PatternOptions,
-    text: { readonly file: string; readonly at: number; readonly end: number },
-  ) {
-    this.source = source;
+  constructor(allow: boolean, line: number, options: PatternOptions, place: RulePlace) {
     this.line = line;
-    this.file = text.file;
-    this.at = text.at;
-    this.end = text.end;
+    this.file = place.file;
+    this.at = place.at;
+    this.value = place.value ?? null;
     this.flags =
       (allow ? ALLOW : 0) |
       (options.wildcards ? WILDCARDS : 0) |
@@ -60,9 +52,19 @@ export class Rule {
     return (this.flags & ALLOW) !== 0;
   }
 
+  /** The path pattern as written. */
+  get source(): string {
+    const value = this.value;
+    if (typeof value === "string") return value;
+    if (value !== null) return value.source;
+    const cut = lineValueAt(this.file, this.at);
+    this.value = cut;
+    return cut;
+  }
+
   /** The line as written, comment removed. */
   get text(): string {
-    return this.file.slice(this.at, this.end);
+    return this.at < 0 ? this.file : lineTextAt(this.file, this.at);
   }
 
   private get options(): PatternOptions {
@@ -71,8 +73,11 @@ export class Rule {
 
   // Most groups of a file are never asked about; compiling on demand keeps parsing cheap.
   get pattern(): PathPattern {
-    if (this.compiled === null) this.compiled = new PathPattern(this.source, this.options);
-    return this.compiled;
+    const value = this.value;
+    if (value instanceof PathPattern) return value;
+    const compiled = new PathPattern(this.source, this.options);
+    this.value = compiled;
+    return compiled;
   }
 
   /**
@@ -101,6 +106,16 @@ export class Rule {
     }
     return form;
   }
+}
+
+/**
+ * Where a rule's line is: in the file's text from `at` (the fast scan), or, with `at` -1, the
+ * line's own text in `file` and its value given.
+ */
+export interface RulePlace {
+  readonly file: string;
+  readonly at: number;
+  readonly value?: string;
 }
 
 // Rule.flags: bit 0 allow, bits 1-2 the pattern options (an index into OPTIONS), bits 3-4 the form.
@@ -152,18 +167,6 @@ interface OpenGroup {
   extensions: RobotsLine[];
 }
 
-/** Where a rule's line as written is: `file.slice(at, end)`. */
-export interface RuleText {
-  readonly file: string;
-  readonly at: number;
-  readonly end: number;
-}
-
-/** A line's own text, whole. */
-function wholeText(text: string): RuleText {
-  return { file: text, at: 0, end: text.length };
-}
-
 export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptions): Grouping {
   const builder = new GroupBuilder(patterns, true);
   for (const line of lines) builder.add(line);
@@ -199,7 +202,7 @@ export class GroupBuilder {
         this.rule(
           line.kind === "allow",
           line.value,
-          wholeText(line.text),
+          { file: line.text, at: -1, value: line.value },
           line.number,
           line.truncated,
         );
@@ -237,15 +240,15 @@ export class GroupBuilder {
     }
   }
 
-  /** `text` is where the line as written, comment removed, is (see {@link Rule}). */
-  rule(allow: boolean, value: string, text: RuleText, number: number, truncated: boolean): void {
+  /** `place` is where the line is, for the rule to cut its text and value from (see {@link Rule}). */
+  rule(allow: boolean, value: string, place: RulePlace, number: number, truncated: boolean): void {
     const current = this.current;
     if (current === null) {
       if (this.diagnose) {
         this.warn(
           number,
           "rule-outside-group",
-          `"${text.file.slice(text.at, text.end)}" comes before any User-agent line and is ignored`,
+          `"${place.at < 0 ? place.file : lineTextAt(place.file, place.at)}" comes before any User-agent line and is ignored`,
         );
       }
       return;
@@ -267,7 +270,7 @@ export class GroupBuilder {
       }
       return;
     }
-    current.rules.push(new Rule(allow, value, number, this.patterns, text));
+    current.rules.push(new Rule(allow, number, this.patterns, place));
   }
 
   sitemap(value: string, number: number): void {
