@@ -4,7 +4,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "bench/corpus/"] },
+  { ignores: ["dist/", "node_modules/", "bench/corpus/", "bench/real/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

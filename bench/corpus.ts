@@ -1289,7 +1289,8 @@ function makeQueries(rng: Rng, origin: string, doc: Doc): Query[] {
 
 export interface CorpusFile {
   readonly name: string;
-  readonly kind: Kind;
+  /** Its generated shape, or "real" for a file served by a real site (bench/real-corpus.ts). */
+  readonly kind: Kind | "real";
   /** What the file would be served from; robots-parser needs it to accept URLs. */
   readonly origin: string;
   readonly robotsUrl: string;

@@ -9,6 +9,10 @@
  *   npm run bench            # build, then node dist/bench/robots.bench.js
  *   node dist/bench/robots.bench.js --quick   # fewer runs, a 100,000-file batch
  *   node dist/bench/robots.bench.js --million-files N   # size of the big batch run
+ *   node --expose-gc dist/bench/robots.bench.js --real-only   # only the real files
+ *
+ * The real files (bench/real/, filled by `npm run bench:fetch-corpus`) are measured first when
+ * they are there; the generated corpora follow. Heap kept is measured under --expose-gc.
  *
  * Every loop is bounded by a run count and a time budget; the whole run takes well under
  * two minutes on two cores. Times are medians of timed runs after warm-up runs.
@@ -31,11 +35,14 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import robotsParser from "robots-parser";
 import { parseRobots, type RobotsPolicy } from "../src/protocol/robots/index.js";
-import { adversarialCases, buildCorpus, type CorpusFile } from "./corpus.js";
+import { adversarialCases, buildCorpus, type CorpusFile, type Query } from "./corpus.js";
 import { fmt, median, option, printTable } from "./report.js";
+import { loadRealCorpus } from "./real-corpus.js";
 import { buildWebCorpus, corpusShape } from "./web-corpus.js";
 
 const QUICK = process.argv.includes("--quick");
+// Only the real files (bench/real/) and their summary: a quicker run while working on them.
+const REAL_ONLY = process.argv.includes("--real-only");
 // In-process loops are timed by this process's CPU time by default: on a machine shared with
 // other work, wall time measures the neighbours as much as the code. `--clock wall` for wall.
 const CLOCK = option("--clock", "cpu") === "wall" ? "wall" : "cpu";
@@ -231,6 +238,28 @@ function parseRobotsParser(): Float64Array {
   return times;
 }
 
+/**
+ * Parse with every result kept alive until the whole corpus is parsed, as a crawler's cache
+ * keeps them: the collector pays for what each parse leaves behind.
+ */
+function parseKept(parse: (i: number) => unknown): Float64Array {
+  const times = new Float64Array(BUCKETS.length);
+  const kept: unknown[] = [];
+  for (let b = 0; b < BUCKETS.length; b++) {
+    const ids = byBucket[b] ?? [];
+    const start = now();
+    for (const i of ids) kept.push(parse(i));
+    times[b] = now() - start;
+  }
+  sink += kept.length;
+  return times;
+}
+
+const parseHeedKept = (): Float64Array =>
+  parseKept((i) => parseRobots((corpus[i] as CorpusFile).bytes));
+const parseRobotsParserKept = (): Float64Array =>
+  parseKept((i) => robotsParser((corpus[i] as CorpusFile).robotsUrl, texts[i] as string));
+
 function decodeAll(): Float64Array {
   const times = new Float64Array(BUCKETS.length);
   for (let b = 0; b < BUCKETS.length; b++) {
@@ -247,23 +276,90 @@ interface ParseResults {
   heedString: ReturnType<typeof summarise>;
   rp: ReturnType<typeof summarise>;
   decode: ReturnType<typeof summarise>;
+  heedKept: ReturnType<typeof summarise>;
+  rpKept: ReturnType<typeof summarise>;
   runs: number;
 }
 
 function benchParse(): ParseResults {
-  const runs = race([parseHeedBytes, parseRobotsParser, parseHeedString, decodeAll], {
-    warmup: 2,
-    minRuns: 3,
-    maxRuns: QUICK ? 3 : 9,
-    budgetMs: QUICK ? 3_000 : 20_000,
-  });
+  const runs = race(
+    [
+      parseHeedBytes,
+      parseRobotsParser,
+      parseHeedString,
+      decodeAll,
+      parseHeedKept,
+      parseRobotsParserKept,
+    ],
+    {
+      warmup: 2,
+      minRuns: 3,
+      maxRuns: QUICK ? 3 : 9,
+      budgetMs: QUICK ? 3_000 : 20_000,
+    },
+  );
   return {
     heed: summarise(runs[0] ?? []),
     rp: summarise(runs[1] ?? []),
     heedString: summarise(runs[2] ?? []),
     decode: summarise(runs[3] ?? []),
+    heedKept: summarise(runs[4] ?? []),
+    rpKept: summarise(runs[5] ?? []),
     runs: runs[0]?.length ?? 0,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retained heap
+
+const collect = (globalThis as { gc?: () => void }).gc;
+
+/** JavaScript heap and array buffers in use after full collections. */
+function liveBytes(): number {
+  if (collect === undefined) return Number.NaN;
+  for (let k = 0; k < 3; k++) collect();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+interface Retained {
+  /** Bytes kept by every file of the corpus parsed, input included. */
+  parsed: number;
+  /** The same after each file's queries were asked of it. */
+  queried: number;
+}
+
+/**
+ * What one parse of the whole corpus keeps alive: each parse is given input made inside the
+ * measured window (a copy of the bytes for heed, the decoded text for robots-parser), so a
+ * parser that keeps its input pays for it and one that does not, does not.
+ */
+function retained<T>(parse: (i: number) => T, ask: (parsed: T, q: Query) => unknown): Retained {
+  const before = liveBytes();
+  const kept = corpus.map((_, i) => parse(i));
+  const parsed = liveBytes() - before;
+  corpus.forEach((f, i) => {
+    for (const q of f.queries) if (ask(kept[i] as T, q) === true) sink++;
+  });
+  const queried = liveBytes() - before;
+  sink += kept.length;
+  return { parsed, queried };
+}
+
+function benchRetained(): { heed: Retained; rp: Retained } {
+  const heed = retained(
+    (i) => parseRobots((corpus[i] as CorpusFile).bytes.slice()),
+    (p, q) => p.isAllowed(q.url, q.agent),
+  );
+  const rp = retained(
+    (i) =>
+      robotsParser(
+        (corpus[i] as CorpusFile).robotsUrl,
+        decoder.decode((corpus[i] as CorpusFile).bytes),
+      ),
+    (r, q) => r.isAllowed(q.url, q.agent),
+  );
+  return { heed, rp };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -534,6 +630,10 @@ interface Measured {
   queryRp: number;
   e2eHeed: number;
   e2eRp: number;
+  parseHeedKept: number;
+  parseRpKept: number;
+  heldHeed: Retained;
+  heldRp: Retained;
   bytes: number;
   lines: number;
   files: number;
@@ -563,8 +663,33 @@ function measure(): Measured {
       ["  TextDecoder (for rp)", ...costs(parse.decode.total)],
       ["  robots-parser + decode", ...costs(rpWithDecode)],
       ["heed parseRobots(string)", ...costs(parse.heedString.total)],
+      ["heed, every result kept", ...costs(parse.heedKept.total)],
+      ["robots-parser, every result kept", ...costs(parse.rpKept.total)],
     ],
   );
+  const held = benchRetained();
+  const perByte = (n: number): string => fmt(n / totalBytes, 2);
+  printTable(
+    `heap kept by one parse of the whole corpus (${kib(totalBytes)} of files; input made inside the window)`,
+    ["library", "after parse", "bytes/file byte", "after its queries", "bytes/file byte"],
+    [
+      [
+        "heed",
+        kib(held.heed.parsed),
+        perByte(held.heed.parsed),
+        kib(held.heed.queried),
+        perByte(held.heed.queried),
+      ],
+      [
+        "robots-parser",
+        kib(held.rp.parsed),
+        perByte(held.rp.parsed),
+        kib(held.rp.queried),
+        perByte(held.rp.queried),
+      ],
+    ],
+  );
+  if (collect === undefined) console.log("(heap not measured: run with node --expose-gc)");
   printTable(
     "parse MB/s by file size",
     ["bucket", "heed", "robots-parser", "heed/rp"],
@@ -669,6 +794,10 @@ function measure(): Measured {
     queryRp: q.rp.total,
     e2eHeed: e2e.heed.total,
     e2eRp: e2e.rp.total,
+    parseHeedKept: parse.heedKept.total,
+    parseRpKept: parse.rpKept.total,
+    heldHeed: held.heed,
+    heldRp: held.rp,
     bytes: totalBytes,
     lines: totalLines,
     files: corpus.length,
@@ -856,6 +985,62 @@ function benchMillion(files: number): MillionResult {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Summary of the kept-alive measures (issue 29's table)
+
+const MEASURES = [
+  "parse, every result kept",
+  "parse, results dropped",
+  "heap kept by one parse",
+  "  the same after queries",
+  "queries on parsed files",
+  "check --batch --json, wall",
+];
+
+/** One row a measure: name, corpus, heed, robots-parser, ratio, aim, "ok" when met. */
+function realRows(label: string, m: Measured, b: BatchResults): string[][] {
+  const speed = (ms: number): string => `${fmt(mbps(m.bytes, ms))} MB/s`;
+  const heap = (n: number): string => `${fmt(n / 1e6, 1)} MB (${fmt(n / m.bytes, 2)}/B)`;
+  const kq = (ms: number): string => `${fmtInt(m.queries / ms)} k/s`;
+  const secs = (ms: number): string => `${fmt(ms / 1000, 2)} s`;
+  const ok = (yes: boolean): string => (yes ? "ok" : "");
+  /**
+   * heed's figure against robots-parser's. `faster`: a time, the aim robots-parser's at least
+   * `aim` times heed's; else a size or a wall time, the aim heed's at most `aim` times theirs.
+   */
+  const row = (
+    at: number,
+    cell: (v: number) => string,
+    heed: number,
+    rp: number,
+    aim: number,
+    faster: boolean,
+  ) => {
+    const r = faster ? rp / heed : heed / rp;
+    return [
+      MEASURES[at] as string,
+      label,
+      cell(heed),
+      cell(rp),
+      `${fmt(r, 2)}x`,
+      `${faster ? ">=" : "<="} ${aim}x`,
+      ok(faster ? r >= aim : r <= aim),
+    ];
+  };
+  return [
+    row(0, speed, m.parseHeedKept, m.parseRpKept, 3, true),
+    [
+      ...row(1, speed, m.parseHeed, m.parseRp, 1, true).slice(0, 5),
+      ">= Google's C++ (not built here)",
+      "",
+    ],
+    row(2, heap, m.heldHeed.parsed, m.heldRp.parsed, 1, false),
+    row(3, heap, m.heldHeed.queried, m.heldRp.queried, 1, false),
+    row(4, kq, m.queryHeed, m.queryRp, 5, true),
+    row(5, secs, b.json.wall, b.rp.wall, 0.5, false),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
 // Main
 
 function main(): void {
@@ -870,6 +1055,31 @@ function main(): void {
   );
 
   let t = now();
+  const realFiles = loadRealCorpus();
+  let real: { m: Measured; batch: BatchResults } | undefined;
+  if (realFiles === undefined) {
+    console.log(
+      "\nno real files in bench/real/: `npm run bench:fetch-corpus -- SOURCE` fills it " +
+        "(scripts/fetch-bench-corpus.mjs says from where); measuring generated corpora only",
+    );
+  } else {
+    use(realFiles, now() - t);
+    printCorpus(`real files (bench/real/, anubhavp28/robotstxt-parser-benchmark)`);
+    real = { m: measure(), batch: benchBatch() };
+    if (REAL_ONLY) {
+      printTable(
+        "summary: real files; heed / robots-parser 3.0.1, same run",
+        ["measure", "corpus", "heed", "robots-parser", "ratio", "aim", ""],
+        realRows("real", real.m, real.batch).map((r) => [
+          ...r.slice(0, 6),
+          r[6] === "ok" ? "met" : "NOT met",
+        ]),
+      );
+      return;
+    }
+  }
+
+  t = now();
   use(buildWebCorpus(), now() - t);
   printCorpus("web-shaped corpus (issue 17's statistics)");
   printTable(
@@ -975,6 +1185,17 @@ function main(): void {
         large.e2eRp / large.e2eHeed >= 3,
       ),
     ],
+  );
+  printTable(
+    `summary: ${real === undefined ? "generated web-shaped files only (no bench/real/)" : "real files, then the generated web-shaped corpus"}; heed / robots-parser 3.0.1, same run`,
+    ["measure", "corpus", "heed", "robots-parser", "ratio", "aim", ""],
+    [
+      ...(real === undefined ? [] : [{ label: "real", m: real.m, b: real.batch }]),
+      { label: "web-shaped", m: web, b: batch },
+    ]
+      .flatMap(({ label, m, b }) => realRows(label, m, b))
+      .sort((x, y) => MEASURES.indexOf(x[0] as string) - MEASURES.indexOf(y[0] as string))
+      .map((r) => [...r.slice(0, 6), met(r[6] === "ok")]),
   );
   const constant = million.run.rssMb <= million.tenth.rssMb * 1.5 + 16;
   console.log(

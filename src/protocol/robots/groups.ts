@@ -11,6 +11,7 @@ import { MAX_AGENTS_PER_GROUP } from "./limits.js";
 import type { RobotsLine } from "./line-reader.js";
 import { isPlainLiteral, PathPattern, type PatternOptions } from "./path-pattern.js";
 import { agentValueToken } from "./product-token.js";
+import { lineTextAt, lineValueAt } from "./rule-line.js";
 import { parseSeconds } from "./regp/values/delay.js";
 
 export interface AgentLine {
@@ -21,31 +22,62 @@ export interface AgentLine {
   readonly line: number;
 }
 
-/** An Allow or Disallow line. Its pattern is compiled when first asked for. */
+/**
+ * An Allow or Disallow line. Its value, text and compiled pattern are made when first asked
+ * for: a crawler keeps thousands of files' rules and asks about few of them (issue 29: the
+ * strings a rule kept made up half of a kept file).
+ */
 export class Rule {
-  readonly allow: boolean;
-  /** The path pattern as written. */
-  readonly source: string;
   readonly line: number;
-  /** The line as written, comment removed. */
-  readonly text: string;
-  private readonly options: PatternOptions;
-  private compiled: PathPattern | null = null;
-  /** {@link UNKNOWN}, {@link LITERAL} or {@link COMPILED}: how {@link matches} reads the pattern. */
-  private form = UNKNOWN;
+  /** The file's text, the line's content starting at `at`; or, when `at` is -1, the line's own text. */
+  private readonly file: string;
+  private readonly at: number;
+  /** The value once cut (or given), then its compiled pattern when it needs one. */
+  private value: string | PathPattern | null;
+  /** Allow, the pattern options and the {@link matches} form, as bits: one field, not four. */
+  private flags: number;
 
-  constructor(allow: boolean, source: string, line: number, text: string, options: PatternOptions) {
-    this.allow = allow;
-    this.source = source;
+  constructor(allow: boolean, line: number, options: PatternOptions, place: RulePlace) {
     this.line = line;
-    this.text = text;
-    this.options = options;
+    this.file = place.file;
+    this.at = place.at;
+    this.value = place.value ?? null;
+    this.flags =
+      (allow ? ALLOW : 0) |
+      (options.wildcards ? WILDCARDS : 0) |
+      (options.ignoreCase ? IGNORE_CASE : 0);
+  }
+
+  get allow(): boolean {
+    return (this.flags & ALLOW) !== 0;
+  }
+
+  /** The path pattern as written. */
+  get source(): string {
+    const value = this.value;
+    if (typeof value === "string") return value;
+    if (value !== null) return value.source;
+    const cut = lineValueAt(this.file, this.at);
+    this.value = cut;
+    return cut;
+  }
+
+  /** The line as written, comment removed. */
+  get text(): string {
+    return this.at < 0 ? this.file : lineTextAt(this.file, this.at);
+  }
+
+  private get options(): PatternOptions {
+    return OPTIONS[(this.flags >> 1) & 3] as PatternOptions;
   }
 
   // Most groups of a file are never asked about; compiling on demand keeps parsing cheap.
   get pattern(): PathPattern {
-    if (this.compiled === null) this.compiled = new PathPattern(this.source, this.options);
-    return this.compiled;
+    const value = this.value;
+    if (value instanceof PathPattern) return value;
+    const compiled = new PathPattern(this.source, this.options);
+    this.value = compiled;
+    return compiled;
   }
 
   /**
@@ -67,17 +99,40 @@ export class Rule {
   }
 
   private formOf(): number {
-    if (this.form === UNKNOWN) {
-      this.form = isPlainLiteral(this.source, this.options) ? LITERAL : COMPILED;
+    let form = this.flags & FORM;
+    if (form === UNKNOWN) {
+      form = isPlainLiteral(this.source, this.options) ? LITERAL : COMPILED;
+      this.flags |= form;
     }
-    return this.form;
+    return form;
   }
 }
 
+/**
+ * Where a rule's line is: in the file's text from `at` (the fast scan), or, with `at` -1, the
+ * line's own text in `file` and its value given.
+ */
+export interface RulePlace {
+  readonly file: string;
+  readonly at: number;
+  readonly value?: string;
+}
+
+// Rule.flags: bit 0 allow, bits 1-2 the pattern options (an index into OPTIONS), bits 3-4 the form.
+const ALLOW = 1;
+const WILDCARDS = 2;
+const IGNORE_CASE = 4;
+const OPTIONS: readonly PatternOptions[] = [
+  { wildcards: false, ignoreCase: false },
+  { wildcards: true, ignoreCase: false },
+  { wildcards: false, ignoreCase: true },
+  { wildcards: true, ignoreCase: true },
+];
+const FORM = 24;
 const UNKNOWN = 0;
 /** The source is a plain path, canonical as written: a prefix, `specificity` its length. */
-const LITERAL = 1;
-const COMPILED = 2;
+const LITERAL = 8;
+const COMPILED = 16;
 
 export interface Group {
   readonly agents: readonly AgentLine[];
@@ -144,7 +199,13 @@ export class GroupBuilder {
         break;
       case "allow":
       case "disallow":
-        this.rule(line.kind === "allow", line.value, line.text, line.number, line.truncated);
+        this.rule(
+          line.kind === "allow",
+          line.value,
+          { file: line.text, at: -1, value: line.value },
+          line.number,
+          line.truncated,
+        );
         break;
       case "sitemap":
         this.sitemap(line.value, line.number);
@@ -179,14 +240,15 @@ export class GroupBuilder {
     }
   }
 
-  rule(allow: boolean, value: string, text: string, number: number, truncated: boolean): void {
+  /** `place` is where the line is, for the rule to cut its text and value from (see {@link Rule}). */
+  rule(allow: boolean, value: string, place: RulePlace, number: number, truncated: boolean): void {
     const current = this.current;
     if (current === null) {
       if (this.diagnose) {
         this.warn(
           number,
           "rule-outside-group",
-          `"${text}" comes before any User-agent line and is ignored`,
+          `"${place.at < 0 ? place.file : lineTextAt(place.file, place.at)}" comes before any User-agent line and is ignored`,
         );
       }
       return;
@@ -208,7 +270,7 @@ export class GroupBuilder {
       }
       return;
     }
-    current.rules.push(new Rule(allow, value, number, text, this.patterns));
+    current.rules.push(new Rule(allow, number, this.patterns, place));
   }
 
   sitemap(value: string, number: number): void {
@@ -241,6 +303,13 @@ export class GroupBuilder {
   }
 
   finish(): Grouping {
+    // A pushed-to array keeps room to grow (17 slots for one rule): a kept policy holds its
+    // groups' arrays at their length.
+    for (const group of this.groups) {
+      group.agents = group.agents.slice();
+      group.rules = group.rules.slice();
+      if (group.extensions.length > 0) group.extensions = group.extensions.slice();
+    }
     return {
       groups: this.groups,
       sitemaps: this.sitemaps,

@@ -60,9 +60,17 @@ const ROBOT_VERSION = /^[ \t]*robot[-_ ]?version[ \t]*:[ \t]*([^\s#]*)/im;
 
 /** Reads a robots.txt into lines. Never throws on content. */
 export function readRobotsText(input: string | Uint8Array, options: ReadOptions = {}): RobotsText {
+  return readDecoded(decode(input, options.maxBytes ?? MAX_ROBOTS_BYTES), options);
+}
+
+/**
+ * Reads a robots.txt already decoded (by {@link decode}, with the same `maxBytes`) into lines.
+ * A parsed policy keeps its decoding and reads it when lines are asked for: the file's bytes
+ * need not be kept beside its text.
+ */
+export function readDecoded(decoded: Decoded, options: ReadOptions = {}): RobotsText {
   const maxBytes = options.maxBytes ?? MAX_ROBOTS_BYTES;
   const diagnostics: Diagnostic[] = [];
-  const decoded = decode(input, maxBytes);
   if (decoded.truncated) {
     diagnostics.push({
       line: null,

@@ -11,6 +11,7 @@ import {
   type ReadOptions,
   type RobotsLine,
   type RobotsText,
+  readDecoded,
   readRobotsText,
   sniffRobotVersion,
 } from "./line-reader.js";
@@ -92,16 +93,18 @@ export class RobotsPolicy {
   readonly regp: RegpRules | null;
   /** REGP `Last-modified` (seeds/003 §3.2.2) as an instant, when the file has a readable one. */
   readonly lastModified: number | null;
-  private readonly selections = new Map<string, RobotRules>();
+  // The three caches are made at the first question: a crawler keeps many files it has not
+  // asked about yet, and an empty Map holds about 190 bytes.
+  private selections: Map<string, RobotRules> | null = null;
   private byToken: GroupsByToken | null = null;
-  private readonly byGroups = new Map<string, RobotRules>();
+  private byGroups: Map<string, RobotRules> | null = null;
   // The last robot asked about: a crawler asks many URLs of a site as one robot.
   private lastAgent: string | null = null;
   private lastToken = "";
   private lastRules: RobotRules | null = null;
   private lastKnown: { readonly token: string; rules: RobotRules | null } | null = null;
   /** Robots asked about, as they named themselves: their token and, once made, their rules. */
-  private readonly agents = new Map<string, { readonly token: string; rules: RobotRules | null }>();
+  private agents: Map<string, { readonly token: string; rules: RobotRules | null }> | null = null;
   private agentChars = 0;
   private tokenChars = 0;
   private readonly scanned: ScannedRobots | null;
@@ -183,14 +186,15 @@ export class RobotsPolicy {
   /** The product token of `agent`; what depends only on the robot is worked out once per robot, not once per URL. */
   private tokenFor(agent: string): string {
     if (agent !== this.lastAgent) {
-      let known = this.agents.get(agent);
+      const agents = (this.agents ??= new Map());
+      let known = agents.get(agent);
       if (known === undefined) {
         known = { token: tokenOf(agent), rules: null };
-        if (this.agents.size >= SELECTION_CACHE_SIZE || this.agentChars >= NAME_CHARS_KEPT) {
-          this.agents.clear();
+        if (agents.size >= SELECTION_CACHE_SIZE || this.agentChars >= NAME_CHARS_KEPT) {
+          agents.clear();
           this.agentChars = 0;
         }
-        this.agents.set(ownString(agent), known);
+        agents.set(ownString(agent), known);
         this.agentChars += agent.length;
       }
       this.lastAgent = agent;
@@ -253,20 +257,20 @@ export class RobotsPolicy {
 
   private rulesFor(token: string): RobotRules {
     const key = token.toLowerCase();
-    let rules = this.selections.get(key);
+    let rules = this.selections?.get(key);
     if (rules === undefined) {
       if (this.dialect === "koster1996") {
         const choice = chooseKoster(this.groups, key, this.robotVersion);
         // Robots that fall to the `*` record (every robot the file does not name) share one selection.
         const groupsKey =
           choice === null ? "none" : choice.agents.every((a) => a.token === "*") ? "*" : `=${key}`;
-        rules = this.byGroups.get(groupsKey) ?? new RobotRules(choice);
+        rules = this.byGroups?.get(groupsKey) ?? new RobotRules(choice);
         this.remember(key, groupsKey, rules);
       } else {
         const byToken = (this.byToken ??= groupsByToken(this.groups));
         // Robots the file does not name share the `*` groups' selection, made once.
         const groupsKey = byToken.has(key) ? `=${key}` : "*";
-        rules = this.byGroups.get(groupsKey) ?? new RobotRules(chooseRfc9309(byToken, key));
+        rules = this.byGroups?.get(groupsKey) ?? new RobotRules(chooseRfc9309(byToken, key));
         this.remember(key, groupsKey, rules);
       }
     }
@@ -274,13 +278,15 @@ export class RobotsPolicy {
   }
 
   private remember(key: string, groupsKey: string, rules: RobotRules): void {
-    if (this.selections.size >= SELECTION_CACHE_SIZE || this.tokenChars >= NAME_CHARS_KEPT) {
-      this.selections.clear();
-      this.byGroups.clear();
+    const selections = (this.selections ??= new Map());
+    const byGroups = (this.byGroups ??= new Map());
+    if (selections.size >= SELECTION_CACHE_SIZE || this.tokenChars >= NAME_CHARS_KEPT) {
+      selections.clear();
+      byGroups.clear();
       this.tokenChars = 0;
     }
-    this.selections.set(key, rules);
-    this.byGroups.set(groupsKey, rules);
+    selections.set(key, rules);
+    byGroups.set(groupsKey, rules);
     this.tokenChars += key.length + groupsKey.length;
   }
 
@@ -409,7 +415,8 @@ export function parseRobots(input: string | Uint8Array, options: ParseOptions = 
       robotVersion,
       truncated: decoded.truncated,
       grouping,
-      read: () => readRobotsText(input, readOptions),
+      // The decoding, not the input: a kept policy holds its text once, not its bytes as well.
+      read: () => readDecoded(decoded, readOptions),
     },
     options,
   );

@@ -16,6 +16,7 @@ import { canonicalKeyAt, readKey } from "./keys.js";
 import { MAX_LINE_LENGTH } from "./limits.js";
 import { isSpace, type RobotsLine, readLine } from "./line-reader.js";
 import type { PatternOptions } from "./path-pattern.js";
+import { isTrimmed } from "./rule-line.js";
 
 const LF = 10;
 const CR = 13;
@@ -89,13 +90,10 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
       const value = text.slice(from, to);
       switch (kind) {
         case "allow":
-        case "disallow": {
-          // The line as written without its comment, for the decision to quote.
-          let textEnd = stop;
-          while (textEnd > p && isTrimmed(text.charCodeAt(textEnd - 1))) textEnd--;
-          builder.rule(kind === "allow", value, text.slice(p, textEnd), number, false);
+        case "disallow":
+          // The rule keeps where its line starts; its text and value are cut when asked.
+          builder.rule(kind === "allow", value, { file: text, at: p }, number, false);
           break;
-        }
         case "user-agent":
           builder.agent(value, number);
           break;
@@ -175,21 +173,4 @@ function otherKeyLine(
     truncated: false,
     misspeltFor: reading.misspeltFor,
   };
-}
-
-/** What `String.prototype.trim` removes (ECMAScript WhiteSpace; no line ends reach here). */
-function isTrimmed(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c;
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }

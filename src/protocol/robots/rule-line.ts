@@ -1,0 +1,54 @@
+/**
+ * A rule line's text and value, found again in its file's text from where the line's content
+ * starts. The fast scan (scan.ts) keeps only that place, and a rule cuts its strings when asked:
+ * the scan found them the same way, so the two cuts agree.
+ */
+
+const LF = 10;
+const CR = 13;
+const HASH = 35;
+
+/** Where the content of the line starting at `at` stops: its `#` comment, or its end. */
+function contentStop(file: string, at: number): number {
+  let stop = at;
+  while (stop < file.length) {
+    const c = file.charCodeAt(stop);
+    if (c === LF || c === CR || c === HASH) break;
+    stop++;
+  }
+  return stop;
+}
+
+/** The line as written from `at`, comment and trailing blanks removed. */
+export function lineTextAt(file: string, at: number): string {
+  let end = contentStop(file, at);
+  while (end > at && isTrimmed(file.charCodeAt(end - 1))) end--;
+  return file.slice(at, end);
+}
+
+/** The value of the `key: value` line whose content starts at `at`, as `trim` leaves it. */
+export function lineValueAt(file: string, at: number): string {
+  const stop = contentStop(file, at);
+  let from = file.indexOf(":", at) + 1;
+  while (from < stop && isTrimmed(file.charCodeAt(from))) from++;
+  let to = stop;
+  while (to > from && isTrimmed(file.charCodeAt(to - 1))) to--;
+  return file.slice(from, to);
+}
+
+/** What `String.prototype.trim` removes (ECMAScript WhiteSpace; no line ends reach here). */
+export function isTrimmed(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c;
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
