@@ -102,6 +102,7 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
             path: req.url ?? "",
             status: res.statusCode,
             bytes: Number(res.getHeader("content-length") ?? 0),
+            ...(botAuth === null ? {} : { bot: describeVerdict(botVerdictOf(req)) }),
           }),
         );
       }
