@@ -6,8 +6,16 @@
  * What a sitemap says, and what went wrong fetching it, come out as events, not exceptions.
  */
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { basename, dirname, join, resolve as resolvePath } from "node:path";
+import { realpath, stat } from "node:fs/promises";
+import {
+  basename,
+  dirname,
+  isAbsolute,
+  join,
+  relative,
+  resolve as resolvePath,
+  sep,
+} from "node:path";
 import { pipeline, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { createGunzip } from "node:zlib";
@@ -226,6 +234,8 @@ interface Job {
   readonly depth: number;
   /** For files: the URL the file is served at, when known. */
   readonly servedAt: string | null;
+  /** For files an index lists: the real path of the named index's folder, their only place. */
+  readonly folder: string | null;
 }
 
 /**
@@ -248,7 +258,7 @@ export async function* readSitemaps(
     const root = roots[i] as string;
     // A file: URL is read as the path it names, so that an index finds its sitemaps beside it.
     const location = /^file:/i.test(root) ? fileURLToPath(root) : root;
-    stack.push({ location, depth: 0, servedAt: options.servedAt ?? null });
+    stack.push({ location, depth: 0, servedAt: options.servedAt ?? null, folder: null });
   }
   for (const job of stack) seen.add(keyOf(job.location));
   let read = 0;
@@ -312,6 +322,15 @@ export async function* readSitemaps(
           continue;
         }
         const child = await childJob(job, ref.loc);
+        if ("refused" in child) {
+          yield note(
+            job,
+            "sitemap-outside-folder",
+            ref.line,
+            `${ref.loc}: ${child.refused}; not read`,
+          );
+          continue;
+        }
         const key = keyOf(child.location);
         if (seen.has(key)) {
           yield note(
@@ -348,31 +367,40 @@ function note(
  * Where to read a sitemap an index lists. From a URL: the URL. From a local file: a file beside
  * it when the index's `servedAt` URL shows where (`https://e.com/maps/a.xml` under
  * `https://e.com/maps/` is `./a.xml`), or else when a file of the same name is there; otherwise
- * the URL. So an index written by `heed sitemap build` reads back from disk.
+ * the URL. So an index written by `heed sitemap build` reads back from disk. A local child is
+ * read only from inside the named index's folder, judged on real paths (a `..%2F` in a `<loc>`
+ * and a symbolic link both count): anything else is refused with its reason, and not opened.
  */
-async function childJob(parent: Job, loc: string): Promise<Job> {
+async function childJob(parent: Job, loc: string): Promise<Job | { readonly refused: string }> {
   const depth = parent.depth + 1;
-  if (isHttpUrl(parent.location) || parent.location === "-")
-    return { location: loc, depth, servedAt: null };
+  const remote: Job = { location: loc, depth, servedAt: null, folder: null };
+  if (isHttpUrl(parent.location) || parent.location === "-") return remote;
   const dir = dirname(parent.location);
-  if (parent.servedAt !== null) {
-    const prefix = new URL("./", parent.servedAt).href;
-    if (loc.startsWith(prefix)) {
-      const rest = safeDecode(loc.slice(prefix.length).replace(/[?#].*$/, ""));
-      if (rest !== null && rest !== "" && !rest.split("/").includes(".."))
-        return { location: join(dir, rest), depth, servedAt: loc };
-    }
-  }
-  const name = safeDecode(basename(new URL(loc).pathname));
-  if (name !== null && name !== "") {
-    const beside = join(dir, name);
-    try {
-      if ((await stat(beside)).isFile()) return { location: beside, depth, servedAt: loc };
-    } catch {
-      // not there: read the URL
-    }
-  }
-  return { location: loc, depth, servedAt: null };
+  const folder = parent.folder ?? (await realpath(dir).catch(() => null));
+  if (folder === null) return { refused: `the folder of ${parent.location} cannot be read` };
+  // Under the index's served folder the name is the rest of the URL; else a file of the same name.
+  const prefix = parent.servedAt === null ? null : new URL("./", parent.servedAt).href;
+  const under = prefix !== null && loc.startsWith(prefix);
+  const name = safeDecode(
+    under ? loc.slice(prefix.length).replace(/[?#].*$/, "") : basename(new URL(loc).pathname),
+  );
+  if (name === null || name === "") return remote;
+  if (name.split(/[/\\]/).includes(".."))
+    return { refused: `its name leads out of the index's folder ${folder}` };
+  const path = join(dir, name);
+  const real = await realpath(path).catch(() => null);
+  const local: Job = { location: path, depth, servedAt: loc, folder };
+  // Not there: under the served folder, the file's absence is the finding; else read the URL.
+  if (real === null) return under ? local : remote;
+  if (!inside(folder, real))
+    return { refused: `${path} is a link to a file outside the index's folder ${folder}` };
+  return under || (await stat(real)).isFile() ? local : remote;
+}
+
+/** Whether the real path `path` is in `folder` or below it. */
+function inside(folder: string, path: string): boolean {
+  const rest = relative(folder, path);
+  return rest !== "" && !isAbsolute(rest) && rest.split(sep)[0] !== "..";
 }
 
 function keyOf(location: string): string {
