@@ -28,6 +28,8 @@ export interface RobotsSource {
 export interface LoadOptions {
   readonly stdin: NodeJS.ReadableStream;
   readonly userAgent?: string;
+  /** The robots.txt fetch's total deadline in ms (default 30 s). */
+  readonly deadlineMs?: number;
   /** Told what heed read in place of what was named (a site URL read as its /robots.txt). */
   readonly onNote?: (text: string) => void;
 }
@@ -111,6 +113,7 @@ async function loadUrl(named: string, options: LoadOptions): Promise<RobotsSourc
   // The guard refuses private addresses on every hop unless the user named such a host.
   const result = await fetchRobots(url, {
     ...(userAgent === undefined ? {} : { userAgent }),
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
     allowPrivateAddresses: isPrivateHost(parsed.hostname),
   });
   const { verdict } = result;

@@ -9,6 +9,7 @@
  * exchange have time limits. Whatever goes wrong comes back as `{ kind: "error" }`, never as an
  * exception, so one odd server cannot take a crawl down.
  */
+import { DeadlineError } from "./deadline.js";
 import { isIP } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { Transform } from "node:stream";
@@ -245,12 +246,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const failed = (error: unknown, during: string): PageError => {
       if (fetchOptions.signal?.aborted) return pageError(href, "other", "aborted", elapsed());
       if (deadline.aborted) {
-        return pageError(
-          href,
-          "timeout",
-          `no complete answer within ${totalTimeoutMs} ms (${during})`,
-          elapsed(),
-        );
+        const ended = new DeadlineError("one request", totalTimeoutMs);
+        return pageError(href, "timeout", `${ended.message} (${during})`, elapsed());
       }
       if (error instanceof DecodeError) return pageError(href, "other", error.message, elapsed());
       return pageError(href, classifyNetworkError(error), describe(error), elapsed());

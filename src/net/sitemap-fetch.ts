@@ -37,6 +37,7 @@ import {
 import { type GuardedResponse, GuardedRequestError, guardedRequest } from "./guarded-request.js";
 import type { HttpClient } from "./http-client.js";
 import { fetchRobots, robotsUrlFor } from "./robots-fetch.js";
+import { deadlineSignal, SITEMAP_DEADLINE_MS } from "./deadline.js";
 
 /** Time allowed for the headers, and between two chunks of the body. */
 export const SITEMAP_TIMEOUT_MS = 30_000;
@@ -47,7 +48,13 @@ const FILE_CHUNK_BYTES = 64 * 1024;
 
 export interface SitemapFetchOptions {
   readonly userAgent?: string;
+  /** Time allowed for the headers, and between two chunks of the body. */
   readonly timeoutMs?: number;
+  /**
+   * Each fetch's total deadline in ms: a sitemap's (default {@link SITEMAP_DEADLINE_MS}), and
+   * the robots.txt discovery reads (default 30 s, ./deadline.ts).
+   */
+  readonly deadlineMs?: number;
   /** Fetch through this client's pools and guard; default heed's shared guarded dispatcher. */
   readonly client?: Pick<HttpClient, "dispatcher" | "userAgent">;
   /** Without `client`: the user named a private or loopback host, so it may be reached. */
@@ -101,6 +108,8 @@ async function openUrl(url: string, options: SitemapFetchOptions): Promise<Opene
       maxRedirects: MAX_SITEMAP_REDIRECTS,
       headersTimeoutMs: timeout,
       bodyTimeoutMs: timeout,
+      // Also ends the body's reading: a sitemap sent a byte at a time ends here.
+      signal: deadlineSignal(`the sitemap ${url}`, options.deadlineMs ?? SITEMAP_DEADLINE_MS),
     });
   } catch (error) {
     const at = error instanceof GuardedRequestError ? error.url : url;
@@ -452,6 +461,7 @@ export async function discoverSitemaps(
   const result = await fetchRobots(robotsUrl, {
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
     ...(options.client === undefined ? {} : { client: options.client }),
     ...(options.allowPrivateAddresses === true ? { allowPrivateAddresses: true } : {}),
   });

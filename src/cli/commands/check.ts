@@ -33,6 +33,7 @@ import {
   usageSettings,
   usageWarnings,
 } from "../usage-answer.js";
+import { deadlineOf } from "../deadline-flag.js";
 import { printable } from "../printable.js";
 
 export interface CheckOptions {
@@ -59,6 +60,8 @@ export interface CheckOptions {
   readonly purpose?: readonly string[];
   readonly header?: readonly string[];
   readonly tdmrep?: string;
+  /** --deadline: the robots.txt fetch's total seconds. */
+  readonly deadline?: string;
 }
 
 /** Answers one query line without waiting: what --queries and --batch do per line. */
@@ -166,6 +169,7 @@ async function load(source: string, options: CheckOptions, io: Io): Promise<Rule
       ).loadRobots(source, {
         stdin: io.stdin,
         ...userAgent(options.agent),
+        ...deadlineOf(options.deadline),
         onNote: (text) => io.stderr.write(`heed check: ${text}\n`),
       }),
       options.dialect,

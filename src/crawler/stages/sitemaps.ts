@@ -9,13 +9,14 @@ import type { SiteGate, Ticket } from "../site-gate.js";
 import type { SiteView } from "../site-rules.js";
 import { feedSitemaps } from "../sitemap-feed.js";
 import { trapReason } from "../traps.js";
+import { SITEMAP_DEADLINE_MS } from "../../net/deadline.js";
 import { originOf } from "../url-normal.js";
 import type { Verdict } from "../verdict.js";
 import type { RobotsStage } from "./robots.js";
 import type { CrawlRun } from "./run.js";
 
 /** Longest a sitemap request may take in all, by default. */
-export const SITEMAP_DEADLINE_MS = 60_000;
+export { SITEMAP_DEADLINE_MS };
 
 /**
  * Whether a site is read for sitemaps now: only one that admits the robot and does not send
