@@ -109,7 +109,7 @@ export async function takeReport(
     // A jump is believed only when the site says it made that many reports: a forged number
     // would otherwise mark the reports in between lost and file the genuine ones as duplicates.
     const asked = await siteSequence(site, options);
-    if ("later" in asked) throw new IntakeRefusal(asked.why, !asked.later);
+    if ("why" in asked) throw new IntakeRefusal(asked.why, asked.permanent);
     if (asked.made < report.sequenceNumber)
       throw forgedReport(
         report,
@@ -161,12 +161,13 @@ function forgedReport(report: Report, why: string): IntakeRefusal {
 
 /**
  * The site's own sequence number (seeds/001 §3.3.3 GetSequenceNumber), or why it is not known:
- * `later` when the site may answer another time (unreachable, 5xx), not when it refuses.
+ * `permanent` when the site refuses (a 4xx), not when it may answer another time (unreachable,
+ * 5xx, an answer without the number).
  */
 async function siteSequence(
   site: SiteRegistration,
   options: IntakeOptions,
-): Promise<{ readonly made: number } | { readonly why: string; readonly later: boolean }> {
+): Promise<{ readonly made: number } | { readonly why: string; readonly permanent: boolean }> {
   let answer;
   try {
     answer = await sendAction(
@@ -178,14 +179,14 @@ async function siteSequence(
   } catch (error) {
     return {
       why: `cannot ask the site its sequence number: ${(error as Error).message}`,
-      later: true,
+      permanent: false,
     };
   }
   const made = answer.status === 200 ? readSequenceNumber(answer.body) : null;
   if (made !== null) return { made };
   return {
     why: `the site did not answer its sequence number (${refusalMessage(answer)})`,
-    later: answer.status >= 500 || answer.status === 200,
+    permanent: answer.status >= 400 && answer.status < 500,
   };
 }
 
