@@ -56,11 +56,13 @@ export class DiscoverStage {
   ) {}
 
   /**
-   * Whether a page may lead to `link`: inside the crawl's scope, as every URL the crawl queues
-   * (a Mirror-site's too, seeds/003 §3.2.11: ./fetch.ts).
+   * Whether a page at `from` may lead to `link`: inside the crawl's scope, or, for a page
+   * outside it (one a `--queued` run was given), a link to its own site. A Mirror-site is a link
+   * like any other (seeds/003 §3.2.11): one outside the scope is never queued (./fetch.ts).
    */
-  follows(link: string): boolean {
-    return this.run.inScope(link);
+  follows(from: string, link: string): boolean {
+    const { inScope } = this.run;
+    return inScope(link) || (!inScope(from) && originOf(link) === originOf(from));
   }
 
   /**
@@ -99,7 +101,7 @@ export class DiscoverStage {
   /** Queues the links of the page `from` (at `depth`) that the crawl follows. */
   async queueLinks(from: string, depth: number, links: readonly string[]): Promise<void> {
     const found = links.flatMap((link) => {
-      const placed = this.follows(link) ? this.place(link) : null;
+      const placed = this.follows(from, link) ? this.place(link) : null;
       return placed === null ? [] : [newUrl(placed.url, depth + 1, placed.priority, from)];
     });
     if (found.length > 0) await this.run.store.frontier.add(found);
@@ -167,7 +169,7 @@ export class DiscoverStage {
           link,
           depth: at,
           maxDepth: run.options.maxDepth,
-          inReach: link !== null && this.follows(link),
+          inReach: link !== null && this.follows(from, link),
           priority: request.priority,
         });
       if (reason !== null || link === null) {

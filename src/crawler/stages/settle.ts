@@ -131,7 +131,7 @@ export class SettleStage {
         run.emit({ type: "failed", url, reason });
         return;
       }
-      const followed = this.discover.follows(target);
+      const followed = this.discover.follows(url, target);
       if (followed)
         await store.frontier.add([
           newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect", hops }),
