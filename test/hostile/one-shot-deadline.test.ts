@@ -88,8 +88,8 @@ describe("one-shot fetches from a site that drips one byte a second", () => {
     );
   });
 
-  it("--deadline that is not a number of seconds is bad input", async () => {
-    for (const bad of ["0", "-1", "soon", "1e3"]) {
+  it("--deadline that is not a number of seconds, or over MAX_DEADLINE_SECONDS (a day), is bad input", async () => {
+    for (const bad of ["0", "-1", "soon", "1e3", "86401"]) {
       const result = await runCli(["sitemap", `${site}/sitemap.xml`, "--deadline", bad]);
       assert.equal(result.code, 2);
       assert.match(result.stderr, /--deadline: expected seconds/);
