@@ -2,6 +2,7 @@
  * The `heed` command line. Commands are plain functions that return an exit code; only
  * `process-main.ts` (run by `bin.ts`) sets the process's exit status.
  */
+import { DEADLINE_FLAG_HELP } from "./deadline-flag.js";
 import { Argument, Command, CommanderError, Option } from "commander";
 import type { DialectChoice } from "../protocol/robots/dialect.js";
 import {
@@ -123,6 +124,7 @@ function defineCheck(program: Command, io: Io, setExit: SetExit): void {
     )
     .option("--tdmrep <file>", "the site's /.well-known/tdmrep.json, to weigh as well")
     .option("--json", "one JSON object a line", false)
+    .option("--deadline <seconds>", DEADLINE_FLAG_HELP)
     .option(
       "--plan",
       "--batch --json: give every answer its access plan (Crawl-delay, sitemaps); REGP answers always have it",
@@ -201,6 +203,7 @@ function defineSitemap(program: Command, io: Io, setExit: SetExit): void {
       "deepest index level followed (default 2: an index, its sitemaps, theirs)",
     )
     .addOption(agentOption("User-Agent header for fetching (default: heed's own)", null))
+    .option("--deadline <seconds>", DEADLINE_FLAG_HELP)
     .enablePositionalOptions()
     .action(async (source: string, options) => {
       const { runSitemapList } = await import("./commands/sitemap.js");
@@ -530,6 +533,7 @@ function defineDatasets(program: Command, io: Io, setExit: SetExit): void {
       "--allow-private",
       "fetch from private addresses (on by itself for a loopback or private site)",
     )
+    .option("--deadline <seconds>", DEADLINE_FLAG_HELP)
     .enablePositionalOptions()
     .action(async (site: string, options) => {
       const { runDatasets } = await import("./commands/datasets.js");

@@ -29,6 +29,8 @@ export interface RobotsSource {
 export interface LoadOptions {
   readonly stdin: NodeJS.ReadableStream;
   readonly userAgent?: string;
+  /** The robots.txt fetch's total deadline in ms (default 30 s). */
+  readonly deadlineMs?: number;
   /** Told what heed read in place of what was named (a site URL read as its /robots.txt). */
   readonly onNote?: (text: string) => void;
   /** Sign the fetch, each redirect hop too, with Web Bot Auth (`--sign`). */
@@ -123,6 +125,7 @@ async function loadUrl(named: string, options: LoadOptions): Promise<RobotsSourc
         });
   const result = await fetchRobots(url, {
     ...(userAgent === undefined ? {} : { userAgent }),
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
     ...(client === null ? { allowPrivateAddresses } : { client }),
   }).finally(() => client?.close());
   const { verdict } = result;

@@ -71,8 +71,6 @@ export class RobotsRefusal extends Error {
   override readonly name = "RobotsRefusal";
 }
 
-const ROBOTS_DEADLINE_MS = 30_000;
-
 export async function crawleePoliteness(options: PolitenessOptions): Promise<Politeness> {
   const agent = options.agent;
   if (typeof agent !== "string" || !/^[A-Za-z0-9_-]+$/.test(agent))
@@ -105,8 +103,7 @@ export async function crawleePoliteness(options: PolitenessOptions): Promise<Pol
   const sites = new SiteRules({
     cache: store.robots,
     now,
-    fetch: (url) =>
-      fetchRobots(url, { userAgent, client, signal: AbortSignal.timeout(ROBOTS_DEADLINE_MS) }),
+    fetch: (url) => fetchRobots(url, { userAgent, client }),
     reserve: async (origin) => {
       const ticket = await gate.take(origin, null, "robots.txt");
       if (ticket === null) return null;

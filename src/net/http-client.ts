@@ -9,6 +9,7 @@
  * exchange have time limits. Whatever goes wrong comes back as `{ kind: "error" }`, never as an
  * exception, so one odd server cannot take a crawl down.
  */
+import { DeadlineError } from "./deadline.js";
 import { isIP } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { Transform } from "node:stream";
@@ -81,6 +82,11 @@ export interface HttpClientOptions {
    * too. Off by default (the SSRF guard, see address-guard.ts); tests and the demo turn it on.
    */
   readonly allowPrivateAddresses?: boolean;
+  /**
+   * Host names (as `URL.hostname` writes them) that may be reached on private addresses: the
+   * hosts the user named. Every other host stays guarded, whatever a site names or links to.
+   */
+  readonly privateHosts?: readonly string[];
   /** The clock, for `Retry-After` dates; default `Date.now`. */
   readonly now?: () => number;
   /** Sign every request, each redirect hop anew, with Web Bot Auth (request-signer.ts). */
@@ -220,6 +226,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const now = options.now ?? Date.now;
   const guarded = createGuardedAgent({
     allowPrivateAddresses: options.allowPrivateAddresses === true,
+    ...(options.privateHosts === undefined ? {} : { privateHosts: options.privateHosts }),
     connectTimeoutMs,
     connections,
     headersTimeoutMs,
@@ -249,12 +256,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const failed = (error: unknown, during: string): PageError => {
       if (fetchOptions.signal?.aborted) return pageError(href, "other", "aborted", elapsed());
       if (deadline.aborted) {
-        return pageError(
-          href,
-          "timeout",
-          `no complete answer within ${totalTimeoutMs} ms (${during})`,
-          elapsed(),
-        );
+        const ended = new DeadlineError("one request", totalTimeoutMs);
+        return pageError(href, "timeout", `${ended.message} (${during})`, elapsed());
       }
       if (error instanceof DecodeError) return pageError(href, "other", error.message, elapsed());
       return pageError(href, classifyNetworkError(error), describe(error), elapsed());
@@ -343,6 +346,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
 interface GuardedAgentOptions {
   readonly allowPrivateAddresses: boolean;
+  /** Hosts whose connections skip the guard (the hosts the user named). */
+  readonly privateHosts?: readonly string[];
   readonly connectTimeoutMs: number;
   readonly connections: number;
   readonly headersTimeoutMs: number;
@@ -355,15 +360,26 @@ interface GuardedAgentOptions {
  * (address-guard.ts) unless private addresses were asked for. Only `net/` builds dispatchers.
  */
 export function createGuardedAgent(options: GuardedAgentOptions): Agent {
-  const guard = !options.allowPrivateAddresses;
-  const base = buildConnector({
-    timeout: options.connectTimeoutMs,
-    ...(guard ? { lookup: guardedLookup } : {}),
-  });
+  const open = buildConnector({ timeout: options.connectTimeoutMs });
+  const guarded = guardConnector(
+    buildConnector({ timeout: options.connectTimeoutMs, lookup: guardedLookup }),
+  );
+  // Decided per connection, by the host asked for: a host the user named may be private, and
+  // a link, a redirect or a robots.txt line naming another host does not make it so.
+  const named = new Set(options.privateHosts?.map((host) => host.toLowerCase()));
+  const connect: buildConnector.connector = options.allowPrivateAddresses
+    ? open
+    : named.size === 0
+      ? guarded
+      : (connectOptions, callback) =>
+          (named.has(connectOptions.hostname.toLowerCase()) ? open : guarded)(
+            connectOptions,
+            callback,
+          );
   // The local address goes to the Agent, not to `connect`: undici hands the connector the
   // client's `localAddress` and that would override one given to buildConnector.
   return new Agent({
-    connect: guard ? guardConnector(base) : base,
+    connect,
     connections: options.connections,
     headersTimeout: options.headersTimeoutMs,
     bodyTimeout: options.bodyTimeoutMs,

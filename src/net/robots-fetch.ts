@@ -3,6 +3,7 @@
  * (at most five, each hop guarded), a body cap, timeouts, and the status code turned into a verdict by
  * `robotsFetchVerdict`. The verdict, not an exception, carries what the answer means.
  */
+import { deadlineSignal, ROBOTS_DEADLINE_MS } from "./deadline.js";
 import {
   cacheLifetime,
   type FetchVerdict,
@@ -28,7 +29,12 @@ export interface RobotsFetchOptions {
   /** Without `client`: the user named a private or loopback host, so it may be reached. */
   readonly allowPrivateAddresses?: boolean;
   readonly timeoutMs?: number;
-  /** Ends the exchange, however far it got (a total deadline): then the site is unreachable. */
+  /**
+   * The exchange's total deadline in ms (default {@link ROBOTS_DEADLINE_MS}): past it the
+   * exchange ends, however far it got, the site is unreachable, and the reason says so.
+   */
+  readonly deadlineMs?: number;
+  /** Ends the exchange too (the crawl stopping): then the site is unreachable. */
   readonly signal?: AbortSignal;
   readonly maxBytes?: number;
   /** The clock, for cache lifetimes; default `Date.now`. */
@@ -87,7 +93,11 @@ export async function fetchRobots(
       maxRedirects: MAX_ROBOTS_REDIRECTS,
       headersTimeoutMs: timeout,
       bodyTimeoutMs: timeout,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      signal: deadlineSignal(
+        "robots.txt",
+        options.deadlineMs ?? ROBOTS_DEADLINE_MS,
+        options.signal,
+      ),
     });
   } catch (error) {
     const at = error instanceof GuardedRequestError ? error.url : url;

@@ -6,8 +6,16 @@
  * What a sitemap says, and what went wrong fetching it, come out as events, not exceptions.
  */
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { basename, dirname, join, resolve as resolvePath } from "node:path";
+import { realpath, stat } from "node:fs/promises";
+import {
+  basename,
+  dirname,
+  isAbsolute,
+  join,
+  relative,
+  resolve as resolvePath,
+  sep,
+} from "node:path";
 import { pipeline, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { createGunzip } from "node:zlib";
@@ -29,6 +37,7 @@ import {
 import { type GuardedResponse, GuardedRequestError, guardedRequest } from "./guarded-request.js";
 import type { HttpClient } from "./http-client.js";
 import { fetchRobots, robotsUrlFor } from "./robots-fetch.js";
+import { deadlineSignal, SITEMAP_DEADLINE_MS } from "./deadline.js";
 
 /** Time allowed for the headers, and between two chunks of the body. */
 export const SITEMAP_TIMEOUT_MS = 30_000;
@@ -39,7 +48,13 @@ const FILE_CHUNK_BYTES = 64 * 1024;
 
 export interface SitemapFetchOptions {
   readonly userAgent?: string;
+  /** Time allowed for the headers, and between two chunks of the body. */
   readonly timeoutMs?: number;
+  /**
+   * Each fetch's total deadline in ms: a sitemap's (default {@link SITEMAP_DEADLINE_MS}), and
+   * the robots.txt discovery reads (default 30 s, ./deadline.ts).
+   */
+  readonly deadlineMs?: number;
   /** Fetch through this client's pools and guard; default heed's shared guarded dispatcher. */
   readonly client?: Pick<HttpClient, "dispatcher" | "userAgent">;
   /** Without `client`: the user named a private or loopback host, so it may be reached. */
@@ -93,6 +108,8 @@ async function openUrl(url: string, options: SitemapFetchOptions): Promise<Opene
       maxRedirects: MAX_SITEMAP_REDIRECTS,
       headersTimeoutMs: timeout,
       bodyTimeoutMs: timeout,
+      // Also ends the body's reading: a sitemap sent a byte at a time ends here.
+      signal: deadlineSignal(`the sitemap ${url}`, options.deadlineMs ?? SITEMAP_DEADLINE_MS),
     });
   } catch (error) {
     const at = error instanceof GuardedRequestError ? error.url : url;
@@ -226,6 +243,8 @@ interface Job {
   readonly depth: number;
   /** For files: the URL the file is served at, when known. */
   readonly servedAt: string | null;
+  /** For files an index lists: the real path of the named index's folder, their only place. */
+  readonly folder: string | null;
 }
 
 /**
@@ -248,7 +267,7 @@ export async function* readSitemaps(
     const root = roots[i] as string;
     // A file: URL is read as the path it names, so that an index finds its sitemaps beside it.
     const location = /^file:/i.test(root) ? fileURLToPath(root) : root;
-    stack.push({ location, depth: 0, servedAt: options.servedAt ?? null });
+    stack.push({ location, depth: 0, servedAt: options.servedAt ?? null, folder: null });
   }
   for (const job of stack) seen.add(keyOf(job.location));
   let read = 0;
@@ -312,6 +331,15 @@ export async function* readSitemaps(
           continue;
         }
         const child = await childJob(job, ref.loc);
+        if ("refused" in child) {
+          yield note(
+            job,
+            "sitemap-outside-folder",
+            ref.line,
+            `${ref.loc}: ${child.refused}; not read`,
+          );
+          continue;
+        }
         const key = keyOf(child.location);
         if (seen.has(key)) {
           yield note(
@@ -348,31 +376,40 @@ function note(
  * Where to read a sitemap an index lists. From a URL: the URL. From a local file: a file beside
  * it when the index's `servedAt` URL shows where (`https://e.com/maps/a.xml` under
  * `https://e.com/maps/` is `./a.xml`), or else when a file of the same name is there; otherwise
- * the URL. So an index written by `heed sitemap build` reads back from disk.
+ * the URL. So an index written by `heed sitemap build` reads back from disk. A local child is
+ * read only from inside the named index's folder, judged on real paths (a `..%2F` in a `<loc>`
+ * and a symbolic link both count): anything else is refused with its reason, and not opened.
  */
-async function childJob(parent: Job, loc: string): Promise<Job> {
+async function childJob(parent: Job, loc: string): Promise<Job | { readonly refused: string }> {
   const depth = parent.depth + 1;
-  if (isHttpUrl(parent.location) || parent.location === "-")
-    return { location: loc, depth, servedAt: null };
+  const remote: Job = { location: loc, depth, servedAt: null, folder: null };
+  if (isHttpUrl(parent.location) || parent.location === "-") return remote;
   const dir = dirname(parent.location);
-  if (parent.servedAt !== null) {
-    const prefix = new URL("./", parent.servedAt).href;
-    if (loc.startsWith(prefix)) {
-      const rest = safeDecode(loc.slice(prefix.length).replace(/[?#].*$/, ""));
-      if (rest !== null && rest !== "" && !rest.split("/").includes(".."))
-        return { location: join(dir, rest), depth, servedAt: loc };
-    }
-  }
-  const name = safeDecode(basename(new URL(loc).pathname));
-  if (name !== null && name !== "") {
-    const beside = join(dir, name);
-    try {
-      if ((await stat(beside)).isFile()) return { location: beside, depth, servedAt: loc };
-    } catch {
-      // not there: read the URL
-    }
-  }
-  return { location: loc, depth, servedAt: null };
+  const folder = parent.folder ?? (await realpath(dir).catch(() => null));
+  if (folder === null) return { refused: `the folder of ${parent.location} cannot be read` };
+  // Under the index's served folder the name is the rest of the URL; else a file of the same name.
+  const prefix = parent.servedAt === null ? null : new URL("./", parent.servedAt).href;
+  const under = prefix !== null && loc.startsWith(prefix);
+  const name = safeDecode(
+    under ? loc.slice(prefix.length).replace(/[?#].*$/, "") : basename(new URL(loc).pathname),
+  );
+  if (name === null || name === "") return remote;
+  if (name.split(/[/\\]/).includes(".."))
+    return { refused: `its name leads out of the index's folder ${folder}` };
+  const path = join(dir, name);
+  const real = await realpath(path).catch(() => null);
+  const local: Job = { location: path, depth, servedAt: loc, folder };
+  // Not there: under the served folder, the file's absence is the finding; else read the URL.
+  if (real === null) return under ? local : remote;
+  if (!inside(folder, real))
+    return { refused: `${path} is a link to a file outside the index's folder ${folder}` };
+  return under || (await stat(real)).isFile() ? local : remote;
+}
+
+/** Whether the real path `path` is in `folder` or below it. */
+function inside(folder: string, path: string): boolean {
+  const rest = relative(folder, path);
+  return rest !== "" && !isAbsolute(rest) && rest.split(sep)[0] !== "..";
 }
 
 function keyOf(location: string): string {
@@ -424,6 +461,7 @@ export async function discoverSitemaps(
   const result = await fetchRobots(robotsUrl, {
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
     ...(options.client === undefined ? {} : { client: options.client }),
     ...(options.allowPrivateAddresses === true ? { allowPrivateAddresses: true } : {}),
   });

@@ -59,7 +59,9 @@ describe(
         robots: `Robot-version: 3.0\n\nUser-agent: *\nDisallow: /private/\nMirror-site: ${mirrorHost}\n`,
       });
       try {
-        const run = await runCrawl([`${original.origin}/`], { limitMs: 15_000 });
+        // The mirror is in the crawl's scope (both are 127.0.0.1): a Mirror-site line is a link,
+        // and a mirror outside the scope is not followed (test/hostile/mirror-site-scope.test.ts).
+        const run = await runCrawl([`${original.origin}/`], { limitMs: 15_000, scope: "domain" });
         assert.equal(run.summary.stoppedBy, "finished");
         assert.deepEqual(original.paths(), ["/robots.txt"], "only robots.txt from the original");
         assert.equal(mirror.log[0]?.path, "/robots.txt", "the mirror's own robots.txt first");

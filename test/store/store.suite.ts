@@ -825,6 +825,19 @@ export function storeContract(name: string, harness: StoreHarness): void {
         assert.deepEqual(await drain(reopened.frontier, A, lease.until + 1), [`${A}/1`, `${A}/2`]);
       }),
     );
+
+    it(
+      "closes once however often close is called: at once, and again after (a cleanup's)",
+      withStore(async (store, place) => {
+        await store.frontier.add([entry(A, "/1")]);
+        // The race the reopened test met on a busy machine, made certain: a second close while
+        // the first one's connection is still going away.
+        await Promise.all([store.close(), store.close()]);
+        await store.close();
+        const reopened = await place.open();
+        assert.equal((await reopened.frontier.counts()).queued, 1);
+      }),
+    );
   });
 
   describe(`${name}: RobotsCache`, () => {

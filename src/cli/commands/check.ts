@@ -35,6 +35,7 @@ import {
   usageSettings,
   usageWarnings,
 } from "../usage-answer.js";
+import { deadlineOf } from "../deadline-flag.js";
 import { printable } from "../printable.js";
 
 export interface CheckOptions {
@@ -64,6 +65,8 @@ export interface CheckOptions {
   readonly purpose?: readonly string[];
   readonly header?: readonly string[];
   readonly tdmrep?: string;
+  /** --deadline: the robots.txt fetch's total seconds. */
+  readonly deadline?: string;
 }
 
 /** Answers one query line without waiting: what --queries and --batch do per line. */
@@ -179,6 +182,7 @@ async function load(source: string, options: CheckOptions, io: Io): Promise<Rule
       stdin: io.stdin,
       ...(signer === null ? {} : { signer }),
       ...userAgent(options.agent),
+      ...deadlineOf(options.deadline),
       onNote: (text) => io.stderr.write(`heed check: ${text}\n`),
     });
     // RSL License: lines are shown, on standard error beside the answers; heed agrees to nothing.

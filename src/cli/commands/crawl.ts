@@ -245,7 +245,8 @@ export async function runCrawl(
       seeds: normal,
       agent,
       infoUrl: options.infoUrl,
-      allowPrivateAddresses: allowPrivate,
+      // A private seed opens its own host only (the library's default); --allow-private all.
+      ...(options.allowPrivate === true ? { allowPrivateAddresses: true } : {}),
       store,
       maxPages,
       maxDepth,

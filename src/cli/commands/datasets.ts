@@ -22,6 +22,7 @@ import {
   MAX_DOWNLOAD_BYTES,
 } from "../../crawler/datasets/download.js";
 import type { SitePacer } from "../../crawler/datasets/site-pacer.js";
+import { deadlineOf } from "../deadline-flag.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { formName } from "../../protocol/datasets/index.js";
 import { productToken } from "../../protocol/robots/index.js";
@@ -35,6 +36,8 @@ import { printable } from "../printable.js";
 
 export interface DatasetsCommandOptions {
   readonly agent?: string;
+  /** Each fetch's total seconds (downloads keep their own limits). */
+  readonly deadline?: string;
   readonly json: boolean;
   readonly download?: string;
   /** Most bytes one downloaded file may have: a whole number, optionally with K, M, G or T (powers of 1024). */
@@ -81,7 +84,9 @@ export async function runDatasets(
       `--max-bytes: expected a size such as 500M or 2G (at least 1 byte), got "${options.maxBytes ?? ""}"`,
     );
   }
+  const deadline = deadlineOf(options.deadline);
   const client = createHttpClient({
+    ...(deadline.deadlineMs === undefined ? {} : { totalTimeoutMs: deadline.deadlineMs }),
     userAgent: `${agent}/${VERSION} (+https://www.npmjs.com/package/heed)`,
     // Asking about a loopback or private site is asking for it; anything else is guarded.
     allowPrivateAddresses: options.allowPrivate === true || isPrivateHost(origin.hostname),
@@ -90,7 +95,11 @@ export async function runDatasets(
   const err = new LineWriter(io.stderr);
   let opened: SitePacer | null = null;
   try {
-    const { catalog, access, pacer } = await discoverDatasets(origin.href, { client, agent });
+    const { catalog, access, pacer } = await discoverDatasets(origin.href, {
+      client,
+      agent,
+      ...deadline,
+    });
     opened = pacer;
     await describeAnswers(catalog, err);
     await err.flush();

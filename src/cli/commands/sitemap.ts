@@ -34,6 +34,7 @@ import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.j
 import { type Io, LineWriter } from "../io.js";
 import { isPrivateHost } from "../private-host.js";
 import { RepeatSummary } from "../repeat-summary.js";
+import { deadlineOf } from "../deadline-flag.js";
 import { printable } from "../printable.js";
 import { MAX_QUERY_LINE_BYTES, queryLines } from "../query-lines.js";
 
@@ -47,6 +48,8 @@ export interface SitemapListOptions {
   readonly maxUrls?: string;
   readonly maxDepth?: string;
   readonly agent?: string;
+  /** Each fetch's total seconds. */
+  readonly deadline?: string;
 }
 
 export async function runSitemapList(
@@ -65,6 +68,7 @@ export async function runSitemapList(
   }
   const fetchOptions: SitemapFetchOptions = {
     ...(options.agent === undefined ? {} : { userAgent: options.agent }),
+    ...deadlineOf(options.deadline),
     // The guard refuses private addresses on every hop unless the user named such a host.
     allowPrivateAddresses: [source, options.url].some(namesPrivateHost),
   };

@@ -75,12 +75,15 @@ export class Crawler {
     let store: CrawlStore | null = null;
     const perHost = o.perHost ?? DEFAULTS.perHost;
     const userAgent = o.userAgent ?? `${o.agent}/${VERSION} (+${o.infoUrl ?? DEFAULTS.infoUrl})`;
-    // Asking for a loopback or private seed is asking for it; anything else must opt in.
-    const allowPrivate =
-      o.allowPrivateAddresses ?? this.seeds.some((url) => isPrivateHost(new URL(url).hostname));
+    // Asking for a loopback or private seed is asking for that host, not for every host the
+    // crawl comes upon: anything else must opt in (allowPrivateAddresses).
+    const privateHosts = this.seeds
+      .map((url) => new URL(url).hostname)
+      .filter((host) => isPrivateHost(host));
     const client = createHttpClient({
       userAgent,
-      allowPrivateAddresses: allowPrivate,
+      allowPrivateAddresses: o.allowPrivateAddresses === true,
+      ...(o.allowPrivateAddresses === false ? {} : { privateHosts }),
       connectionsPerOrigin: perHost,
       ...(o.ip === undefined ? {} : { localAddress: o.ip }),
       ...(o.signer === undefined ? {} : { signer: o.signer }),
@@ -208,7 +211,9 @@ export class Crawler {
                 robot: o.agent,
                 userAgent,
                 store,
-                allowPrivate,
+                // The agent host a site names is reached as before: only --allow-private or a
+                // private seed opens private addresses to it.
+                allowPrivate: o.allowPrivateAddresses ?? privateHosts.length > 0,
                 now: Date.now,
               }),
             }

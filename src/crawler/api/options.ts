@@ -110,8 +110,9 @@ export interface CrawlerOptions {
   readonly purposes?: readonly Category[];
   readonly keepRefused?: boolean;
   /**
-   * Connect to loopback and private addresses; default true only when a seed is one (asking
-   * for such a site is asking for it), never for hosts reached by links otherwise.
+   * true: connect to loopback and private addresses on any host. Default: only on the hosts of
+   * seeds that are such addresses (asking for such a site is asking for it), never on hosts a
+   * link, a redirect, a sitemap or a Mirror-site line names. false: on none.
    */
   readonly allowPrivateAddresses?: boolean;
   /** Stops the crawl; `run()` then resolves with `stoppedBy: "aborted"`. */

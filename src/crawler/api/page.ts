@@ -202,11 +202,6 @@ export function pageContext(parts: ContextParts): {
           "HEED_BAD_ARGUMENT",
           `${where}: expected a URL or { url }, got ${typeof item}`,
         );
-      if (request.url.length > MAX_URL_CHARS)
-        throw new CrawlerError(
-          "HEED_BAD_ARGUMENT",
-          `${where}: a URL of ${request.url.length} characters, over ${MAX_URL_CHARS}`,
-        );
       const priority = request.priority ?? options.priority;
       const depth = request.depth ?? options.depth;
       const label = request.label ?? options.label;
@@ -258,7 +253,20 @@ export function pageContext(parts: ContextParts): {
   const context: PageContext = {
     ...pageReader(page),
     signal,
-    enqueue: (urls, options = {}) => track(async () => hooks.enqueue(requestsOf(urls, options))),
+    enqueue: (urls, options = {}) =>
+      track(async () => {
+        // A link too long to be a URL is refused as every other bad URL is, not thrown: a
+        // handler passing a page's links through must not fail on one of them.
+        const requests = requestsOf(urls, options);
+        const tooLong = requests.filter((r) => r.url.length > MAX_URL_CHARS);
+        const result = await hooks.enqueue(requests.filter((r) => r.url.length <= MAX_URL_CHARS));
+        if (tooLong.length === 0) return result;
+        const refused = tooLong.map((r) => ({
+          url: r.url,
+          reason: `a URL of ${r.url.length} characters, over ${MAX_URL_CHARS}`,
+        }));
+        return { ...result, refused: [...refused, ...result.refused] };
+      }),
     push: (records) =>
       track(async () => {
         const list: readonly unknown[] = Array.isArray(records) ? records : [records];

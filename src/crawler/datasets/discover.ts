@@ -99,6 +99,8 @@ export interface DiscoverOptions {
    */
   readonly pacer?: SitePacer;
   readonly now?: () => number;
+  /** robots.txt's total deadline in ms (default 30 s); other requests have the client's. */
+  readonly deadlineMs?: number;
   /** Default {@link MAX_MANIFESTS}. */
   readonly maxManifests?: number;
   /** Default {@link MAX_GUESSES}. */
@@ -124,6 +126,7 @@ export async function discoverDatasets(site: string, options: DiscoverOptions): 
     agent: options.agent,
     pacer,
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
   });
   const run = new Run(origin, options, access, pacer);
   const catalog = await run.catalog();

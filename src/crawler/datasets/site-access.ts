@@ -35,6 +35,8 @@ export interface SiteAccessOptions {
   readonly agent: string;
   readonly pacer: SitePacer;
   readonly now?: () => number;
+  /** The robots.txt fetch's total deadline in ms (default 30 s). */
+  readonly deadlineMs?: number;
 }
 
 export async function readSiteAccess(
@@ -44,7 +46,11 @@ export async function readSiteAccess(
   const now = options.now ?? Date.now;
   const robotsUrl = robotsUrlFor(site);
   await options.pacer.before();
-  const result = await fetchRobots(robotsUrl, { client: options.client, now });
+  const result = await fetchRobots(robotsUrl, {
+    client: options.client,
+    now,
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+  });
   options.pacer.after();
   const { verdict } = result;
   const action = verdict.action === "follow" ? "unreachable" : verdict.action;

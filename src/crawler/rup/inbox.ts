@@ -4,15 +4,18 @@
  * is acknowledged (250) only once taken in and committed, so a crash loses nothing: the site
  * sends it again. A message that is no report, or from a site not registered, is refused for
  * good (550); a report that cannot be taken in now (a lost one cannot be recovered yet) is
- * refused for the moment (451), and the site's outbox tries again later.
+ * refused for the moment (451), and the site's outbox tries again later. A forged report (not
+ * addressed to the registered address, not signed with the registration's key, or numbered past
+ * what the site says it made) is refused for good and told to `onReport`; nothing changes.
  */
 import type { AddressInfo } from "node:net";
-import { MAX_REPORT_BYTES, parseReport } from "../../protocol/rup/index.js";
+import { MAX_REPORT_BYTES, parseReport, SIGNATURE_HEADER } from "../../protocol/rup/index.js";
 import {
   checkOverdue,
   IntakeRefusal,
   type IntakeOptions,
   type IntakeResult,
+  type ReportEvidence,
   takeReport,
 } from "./report-intake.js";
 
@@ -81,7 +84,7 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
     maxClients: MAX_CLIENTS,
     logger: false,
     banner: "heed RUP inbox",
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       simpleParser(stream)
         .then(async (mail) => {
           if ((stream as { sizeExceeded?: boolean }).sizeExceeded === true) {
@@ -96,7 +99,14 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
             );
           }
           const report = parsed.report;
-          const result = await serial(() => takeReport(report, options)).catch((error: unknown) => {
+          const signature = mail.headers.get(SIGNATURE_HEADER);
+          const evidence: ReportEvidence = {
+            text: mail.text ?? "",
+            signature: typeof signature === "string" ? signature : null,
+            recipients: session.envelope.rcptTo.map((to) => to.address),
+          };
+          const taking = () => takeReport(report, options, evidence);
+          const result = await serial(taking).catch((error: unknown) => {
             if (error instanceof IntakeRefusal) throw refuse(error.message, error.permanent);
             throw refuse(`cannot take the report in now: ${(error as Error).message}`, false);
           });

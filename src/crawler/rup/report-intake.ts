@@ -4,7 +4,10 @@
  * reaches further back than the site's MaxQuerySpan (or the site will not answer it), a full
  * re-crawl of the site queued; then New and Change URLs queued for the next crawl and Delete
  * URLs marked gone. Taking in the same report twice does no harm: a duplicate is recorded and
- * nothing else.
+ * nothing else. A mailed report is first tied to its registration (./inbox.ts gives what the
+ * mail shows): addressed to the robot's registered address, signed with the registration's
+ * key; a sequence number past the next one is checked with the site's own GetSequenceNumber
+ * before anything is applied. A report that fails either is forged: refused, nothing changed.
  */
 import type { HttpClient } from "../../net/http-client.js";
 import {
@@ -18,6 +21,9 @@ import {
   parseReport,
   readSequenceNumber,
   type Report,
+  reportSignatureMatches,
+  SIGNATURE_HEADER,
+  signingSecret,
   spanCovering,
 } from "../../protocol/rup/index.js";
 import type { CrawlStore, NewUrl } from "../../store/types.js";
@@ -62,10 +68,30 @@ export class IntakeRefusal extends Error {
   }
 }
 
-export async function takeReport(report: Report, options: IntakeOptions): Promise<IntakeResult> {
+/** What a mailed report shows of where it comes from. */
+export interface ReportEvidence {
+  /** The report's text as the message carried it: what its signature covers. */
+  readonly text: string;
+  /** Its `X-RUP-Signature` header, or null. */
+  readonly signature: string | null;
+  /** The addresses the message was delivered to (the SMTP envelope's recipients). */
+  readonly recipients: readonly string[];
+}
+
+/**
+ * Takes a report in. `evidence`, for a report that came by mail: it must tie the report to the
+ * registration it names, or the report is refused as forged and nothing changes.
+ */
+export async function takeReport(
+  report: Report,
+  options: IntakeOptions,
+  evidence?: ReportEvidence,
+): Promise<IntakeResult> {
   const origin = new URL(report.urlBase).origin;
   const site = await options.state.site(origin);
   if (site === null) throw new IntakeRefusal(`no registration with ${origin} in this store`, true);
+  const forged = evidence === undefined ? null : forgery(site, evidence);
+  if (forged !== null) throw forgedReport(report, forged);
   const now = options.now();
   if (report.sequenceNumber <= site.lastSeq) {
     const detail = `report ${report.sequenceNumber} taken in before (last ${site.lastSeq})`;
@@ -80,6 +106,15 @@ export async function takeReport(report: Report, options: IntakeOptions): Promis
   let queued = 0;
   let lines: readonly ChangeLine[] = report.changes;
   if (report.sequenceNumber > site.lastSeq + 1) {
+    // A jump is believed only when the site says it made that many reports: a forged number
+    // would otherwise mark the reports in between lost and file the genuine ones as duplicates.
+    const asked = await siteSequence(site, options);
+    if ("why" in asked) throw new IntakeRefusal(asked.why, asked.permanent);
+    if (asked.made < report.sequenceNumber)
+      throw forgedReport(
+        report,
+        `the site's GetSequenceNumber answers ${asked.made}, and the last report taken in was ${site.lastSeq}`,
+      );
     const gap = await recoverGap(site, report.sequenceNumber - 1, now, options);
     outcome = gap.outcome;
     detail = `${gap.detail}; `;
@@ -102,6 +137,56 @@ export async function takeReport(report: Report, options: IntakeOptions): Promis
     queued,
     gone: applied.gone.length,
     detail,
+  };
+}
+
+/** Why a mailed report is not the registration's own, or null when it is. */
+function forgery(site: SiteRegistration, evidence: ReportEvidence): string | null {
+  const registered = site.email.toLowerCase();
+  if (!evidence.recipients.some((to) => to.toLowerCase() === registered))
+    return `addressed to ${evidence.recipients.join(", ") || "nobody"}, not to ${site.email}, the address registered with the site`;
+  if (evidence.signature === null)
+    return `no ${SIGNATURE_HEADER} header proving the registration's key`;
+  if (!reportSignatureMatches(evidence.text, evidence.signature, signingSecret(site.key)))
+    return `its ${SIGNATURE_HEADER} header does not prove the registration's key`;
+  return null;
+}
+
+function forgedReport(report: Report, why: string): IntakeRefusal {
+  return new IntakeRefusal(
+    `forged report ${report.sequenceNumber} for ${report.urlBase}: ${why}; nothing changed`,
+    true,
+  );
+}
+
+/**
+ * The site's own sequence number (seeds/001 §3.3.3 GetSequenceNumber), or why it is not known:
+ * `permanent` when the site refuses (a 4xx), not when it may answer another time (unreachable,
+ * 5xx, an answer without the number).
+ */
+async function siteSequence(
+  site: SiteRegistration,
+  options: IntakeOptions,
+): Promise<{ readonly made: number } | { readonly why: string; readonly permanent: boolean }> {
+  let answer;
+  try {
+    answer = await sendAction(
+      options.client,
+      site.cgiUrl,
+      { action: "GetSequenceNumber", key: site.key, registeredEmail: site.email },
+      options.turn,
+    );
+  } catch (error) {
+    return {
+      why: `cannot ask the site its sequence number: ${(error as Error).message}`,
+      permanent: false,
+    };
+  }
+  const made = answer.status === 200 ? readSequenceNumber(answer.body) : null;
+  if (made !== null) return { made };
+  return {
+    why: `the site did not answer its sequence number (${refusalMessage(answer)})`,
+    permanent: answer.status >= 400 && answer.status < 500,
   };
 }
 
@@ -167,19 +252,9 @@ export async function checkOverdue(options: IntakeOptions): Promise<IntakeResult
     const latency = site.latency === null ? null : parseLatency(site.latency);
     if (latency?.ok !== true || now < site.lastReportAt + overdueAfterMs(latencyMs(latency.value)))
       continue;
-    let answer;
-    try {
-      answer = await sendAction(
-        options.client,
-        site.cgiUrl,
-        { action: "GetSequenceNumber", key: site.key, registeredEmail: site.email },
-        options.turn,
-      );
-    } catch {
-      continue;
-    }
-    const made = answer.status === 200 ? readSequenceNumber(answer.body) : null;
-    if (made === null || made <= site.lastSeq) continue;
+    const asked = await siteSequence(site, options);
+    if (!("made" in asked) || asked.made <= site.lastSeq) continue;
+    const made = asked.made;
     const gap = await recoverGap(site, made, now, options).catch((error: unknown) => {
       if (error instanceof IntakeRefusal) return null;
       throw error;

@@ -62,8 +62,8 @@ export class DiscoverStage {
 
   /**
    * Whether a page at `from` may lead to `link`: inside the crawl's scope, or, for a page
-   * outside it (here only because a Mirror-site line sent the crawl to it: seeds/003 §3.2.11),
-   * a link to its own site.
+   * outside it (one a `--queued` run was given), a link to its own site. A Mirror-site is a link
+   * like any other (seeds/003 §3.2.11): one outside the scope is never queued (./fetch.ts).
    */
   follows(from: string, link: string): boolean {
     const { inScope } = this.run;

@@ -80,6 +80,8 @@ export class FetchStage {
   private readonly lastEnd = new Map<string, number>();
   /** Sites whose canonical host (REGP Host) the crawl log has. */
   private readonly hostsNoted = new Set<string>();
+  /** Sites whose Mirror-site, outside the crawl's scope, was logged as not followed. */
+  private readonly mirrorsRefused = new Set<string>();
 
   constructor(
     private readonly run: CrawlRun,
@@ -173,7 +175,15 @@ export class FetchStage {
       await run.log(origin, origin, run.now(), 0, null, 0, "canonical-host", plan.host.value);
     }
     const mirror = plan.mirror === null ? null : mirrored(url, plan.mirror.value);
-    if (mirror !== null && mirror !== url) {
+    if (mirror !== null && mirror !== url && !run.inScope(mirror)) {
+      // A Mirror-site line is a link like any other: a mirror outside the crawl's scope is not
+      // followed (a site could send the crawl anywhere, a private address included), and the
+      // page is fetched where it is. The crawl log says so once a site.
+      if (!this.mirrorsRefused.has(origin)) {
+        this.mirrorsRefused.add(origin);
+        await run.log(origin, origin, run.now(), 0, null, 0, "mirror-out-of-scope", mirror);
+      }
+    } else if (mirror !== null && mirror !== url) {
       // seeds/003 §3.2.11: crawl the mirror instead; its own robots.txt governs it there.
       await store.frontier.add([
         newUrl(mirror, lease.entry.depth, lease.entry.priority, url, { ...meta, via: "mirror" }),

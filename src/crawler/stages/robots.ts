@@ -3,6 +3,7 @@
  * site's reservation (its request keeps the gap the rules last read ask, or an older copy's),
  * logged, and kept in the store (SiteRules). Owns each site's plan as this process last read it.
  */
+import { ROBOTS_DEADLINE_MS } from "../../net/deadline.js";
 import { fetchRobots, type RobotsFetchResult } from "../../net/robots-fetch.js";
 import { type AccessPlan, robotsLicenses } from "../../protocol/robots/index.js";
 import { LICENSE } from "../report.js";
@@ -13,8 +14,8 @@ import type { SiteGate } from "../site-gate.js";
 import { type RobotsTurn, SiteRules } from "../site-rules.js";
 import type { CrawlRun } from "./run.js";
 
-/** Longest a robots.txt request may take in all, by default. */
-export const ROBOTS_DEADLINE_MS = 30_000;
+/** Longest a robots.txt request may take in all, by default (one deadline for every fetch). */
+export { ROBOTS_DEADLINE_MS };
 
 export class RobotsStage {
   /**
@@ -37,10 +38,8 @@ export class RobotsStage {
           userAgent: options.userAgent,
           client,
           // A total deadline: a robots.txt sent a byte a second would hold a slot for minutes.
-          signal: AbortSignal.any([
-            signal,
-            AbortSignal.timeout(options.robotsDeadlineMs ?? ROBOTS_DEADLINE_MS),
-          ]),
+          deadlineMs: options.robotsDeadlineMs ?? ROBOTS_DEADLINE_MS,
+          signal,
         }),
       reserve: (origin, previous) => this.reserve(origin, previous),
       ...(options.dialect === undefined ? {} : { dialect: options.dialect }),

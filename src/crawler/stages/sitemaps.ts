@@ -9,6 +9,7 @@ import type { SiteGate, Ticket } from "../site-gate.js";
 import type { SiteView } from "../site-rules.js";
 import { feedSitemaps } from "../sitemap-feed.js";
 import { trapReason } from "../traps.js";
+import { SITEMAP_DEADLINE_MS } from "../../net/deadline.js";
 import { originOf } from "../url-normal.js";
 import { decide, type Verdict } from "../verdict.js";
 import { sleepUnlessStopped } from "../sleep.js";
@@ -19,7 +20,7 @@ import type { CrawlRun } from "./run.js";
 const UNREAD_ASKED = 100;
 
 /** Longest a sitemap request may take in all, by default. */
-export const SITEMAP_DEADLINE_MS = 60_000;
+export { SITEMAP_DEADLINE_MS };
 
 /**
  * Whether a site is read for sitemaps now: only one that admits the robot and does not send

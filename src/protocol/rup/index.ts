@@ -8,3 +8,4 @@ export * from "./limits.js";
 export * from "./patterns.js";
 export * from "./report.js";
 export * from "./rupinfo.js";
+export * from "./signature.js";

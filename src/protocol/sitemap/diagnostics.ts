@@ -51,6 +51,7 @@ export const SITEMAP_CODES: Readonly<Record<SitemapCode, CodeInfo>> = {
   "index-cycle": WARNING,
   "nested-index": WARNING,
   "sitemap-other-site": WARNING,
+  "sitemap-outside-folder": ERROR,
   "too-many-sitemaps": ERROR,
 };
 

@@ -89,6 +89,7 @@ export type SitemapCode =
   | "index-cycle"
   | "nested-index"
   | "sitemap-other-site"
+  | "sitemap-outside-folder"
   | "too-many-sitemaps";
 
 export type SitemapSeverity = "error" | "warning";

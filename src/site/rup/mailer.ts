@@ -6,6 +6,7 @@
  */
 import type { Transporter } from "nodemailer";
 import type { HttpClient } from "../../net/http-client.js";
+import { signReport } from "../../protocol/rup/index.js";
 import type { OutboxEntry, SiteState } from "./state.js";
 import { isWebhookTarget, postWebhook, webhookBody } from "./webhook.js";
 
@@ -97,7 +98,11 @@ export function reportMail(entry: OutboxEntry, from: string, urlBase: string): R
     to: entry.email,
     subject: `RUP report ${entry.seq} for ${urlBase}`,
     text: entry.body,
-    headers: { "X-RUP-Sequence-Number": String(entry.seq) },
+    // The proof that the report is the site's, for the registration it is sent under.
+    headers: {
+      "X-RUP-Sequence-Number": String(entry.seq),
+      "X-RUP-Signature": signReport(entry.body, entry.keyHash),
+    },
   };
 }
 

@@ -12,12 +12,17 @@
  * refused mail. Posts go through heed's HTTP client, whose SSRF guard refuses private addresses
  * unless the site allows them.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { guardedRequest } from "../../net/guarded-request.js";
 import type { HttpClient } from "../../net/http-client.js";
-import { formatDate, parseReport } from "../../protocol/rup/index.js";
+import {
+  bodySignatureMatches,
+  formatDate,
+  parseReport,
+  SIGNATURE_HEADER,
+  signBody,
+} from "../../protocol/rup/index.js";
 
-export const SIGNATURE_HEADER = "x-rup-signature";
+export { SIGNATURE_HEADER };
 /** One delivery: a callback that does not answer in time is tried again later. */
 const WEBHOOK_TIMEOUT_MS = 30_000;
 /** What is read of an answer: its status is all that counts. */
@@ -39,16 +44,10 @@ export function webhookBody(reportText: string): string {
 }
 
 /** `sha256=<hex>` of `body` under `secret` (the hex SHA-256 of the registration key). */
-export function signWebhook(body: string, secret: string): string {
-  return `sha256=${createHmac("sha256", secret).update(body, "utf8").digest("hex")}`;
-}
+export const signWebhook = signBody;
 
 /** For robots: whether `signature` is the site's, compared in constant time. */
-export function verifyWebhook(body: string, signature: string, secret: string): boolean {
-  const want = Buffer.from(signWebhook(body, secret));
-  const got = Buffer.from(signature);
-  return want.length === got.length && timingSafeEqual(want, got);
-}
+export const verifyWebhook = bodySignatureMatches;
 
 /** POSTs one report; resolves on a 2xx answer, rejects otherwise. */
 export async function postWebhook(

@@ -162,6 +162,20 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   client.defineCommand("heedSetNext", { lua: SET_NEXT, numberOfKeys: 0 });
   defineReservationCommands(client);
 
+  // Once: a second close (a caller's cleanup after its own) must not send QUIT again on a
+  // connection the first one is closing: that command would fail with "Connection is closed."
+  // whenever the server's close had not reached the client yet, as on a busy machine.
+  let closing: Promise<void> | null = null;
+  const closeClient = async (): Promise<void> => {
+    connected = false;
+    if (giveUp !== null) clearTimeout(giveUp);
+    // Connected: QUIT lets the replies in flight arrive; otherwise there is nothing to wait for.
+    if (client.status !== "ready") return client.disconnect();
+    await client.quit().catch((error: unknown) => {
+      // The connection ended before QUIT's reply: closed all the same.
+      if (!(error instanceof Error && error.message === "Connection is closed.")) throw error;
+    });
+  };
   const keys = redisKeys(prefix);
   return {
     shared: true,
@@ -173,12 +187,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     datasets: redisDatasetCatalogs(client, keys),
     items: redisItemLog(client, keys),
     failure: () => failure,
-    async close() {
-      connected = false;
-      if (giveUp !== null) clearTimeout(giveUp);
-      // Connected: QUIT lets the replies in flight arrive; otherwise there is nothing to wait for.
-      if (client.status === "ready") await client.quit();
-      else client.disconnect();
+    close() {
+      closing ??= closeClient();
+      return closing;
     },
   };
 }

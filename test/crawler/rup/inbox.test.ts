@@ -8,6 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { type Inbox, type InboxEvent, startInbox } from "../../../src/crawler/rup/inbox.js";
 import { SqliteRobotState } from "../../../src/crawler/rup/robot-state.js";
 import { createHttpClient, type HttpClient } from "../../../src/net/http-client.js";
+import { signingSecret, signReport } from "../../../src/protocol/rup/index.js";
 import { smtpTransport } from "../../../src/site/rup/mailer.js";
 import { openSqliteStore } from "../../../src/store/index.js";
 import type { CrawlStore } from "../../../src/store/types.js";
@@ -64,7 +65,8 @@ describe("inbox", () => {
         to: "robot@robot.test",
         subject: "r",
         text,
-        headers: {},
+        // Signed with the registration's key "k", as the site signs.
+        headers: { "X-RUP-Signature": signReport(text, signingSecret("k")) },
       });
     } finally {
       mail.close();

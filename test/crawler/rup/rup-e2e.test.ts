@@ -13,7 +13,7 @@ import { overdueAfterMs } from "../../../src/crawler/rup/report-intake.js";
 import { register } from "../../../src/crawler/rup/robot.js";
 import { SqliteRobotState } from "../../../src/crawler/rup/robot-state.js";
 import { createHttpClient, type HttpClient } from "../../../src/net/http-client.js";
-import type { Latency } from "../../../src/protocol/rup/index.js";
+import { type Latency, signingSecret, signReport } from "../../../src/protocol/rup/index.js";
 import { type MailTransport, parseSmtpUrl, smtpTransport } from "../../../src/site/rup/mailer.js";
 import { startSiteServer, type SiteServer } from "../../../src/site/site-server.js";
 import { openSqliteStore } from "../../../src/store/index.js";
@@ -121,6 +121,13 @@ class World {
     return (await this.robot.gone(new URL(this.site.url).origin)).map((u) => new URL(u).pathname);
   }
 
+  /** The robot's registration key with the site. */
+  async key(): Promise<string> {
+    const site = await this.robot.site(new URL(this.site.url).origin);
+    assert.ok(site);
+    return site.key;
+  }
+
   async outcomes(): Promise<string[]> {
     return (await this.robot.reports(new URL(this.site.url).origin)).map(
       (r) => `${r.seq} ${r.outcome}`,
@@ -145,7 +152,7 @@ async function world(maxQuerySpan: Latency): Promise<World> {
 }
 
 /** One message over a real SMTP conversation; rejects with the server's refusal. */
-async function sendMail(port: number, text: string): Promise<void> {
+async function sendMail(port: number, text: string, key?: string): Promise<void> {
   const mail = smtpTransport({ host: "127.0.0.1", port, secure: false });
   try {
     await mail.send({
@@ -153,7 +160,8 @@ async function sendMail(port: number, text: string): Promise<void> {
       to: "robot@robot.test",
       subject: "report",
       text,
-      headers: {},
+      // Signed as the site signs (a report the site sent again), when the key is given.
+      headers: key === undefined ? {} : { "X-RUP-Signature": signReport(text, signingSecret(key)) },
     });
   } finally {
     mail.close();
@@ -266,7 +274,7 @@ describe("RUP end to end", () => {
       // An old report that comes again (a site resending after a lost acknowledgement) is
       // recorded as a duplicate and changes nothing.
       const before = w.queued();
-      await sendMail(w.inboxPort, w.blackhole.mails[0]?.text ?? "");
+      await sendMail(w.inboxPort, w.blackhole.mails[0]?.text ?? "", await w.key());
       assert.deepEqual(await w.outcomes(), [
         "1 applied",
         "3 recovered",
@@ -302,7 +310,7 @@ describe("RUP end to end", () => {
       assert.ok(w.queued().includes("/never-mailed.html"));
       assert.equal((await w.robot.site(new URL(w.site.url).origin))?.lastSeq, 1);
       // The lost report, were it to come after all, is a duplicate.
-      await sendMail(w.inboxPort, w.blackhole.mails[0]?.text ?? "");
+      await sendMail(w.inboxPort, w.blackhole.mails[0]?.text ?? "", await w.key());
       assert.deepEqual(await w.outcomes(), ["1 recovered", "1 duplicate"]);
     });
   });
@@ -368,7 +376,7 @@ describe("RUP end to end", () => {
     }
     it("a report naming paths outside its site queues only its own", async () => {
       const body = `SequenceNumber: 1\nURLBase: ${w.site.url}\n\nNew[2026-11-21T08:00:00Z]: /ok.html, //evil.test/x, http://evil.test/y\n`;
-      await sendMail(w.inboxPort, body);
+      await sendMail(w.inboxPort, body, await w.key());
       assert.deepEqual(w.queued(), ["/ok.html"]);
     });
   });
