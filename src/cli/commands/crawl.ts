@@ -12,9 +12,11 @@ import type { ScopeKind } from "../../crawler/scope.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
 import { WarcWriter } from "../../crawler/warc-writer.js";
 import { productToken } from "../../protocol/robots/index.js";
+import type { Exchange } from "../../net/exchange-tap.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { openStore } from "../../store/open.js";
 import { StoreError } from "../../store/errors.js";
+import type { CrawlRecord } from "../../store/types.js";
 import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE } from "../errors.js";
 import type { Io } from "../io.js";
 import { ProgressLine } from "../progress.js";
@@ -214,14 +216,22 @@ export async function runCrawl(
   poll?.unref();
   // A page that cannot be archived stops the crawl: going on would fetch pages and lose them.
   let warcError: unknown = null;
-  // The pages kept go to the WARC files: the command's one page handler.
-  const handler =
+  // Every exchange goes to the WARC files, each with the crawl log's record of what heed did
+  // with it; a page kept gets a note of the rule that allowed it (the command's page handler).
+  const archiving = (job: Promise<void>) =>
+    job.catch((error: unknown) => {
+      warcError ??= error;
+      controller.abort();
+    });
+  const archive =
     warc === null
       ? {}
       : {
+          onExchange: (exchange: Exchange) => void archiving(warc.writeExchange(exchange)),
+          onRecord: (record: CrawlRecord) => void archiving(warc.noteRecord(record)),
           handler: (page: Page) =>
             warc
-              .write(archived(page), page.srcloc === null ? {} : { srcloc: page.srcloc })
+              .noteKept(archived(page), page.srcloc === null ? {} : { srcloc: page.srcloc })
               .catch((error: unknown) => {
                 warcError ??= error;
                 controller.abort();
@@ -256,7 +266,7 @@ export async function runCrawl(
       follow: options.follow === true,
       purposes,
       keepRefused: options.keepRefused === true,
-      ...handler,
+      ...archive,
       ...(options.agents === true ? { agents: true } : {}),
       ...(options.ip === undefined ? {} : { ip: options.ip }),
       ...list(options.languages, "languages"),
