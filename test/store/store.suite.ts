@@ -856,6 +856,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       gapMs: null,
       waitedMs: null,
       usage: null,
+      referrer: null,
       ...record,
     });
 
@@ -904,6 +905,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
           gapMs: 1100.5,
           waitedMs: 0,
           usage: '{"train-ai":{"value":"disallowed"}}',
+          referrer: `${A}/index.html`,
         };
         const nulls: CrawlRecord = {
           url: `${A}/nulls`,
@@ -920,6 +922,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
           gapMs: null,
           waitedMs: null,
           usage: null,
+          referrer: null,
         };
         const bare: CrawlRecord = {
           url: `${B}/bare`,

@@ -34,6 +34,7 @@ export const EXPORT_FIELDS = [
   "gapMs",
   "waitedMs",
   "usage",
+  "referrer",
 ] as const;
 
 export interface ExportCommandOptions {

@@ -15,6 +15,7 @@ import {
   formatBytes,
   formatDuration,
   formatMoment,
+  linkedFrom,
   summarizeBatches,
   type CrawlReport,
   type ReportPart,
@@ -245,6 +246,12 @@ export function reportText(report: CrawlReport, source: string): string[] {
     }
     rows.push(["all hosts", overall.refusals.count, ""]);
     lines.push("", ...textTable(["refused by robots.txt", "count", "line"], rows, [2]));
+  }
+  if (overall.brokenLinks.length > 0) {
+    const rows = overall.brokenLinks.map((b) => [b.url, b.status, linkedFrom(b)]);
+    lines.push("", ...textTable(["broken links", "status", "linked from"], rows, [2]));
+    if (overall.brokenUntracked > 0)
+      lines.push(`(${overall.brokenUntracked} more broken URLs, not listed)`);
   }
   const usage = Object.entries(overall.usage.byCategory);
   if (usage.length > 0 || overall.usage.notKept > 0) {

@@ -13,7 +13,10 @@ import { normalizeUrl } from "../url-normal.js";
 
 /** A record's optional fields the stages fill. */
 export type LogExtras = Partial<
-  Pick<CrawlRecord, "canonical" | "via" | "gapMs" | "requiredGapMs" | "waitedMs" | "usage">
+  Pick<
+    CrawlRecord,
+    "canonical" | "via" | "referrer" | "gapMs" | "requiredGapMs" | "waitedMs" | "usage"
+  >
 >;
 
 export class CrawlRun {
