@@ -11,7 +11,6 @@ import { catalogLine, catalogSummary } from "../crawl-datasets.js";
 import type { ScopeKind } from "../../crawler/scope.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
 import { WarcWriter } from "../../crawler/warc-writer.js";
-import { productToken } from "../../protocol/robots/index.js";
 import type { Exchange } from "../../net/exchange-tap.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { openStore } from "../../store/open.js";
@@ -21,6 +20,7 @@ import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE } from "../errors.js";
 import type { Io } from "../io.js";
 import { ProgressLine } from "../progress.js";
 import { VERSION } from "../version.js";
+import { agentToken } from "../agent-token.js";
 import { isPrivateHost } from "../private-host.js";
 import { type Category, readPurpose } from "../../protocol/usage/index.js";
 import { printable } from "../printable.js";
@@ -59,6 +59,8 @@ export interface CrawlCommandOptions {
   readonly charsets?: string;
   readonly allowPrivate?: boolean;
   readonly quiet?: boolean;
+  /** `auto` (default), `lines` or `json`: how progress is written (see progress.ts). */
+  readonly progress?: string;
   readonly recrawl?: boolean;
   readonly revisit?: boolean;
   readonly queued?: boolean;
@@ -89,13 +91,9 @@ export async function runCrawl(
 ): Promise<number> {
   if (options.agent === undefined || options.agent.trim() === "")
     throw new CliError("--agent NAME is required");
-  const agent = productToken(options.agent);
+  const agent = agentToken(options.agent);
+  const progressMode = progressOf(options.progress);
   const purposes = crawlPurposes(options.purpose);
-  if (!/^[A-Za-z0-9_-]+$/.test(agent)) {
-    throw new CliError(
-      `--agent: expected a name token of letters, digits, "-" and "_", got "${options.agent}"`,
-    );
-  }
   if (seeds.length === 0 && options.queued !== true) {
     throw new CliError("give at least one URL to start from (or --queued)");
   }
@@ -156,6 +154,11 @@ export async function runCrawl(
   // such a store is a finished crawl, not a first run that found nothing.
   const before = await store.frontier.counts();
   const settledBefore = before.done + before.failed;
+  if (options.quiet !== true && (before.queued > 0 || settledBefore > 0))
+    say(
+      `resuming the crawl in ${redactStore(options.store)}: ${before.queued} queued, ` +
+        `${settledBefore} settled by earlier runs`,
+    );
   // --queued crawls the sites the store names: a private or loopback one is refused by the
   // address guard unless asked for, and saying so now beats "robots.txt no answer" later.
   if (options.queued === true && !allowPrivate) {
@@ -195,12 +198,20 @@ export async function runCrawl(
   };
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", stop);
-  let queued = 0;
+  // What the store holds from earlier runs: the progress line starts from it.
+  let queued = before.queued;
   // Off a terminal (cron, CI, a log file) the waits are lines, each said once.
   const told = new Map<string, string>();
   let skipsTold = 0;
   const progress =
-    options.quiet === true || !tty ? null : new ProgressLine(io.stderr, () => queued);
+    options.quiet === true
+      ? null
+      : new ProgressLine(
+          io.stderr,
+          () => queued,
+          Date.now,
+          progressMode === "auto" ? (tty ? "redraw" : "lines") : progressMode,
+        );
   progress?.start();
   const poll =
     progress === null
@@ -387,6 +398,13 @@ function redactStore(spec: string): string {
 /** The crawl, or the store's failure if that comes first. */
 function runUntilFailed(failed: Promise<never>, crawler: Crawler): Promise<CrawlerSummary> {
   return Promise.race([crawler.run(), failed]);
+}
+
+/** `--progress`: how progress is written; `auto` chooses by whether stderr is a terminal. */
+function progressOf(value: string | undefined): "auto" | "lines" | "json" {
+  const mode = value ?? "auto";
+  if (mode === "auto" || mode === "lines" || mode === "json") return mode;
+  throw new CliError(`--progress: expected auto, lines or json, got "${mode}"`);
 }
 
 /** The command's summary: the crawl's, without what only a page handler adds. */
