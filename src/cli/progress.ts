@@ -60,6 +60,9 @@ export class ProgressLine {
   stop(): void {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
+    // Off a terminal the summary line that follows says where the crawl ended; a JSON reader
+    // gets the last state as an object too.
+    if (this.mode === "lines") return;
     this.draw();
     if (this.mode === "redraw") this.out.write("\n");
   }

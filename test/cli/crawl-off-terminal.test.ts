@@ -23,7 +23,7 @@ describe("heed crawl off a terminal", { timeout: 120_000 }, () => {
       { timeoutMs: 90_000 },
     );
 
-  it("a progress line every 5 s, and a last one at the end", async () => {
+  it("a progress line every 5 s, then the summary", async () => {
     // Crawl-delay 1 s over 7 pages: the crawl takes at least 6 s, whatever the machine's speed.
     const site = await startSite({ pages: 7, links: 3, robots: "User-agent: *\nCrawl-delay: 1\n" });
     n++;
@@ -31,8 +31,11 @@ describe("heed crawl off a terminal", { timeout: 120_000 }, () => {
       const result = await crawl(site);
       assert.equal(result.code, 0, result.stderr);
       const lines = result.stderr.split("\n").filter((l) => /^heed crawl: fetched \d+ · /.test(l));
-      assert.ok(lines.length >= 2, result.stderr);
-      assert.match(lines.at(-1) ?? "", /^heed crawl: fetched 7 · queued 0 · skipped 0 · errors 0/);
+      assert.ok(lines.length >= 1, result.stderr);
+      assert.match(
+        lines[0] ?? "",
+        /^heed crawl: fetched [1-6] · queued \d+ · skipped 0 · errors 0/,
+      );
     } finally {
       await site.close();
     }

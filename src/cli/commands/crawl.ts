@@ -203,15 +203,19 @@ export async function runCrawl(
   // Off a terminal (cron, CI, a log file) the waits are lines, each said once.
   const told = new Map<string, string>();
   let skipsTold = 0;
+  // Off a terminal, --json asks for the summary alone unless --progress says otherwise.
+  const mode =
+    progressMode !== "auto"
+      ? progressMode
+      : tty
+        ? "redraw"
+        : options.json === true
+          ? null
+          : "lines";
   const progress =
-    options.quiet === true
+    options.quiet === true || mode === null
       ? null
-      : new ProgressLine(
-          io.stderr,
-          () => queued,
-          Date.now,
-          progressMode === "auto" ? (tty ? "redraw" : "lines") : progressMode,
-        );
+      : new ProgressLine(io.stderr, () => queued, Date.now, mode);
   progress?.start();
   const poll =
     progress === null
