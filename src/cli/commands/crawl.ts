@@ -15,6 +15,7 @@ import type { Exchange } from "../../net/exchange-tap.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { openStore } from "../../store/open.js";
 import { StoreError } from "../../store/errors.js";
+import { shown } from "../../store/shown-spec.js";
 import type { CrawlRecord } from "../../store/types.js";
 import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE } from "../errors.js";
 import type { Io } from "../io.js";
@@ -140,8 +141,8 @@ export async function runCrawl(
     onConnection: ({ back, since }) =>
       say(
         back
-          ? `store ${redactStore(options.store)} reachable again (lost at ${clock(since)})`
-          : `store ${redactStore(options.store)} unreachable since ${clock(since)} UTC; ` +
+          ? `store ${shown(options.store)} reachable again (lost at ${clock(since)})`
+          : `store ${shown(options.store)} unreachable since ${clock(since)} UTC; ` +
               `waiting up to ${storeWaitS} s (--store-wait)`,
       ),
   }).catch((error: unknown) => {
@@ -156,7 +157,7 @@ export async function runCrawl(
   const settledBefore = before.done + before.failed;
   if (options.quiet !== true && (before.queued > 0 || settledBefore > 0))
     say(
-      `resuming the crawl in ${redactStore(options.store)}: ${before.queued} queued, ` +
+      `resuming the crawl in ${shown(options.store)}: ${before.queued} queued, ` +
         `${settledBefore} settled by earlier runs`,
     );
   // --queued crawls the sites the store names: a private or loopback one is refused by the
@@ -395,10 +396,6 @@ function list<K extends string>(value: string | undefined, key: K): Partial<Reco
 }
 
 /** A store spec without a password, for messages. */
-function redactStore(spec: string): string {
-  return spec.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
-}
-
 /** The crawl, or the store's failure if that comes first. */
 function runUntilFailed(failed: Promise<never>, crawler: Crawler): Promise<CrawlerSummary> {
   return Promise.race([crawler.run(), failed]);

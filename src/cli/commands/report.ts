@@ -22,6 +22,7 @@ import {
 } from "../../crawler/report.js";
 import { reportHtml } from "../../crawler/report-html.js";
 import { openStore } from "../../store/open.js";
+import { shown } from "../../store/shown-spec.js";
 import type { CrawlStore, StoredCatalog } from "../../store/index.js";
 import { catalogJson, catalogText } from "../crawl-datasets.js";
 import { CliError, EXIT_OK } from "../errors.js";
@@ -142,11 +143,6 @@ export class LineSink {
     if (failure === null || failure.code === "EPIPE") return;
     throw new CliError(`cannot write ${name}: ${failure.message}`, 2, { cause: failure });
   }
-}
-
-/** The store as shown to people: a Redis URL without its password. */
-export function shown(spec: string): string {
-  return spec.replace(/^(rediss?:\/\/[^:@/]*):[^@/]*@/i, "$1:***@");
 }
 
 function message(error: unknown): string {
