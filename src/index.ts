@@ -34,9 +34,6 @@ export {
 } from "./site/sitemap-writer.js";
 export {
   createNewsSite,
-  type ExperimentOptions,
-  type ExperimentResult,
-  type ExperimentRun,
   type LoggedRequest as NewsSiteRequest,
   type NewsSite,
   type NewsSiteOptions,
@@ -45,10 +42,19 @@ export {
   type ResourceRow,
   type RobotsVariant,
   robotsText,
-  runNewsExperiment,
   startNewsSite,
   type StartNewsSiteOptions,
 } from "./site/news/index.js";
+// The paper's experiment drives the crawler against the news site: it sits above both.
+export {
+  type ExperimentOptions,
+  type ExperimentResult,
+  type ExperimentRun,
+  type RowResult,
+  type RunName,
+  RUN_NAMES,
+  runNewsExperiment,
+} from "./cli/news-experiment.js";
 export {
   type ColumnSpec,
   type DataTxt,

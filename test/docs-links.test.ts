@@ -3,7 +3,8 @@
 // notes that do not ship.
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { it } from "node:test";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -43,6 +44,33 @@ it("every docs/ citation names a page and a heading that exist", async () => {
       const anchors = pages.get(m[1] ?? "");
       if (anchors === undefined || (m[2] !== undefined && !anchors.has(m[2])))
         broken.push(`${source}: ${m[0]}`);
+    }
+  }
+  assert.deepEqual(broken, []);
+});
+
+/** Markdown links `[text](target)`, code spans and fenced blocks left out. */
+function markdownLinks(text: string): string[] {
+  const prose = text.replace(/^```[\s\S]*?^```/gm, "").replace(/`[^`\n]*`/g, "");
+  return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1] ?? "");
+}
+
+it("every relative link in README and docs/ names a file that ships, and a heading on it", async () => {
+  const broken: string[] = [];
+  for (const source of ["README.md", ...(await files("docs", ".md"))]) {
+    const text = await readFile(join(root, source), "utf8");
+    for (const target of markdownLinks(text)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: …
+      const [path = "", anchor] = target.split("#");
+      const file = path === "" ? source : join(dirname(source), decodeURIComponent(path));
+      if (!existsSync(join(root, file))) {
+        broken.push(`${source}: ${target}`);
+        continue;
+      }
+      if (anchor === undefined || !file.endsWith(".md")) continue;
+      const headings = (await readFile(join(root, file), "utf8")).matchAll(/^#{1,6} (.+)$/gm);
+      if (![...headings].some((m) => slug(m[1] ?? "") === anchor))
+        broken.push(`${source}: ${target} (no such heading)`);
     }
   }
   assert.deepEqual(broken, []);

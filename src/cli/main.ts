@@ -375,6 +375,11 @@ function defineCrawl(program: Command, io: Io, setExit: SetExit): void {
     )
     .option("--quiet", "no progress line", false)
     .option(
+      "--progress <how>",
+      "auto: a line redrawn in place on a terminal, off one a line every 5 s; lines: a line every 5 s; json: a JSON object every 5 s (fetched, queued, skipped, errors, waiting, pagesPerSecond)",
+      "auto",
+    )
+    .option(
       "--datasets",
       "after the crawl, read each host's /data.txt (and manifests, or the 404 guesses) and keep its catalog in the store; heed report lists them",
       false,

@@ -7,10 +7,11 @@
  * file of ./stages/ owning its own state; this file owns the run's start and its summary.
  */
 import { setMaxListeners } from "node:events";
+import type { ExchangeObserver } from "../net/exchange-tap.js";
 import type { CutReason, HttpClient } from "../net/http-client.js";
 import type { DialectChoice } from "../protocol/robots/index.js";
 import { StoreError } from "../store/errors.js";
-import type { CrawlStore, Discovery } from "../store/types.js";
+import type { CrawlRecord, CrawlStore, Discovery } from "../store/types.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { LINK_PRIORITY, SEED_PRIORITY } from "./discovery.js";
 import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
@@ -110,6 +111,13 @@ export interface CrawlerOptions {
   readonly now?: () => number;
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: CrawlEvent) => void;
+  /**
+   * Told of every exchange the crawl makes through `client` once it has ended: robots.txt and
+   * its redirect hops, sitemaps, pages kept or not, redirects, errors (what `--out` archives).
+   */
+  readonly onExchange?: ExchangeObserver;
+  /** Told of each record once it is in the crawl log: what heed did with each request. */
+  readonly onRecord?: (record: CrawlRecord) => void;
   /**
    * Receives each fetched page that is kept (not `noindex`), with what it may do from there
    * (queue more URLs, ask the site's rules); optional. A page whose `onPage` throws is tried

@@ -12,6 +12,7 @@ import {
   formatDuration,
   formatMoment,
   type CrawlReport,
+  linkedFrom,
   type OriginReport,
   type ReportPart,
   type Timeline,
@@ -116,8 +117,16 @@ ${pivotTable("outcomes", "outcome", origins, overall, (part) =>
 )}
 </section>
 <section>
+<h2>Refused by robots.txt</h2>
+${messagesTable("refusals", origins, overall)}
+</section>
+<section>
+<h2>Broken links</h2>
+${brokenTable(overall)}
+</section>
+<section>
 <h2>Errors</h2>
-${errorsTable(origins, overall)}
+${messagesTable("errors", origins, overall)}
 </section>
 </main>
 </body>
@@ -472,21 +481,42 @@ function pivotTable(
   );
 }
 
-function errorsTable(origins: readonly OriginReport[], overall: ReportPart): string {
-  if (overall.errors.count === 0) return `<p id="errors">No errors.</p>`;
+/** The most frequent messages of each host's errors, or lines of its robots.txt refusals. */
+function messagesTable(
+  id: "errors" | "refusals",
+  origins: readonly OriginReport[],
+  overall: ReportPart,
+): string {
+  const of = (part: ReportPart) => (id === "errors" ? part.errors : part.refusals);
+  const [what, none, column] =
+    id === "errors"
+      ? ["message", "No errors.", "errors"]
+      : ["robots.txt line", "No URL was refused by robots.txt.", "refused"];
+  if (of(overall).count === 0) return `<p id="${id}">${none}</p>`;
   const rows: Row[] = [];
   for (const o of origins) {
-    for (const { message, count } of o.errors.top) rows.push({ cells: [o.origin, message, count] });
-    if (o.errors.untracked > 0)
-      rows.push({ cells: [o.origin, "(other messages, not counted apart)", o.errors.untracked] });
+    for (const { message, count } of of(o).top) rows.push({ cells: [o.origin, message, count] });
+    if (of(o).untracked > 0)
+      rows.push({ cells: [o.origin, `(other ${what}s, not counted apart)`, of(o).untracked] });
   }
-  const shown = `the ${TOP_ERROR_MESSAGES} most frequent messages of each host`;
+  const shown = `the ${TOP_ERROR_MESSAGES} most frequent ${what}s of each host`;
+  return table(id, ["host", what, column], rows, ["all hosts", shown, of(overall).count], [1]);
+}
+
+/** URLs that answered 4xx or 5xx, with the pages that led to them. */
+function brokenTable(overall: ReportPart): string {
+  if (overall.brokenLinks.length === 0) return `<p id="broken">No broken links.</p>`;
+  const rows: Row[] = overall.brokenLinks.map((b) => ({
+    cells: [b.url, b.status, linkedFrom(b)],
+    bad: true,
+  }));
+  const more = overall.brokenUntracked > 0 ? `${overall.brokenUntracked} more, not listed` : "";
   return table(
-    "errors",
-    ["host", "message", "errors"],
+    "broken",
+    ["URL", "status", "linked from"],
     rows,
-    ["all hosts", shown, overall.errors.count],
-    [1],
+    [`${overall.brokenLinks.length} URLs`, "", more],
+    [2],
   );
 }
 
@@ -530,5 +560,5 @@ td.num, th.num { text-align: right; }
 td.zero { color: #b8c0cc; }
 tfoot td, tfoot th { font-weight: 700; border-top: 2px solid var(--line); border-bottom: 0; }
 tr.bad td, tr.bad th { color: var(--bad); }
-#errors td:nth-child(2) { white-space: normal; }
+#errors td:nth-child(2), #refusals td:nth-child(2), #broken td:nth-child(3) { white-space: normal; }
 `;

@@ -16,6 +16,12 @@ import type { CrawlRecord, Discovery } from "../store/types.js";
 export const MAX_ERROR_MESSAGES = 100;
 /** Error messages listed per origin, most frequent first. */
 export const TOP_ERROR_MESSAGES = 5;
+/** Broken links listed per part (overall, each origin); the ones beyond are counted, not named. */
+export const MAX_BROKEN_LINKS = 1000;
+/** Pages named as linking to one broken URL; the ones beyond are counted. */
+export const MAX_LINKING_PAGES = 10;
+/** Outcomes of what the crawler reads about a site, not of a page anyone links to. */
+const SITE_FILE_OUTCOMES: ReadonlySet<string> = new Set(["robots", "sitemap", "tdmrep"]);
 /** Buckets a report's timeline may span while reading; past it, buckets are made wider. */
 export const MAX_COLLECT_BUCKETS = 1000;
 /** Buckets the finished timeline has at most: a chart's worth. */
@@ -92,6 +98,23 @@ export interface GapReport {
   readonly worstShortfallMs: number | null;
 }
 
+/** A URL that answered 4xx or 5xx, and the pages whose links (or redirects) led to it. */
+export interface BrokenLink {
+  readonly url: string;
+  /** Its last answer's status. */
+  readonly status: number;
+  /** The pages that led to it, first seen first; empty for a seed. */
+  readonly linkedFrom: readonly string[];
+  /** Pages past {@link MAX_LINKING_PAGES} that led to it too. */
+  readonly moreLinkedFrom: number;
+}
+
+/** The pages that led to a broken URL, for a table cell. */
+export function linkedFrom(link: BrokenLink): string {
+  const named = link.linkedFrom.length === 0 ? "(a seed)" : link.linkedFrom.join(" ");
+  return link.moreLinkedFrom > 0 ? `${named} (+${link.moreLinkedFrom} more)` : named;
+}
+
 export interface ReportPart {
   /** Records in the log. */
   readonly records: number;
@@ -122,6 +145,10 @@ export interface ReportPart {
   readonly payments: ErrorReport;
   /** Licenses the site named (outcome `license`: robots.txt `License:`, `Link rel="license"`). */
   readonly licenses: ErrorReport;
+  /** URLs that answered 4xx or 5xx (robots.txt and sitemaps aside), by URL. */
+  readonly brokenLinks: readonly BrokenLink[];
+  /** Broken URLs past {@link MAX_BROKEN_LINKS}, counted and not listed. */
+  readonly brokenUntracked: number;
   readonly gaps: GapReport;
   /** Time waited on delays, rates and time windows, over the records that say (`waitedMs`). */
   readonly waitedMs: number;
@@ -241,6 +268,8 @@ class Tally {
   readonly refusals = new TopMessages();
   readonly payments = new TopMessages();
   readonly licenses = new TopMessages();
+  readonly broken = new Map<string, { status: number; from: Set<string>; more: number }>();
+  brokenUntracked = 0;
   usageNotKept = 0;
   /** `category value` → records. */
   readonly usageValues = new Map<string, number>();
@@ -284,6 +313,7 @@ class Tally {
     if (record.outcome === "fetched-usage-refused") this.usageNotKept++;
     if (record.usage !== undefined && record.usage !== null) this.addUsage(record.usage);
     if (!isRequest(record)) return;
+    this.addBroken(record);
     this.requests++;
     this.bytes += record.bytes;
     bump(this.statuses, record.status);
@@ -312,6 +342,31 @@ class Tally {
         }
       }
     }
+  }
+
+  /** A page answer of 4xx or 5xx, with the page that led to it. */
+  private addBroken(record: CrawlRecord): void {
+    const { status } = record;
+    if (status === null || SITE_FILE_OUTCOMES.has(record.outcome)) return;
+    // Answered after all (a 503 tried again): not broken.
+    if (status < 400) {
+      this.broken.delete(record.url);
+      return;
+    }
+    let entry = this.broken.get(record.url);
+    if (entry === undefined) {
+      if (this.broken.size >= MAX_BROKEN_LINKS) {
+        this.brokenUntracked++;
+        return;
+      }
+      entry = { status, from: new Set(), more: 0 };
+      this.broken.set(record.url, entry);
+    }
+    entry.status = status;
+    const referrer = record.referrer ?? null;
+    if (referrer === null || entry.from.has(referrer)) return;
+    if (entry.from.size < MAX_LINKING_PAGES) entry.from.add(referrer);
+    else entry.more++;
   }
 
   /** Buckets `factor` times wider: index i goes to floor(i / factor). */
@@ -385,6 +440,15 @@ class Tally {
       refusals: this.refusals.report(),
       payments: this.payments.report(),
       licenses: this.licenses.report(),
+      brokenLinks: [...this.broken]
+        .sort((a, b) => compareText(a[0], b[0]))
+        .map(([url, e]) => ({
+          url,
+          status: e.status,
+          linkedFrom: [...e.from],
+          moreLinkedFrom: e.more,
+        })),
+      brokenUntracked: this.brokenUntracked,
       usage: { notKept: this.usageNotKept, byCategory: this.usageByCategory() },
       gaps: {
         count: this.gaps,

@@ -1,25 +1,30 @@
 /**
  * The crawler's content output: WARC 1.1 files (ISO 28500:2017), written with `warcio`.
  *
- * Layout. Each file starts with a `warcinfo` record (software, format, the caller's extra fields);
- * then, per page, three records written together: `request` (reconstructed: `GET path HTTP/1.1`,
- * Host and the headers heed sent), `response` (status line, headers, body), and `metadata`
- * (`application/warc-fields`: the robots.txt rule that allowed the page, the delay kept, the
- * REGP `<srcloc>` it stands for, and the original values of any HTTP headers changed below).
- * The request and metadata records name the response in `WARC-Concurrent-To`. Every record has
- * a `WARC-Record-ID` (`<urn:uuid:…>`), `WARC-Date` (the moment the request started, to the
- * millisecond, as WARC 1.1 allows), `WARC-Block-Digest` and `WARC-Payload-Digest` (`sha256:` and
- * lower-case hex, warcio's default); all but warcinfo have `WARC-Target-URI`.
+ * Layout. Each file starts with a `warcinfo` record (software, format, the caller's extra fields).
+ * `write` files one page as three records written together: `request` (reconstructed: `GET path
+ * HTTP/1.1`, Host and the headers heed sent), `response` (status line, headers, body), and
+ * `metadata` (`application/warc-fields`: the robots.txt rule that allowed the page, the delay
+ * kept, the REGP `<srcloc>` it stands for, and the original values of any HTTP headers changed
+ * below), the request and metadata naming the response in `WARC-Concurrent-To`.
+ * A crawl (`heed crawl --out`) files every exchange instead (`writeExchange`: robots.txt and its
+ * redirect hops, sitemaps, pages kept or not, redirects, errors): its request and response records,
+ * then a metadata record of what heed did with it (`noteRecord`: the crawl log's outcome and why;
+ * `noteKept`: the fields above), naming the response in `WARC-Refers-To`.
+ * Every record has a `WARC-Record-ID` (`<urn:uuid:…>`), `WARC-Date` (the moment the request
+ * started, to the millisecond, as WARC 1.1 allows), `WARC-Block-Digest` and `WARC-Payload-Digest`
+ * (`sha256:` and lower-case hex, warcio's default); all but warcinfo have `WARC-Target-URI`.
  *
- * Bodies are stored decoded. The HTTP client undoes Content-Encoding and chunking itself, so the
- * stored response says what its bytes are: `Content-Encoding` and `Transfer-Encoding` are left
+ * Bodies of pages are stored decoded (robots.txt as sent, only unchunked). The HTTP client undoes
+ * Content-Encoding and chunking itself, so the stored response says what its bytes are: `Content-Encoding` and `Transfer-Encoding` are left
  * out, and `Content-Length` is the stored body's length. The values the server sent go to the
  * metadata record (`original-content-encoding`, `original-transfer-encoding`,
  * `original-content-length`), so the archive stays plain standard WARC that any reader replays.
  * The client keeps the first value of each header (names lower-cased), so a repeated header
  * (Set-Cookie) keeps its first value; the reason phrase is the standard one for the status.
  * A body cut at a size limit gets `WARC-Truncated: length` (at the compression-ratio limit,
- * `unspecified`).
+ * `unspecified`); so does, `unspecified`, the body of a page left out because its usage
+ * preferences refuse the crawl's purpose (the note says `body-withheld`).
  *
  * Files. `<prefix>-<UTC yyyyMMddHHmmssSSS>-<serial>.warc.gz`, one gzip member per record (what
  * WARC tools expect of `.warc.gz`: any record can be read from its offset). A file is closed once
@@ -38,6 +43,8 @@ import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { STATUS_CODES } from "node:http";
 import { join } from "node:path";
 import { WARC_1_1, WARCRecord, WARCSerializer } from "warcio";
+import type { Exchange } from "../net/exchange-tap.js";
+import type { CrawlRecord } from "../store/types.js";
 import type { FetchedPage } from "./crawler.js";
 
 /** Where files rotate by default: 1 GB, the size Heritrix and the IIPC recommend. */
@@ -50,6 +57,14 @@ export const WARC_CLOSED_CODE = "HEED_WARC_CLOSED";
 const WARC_1_1_SPEC =
   "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/";
 const DIGEST = { algo: "sha-256", prefix: "sha256:", base32: false } as const;
+/**
+ * URLs whose exchanges wait for their crawl-log record. A page's record follows its exchange
+ * as soon as it is filed, so only the requests in flight wait; the few URLs the log never names
+ * (robots.txt redirect hops) are written once this many are held.
+ */
+const MAX_HELD_URLS = 1000;
+/** Outcomes whose bodies the archive leaves out: the page's usage preferences refuse the crawl. */
+const WITHHELD_OUTCOMES: ReadonlySet<string> = new Set(["fetched-usage-refused"]);
 /** Headers whose stored value differs from the wire, since the body is stored decoded. */
 const DECODED_AWAY = ["content-encoding", "transfer-encoding"] as const;
 
@@ -106,6 +121,10 @@ export class WarcWriter {
   #serial = 0;
   #closed = false;
   #queue: Promise<void> = Promise.resolve();
+  /** Exchanges waiting for the crawl log's record of their URL, in the order they ended. */
+  readonly #held = new Map<string, Exchange[]>();
+  /** The response of a kept page archived before the log's record of it, for that record's note. */
+  readonly #written = new Map<string, string>();
 
   private constructor(dir: string, options: WarcWriterOptions) {
     this.dir = dir;
@@ -128,24 +147,101 @@ export class WarcWriter {
 
   /** Appends the page's request, response and metadata records; resolves once they are written. */
   write(page: FetchedPage, extra: WarcPageExtra = {}): Promise<void> {
-    const job = this.#queue.then(() => this.#writePage(page, extra));
+    return this.#enqueue(() => pageRecords(page, extra, this.#gzip));
+  }
+
+  #enqueue(records: () => Promise<Uint8Array>): Promise<void> {
+    // Refused when asked after close; what was asked before close is written before it ends.
+    if (this.#closed)
+      return Promise.reject(
+        new WarcWriteError(WARC_CLOSED_CODE, `the WARC writer for ${this.dir} is closed`),
+      );
+    const job = this.#queue.then(() => this.#writeRecords(records));
     this.#queue = job.catch(() => undefined);
     return job;
+  }
+
+  /**
+   * Holds an exchange until the crawl log says what heed did with its URL (`noteRecord`); then
+   * its request and response records are written, followed by a metadata record of what was done.
+   */
+  writeExchange(exchange: Exchange): Promise<void> {
+    const held = this.#held.get(exchange.url);
+    if (held !== undefined) held.push(exchange);
+    else this.#held.set(exchange.url, [exchange]);
+    // A URL the log never names (a robots.txt redirect's hop): written without a note once
+    // more are held than requests are ever in flight.
+    if (this.#held.size <= MAX_HELD_URLS) return Promise.resolve();
+    const [oldest] = this.#held.keys();
+    return oldest === undefined ? Promise.resolve() : this.#flush(oldest, null);
+  }
+
+  /**
+   * The crawl log's record of a request: the exchanges held for its URL are written, then a
+   * metadata record of its outcome, why, how it was found and the gaps kept (with what
+   * `noteKept` said). A page not kept for the crawl's purpose is archived without its body.
+   */
+  noteRecord(record: CrawlRecord): Promise<void> {
+    return this.#flush(record.url, record);
+  }
+
+  /** What heed knew of a page it kept, for the note about its exchange. */
+  noteKept(page: FetchedPage, extra: WarcPageExtra = {}): Promise<void> {
+    // Written now, not with the log's record: the crawl files the page as done only once its
+    // handler (this) has returned, so a crawl killed before then fetches it again, and one
+    // killed after finds it archived.
+    return this.#flush(page.url, null, keptFields(page, extra));
+  }
+
+  #flush(
+    url: string,
+    record: CrawlRecord | null,
+    kept: readonly [string, string][] = [],
+  ): Promise<void> {
+    const exchanges = this.#held.get(url) ?? [];
+    this.#held.delete(url);
+    const withhold = record !== null && WITHHELD_OUTCOMES.has(record.outcome);
+    const records: WARCRecord[] = [];
+    const fields: [string, string][] = record === null ? [] : recordFields(record);
+    fields.push(...kept);
+    let last = this.#written.get(url) ?? null;
+    for (const exchange of exchanges) {
+      const made = exchangeRecords(exchange, withhold);
+      records.push(...made.records);
+      fields.push(...made.fields);
+      last = made.refersTo;
+    }
+    // The log's record follows a kept page's note: it refers to the same response.
+    if (record === null && last !== null) this.#written.set(url, last);
+    else this.#written.delete(url);
+    if (withhold && exchanges.length > 0)
+      fields.push(["body-withheld", "usage preferences refuse the crawl's purpose"]);
+    const at = record?.at ?? exchanges[0]?.at ?? 0;
+    if (fields.length > 0)
+      records.push(
+        metadataRecord(url, at, fields, last === null ? {} : { "WARC-Refers-To": last }),
+      );
+    if (records.length === 0) return Promise.resolve();
+    return this.#enqueue(() => serializeAll(records, this.#gzip));
   }
 
   /** Waits for pending writes, then syncs and closes the file. Later writes are refused. */
   async close(): Promise<void> {
     if (this.#closed) return this.#queue;
+    // Exchanges the log never named are written now, without a note.
+    const last = [...this.#held.keys()].map((url) => this.#flush(url, null));
+    this.#written.clear();
     this.#closed = true;
-    await this.#queue;
-    await this.#finishFile();
+    try {
+      await Promise.all(last);
+    } finally {
+      await this.#queue;
+      await this.#finishFile();
+    }
   }
 
-  async #writePage(page: FetchedPage, extra: WarcPageExtra): Promise<void> {
-    if (this.#closed) {
-      throw new WarcWriteError(WARC_CLOSED_CODE, `the WARC writer for ${this.dir} is closed`);
-    }
-    const records = await pageRecords(page, extra, this.#gzip);
+  async #writeRecords(serialized: () => Promise<Uint8Array>): Promise<void> {
+    const records = await serialized();
     const file = this.#file ?? (await this.#startFile());
     try {
       await writeFully(file.handle, records);
@@ -219,81 +315,205 @@ async function pageRecords(
   extra: WarcPageExtra,
   gzip: boolean,
 ): Promise<Uint8Array> {
-  const url = new URL(page.url);
-  const date = new Date(page.at).toISOString();
   const responseId = recordId();
-  const sent = extra.requestHeaders ?? page.requestHeaders ?? {};
-  const requestHeaders: [string, string][] = [
-    ["Host", url.host],
-    ...Object.entries(sent)
-      .filter(([name]) => name.toLowerCase() !== "host")
-      .map(([name, value]): [string, string] => [headerCase(name), value]),
-  ];
-  const request = WARCRecord.create({
-    url: page.url,
-    date,
-    type: "request",
-    warcVersion: WARC_1_1,
-    warcHeaders: { "WARC-Record-ID": recordId(), "WARC-Concurrent-To": responseId },
-    statusline: `GET ${url.pathname}${url.search} HTTP/1.1`,
-    httpHeaders: requestHeaders,
-  });
-
-  const body = page.body ?? new Uint8Array(0);
-  const original: [string, string][] = [];
-  const responseHeaders: [string, string][] = [];
-  for (const [name, value] of Object.entries(page.headers)) {
-    const lower = name.toLowerCase();
-    if ((DECODED_AWAY as readonly string[]).includes(lower)) {
-      original.push([`original-${lower}`, value]);
-    } else if (lower === "content-length" && page.body !== null) {
-      if (value !== String(body.byteLength)) original.push(["original-content-length", value]);
-    } else responseHeaders.push([headerCase(name), value]);
-  }
-  if (page.body !== null) responseHeaders.push(["Content-Length", String(body.byteLength)]);
-  const response = WARCRecord.create(
+  const answer = responseRecord(
     {
       url: page.url,
-      date,
-      type: "response",
-      warcVersion: WARC_1_1,
-      warcHeaders: {
-        "WARC-Record-ID": responseId,
-        ...(page.truncated === undefined
-          ? {}
-          : { "WARC-Truncated": page.truncated === "size" ? "length" : "unspecified" }),
-      },
-      statusline: `HTTP/1.1 ${page.status} ${STATUS_CODES[page.status] ?? ""}`,
-      httpHeaders: responseHeaders,
+      at: page.at,
+      status: page.status,
+      headers: page.headers,
+      body: page.body,
+      decoded: true,
+      ...(page.truncated === undefined
+        ? {}
+        : { truncated: page.truncated === "size" ? "length" : "unspecified" }),
     },
-    [body],
+    responseId,
   );
+  const fields = [...keptFields(page, extra), ...answer.original];
+  return serializeAll(
+    [
+      requestRecord(page.url, page.at, "GET", extra.requestHeaders ?? page.requestHeaders ?? {}, {
+        "WARC-Concurrent-To": responseId,
+      }),
+      answer.record,
+      metadataRecord(page.url, page.at, fields, { "WARC-Concurrent-To": responseId }),
+    ],
+    gzip,
+  );
+}
 
-  const fields: [string, string][] = [
+/** What heed knew of a page it kept: the rule that allowed it, the gap, its usage preferences. */
+function keptFields(page: FetchedPage, extra: WarcPageExtra): [string, string][] {
+  return [
     ...(page.rule === null ? [] : [["robots-rule", page.rule] as [string, string]]),
     ["crawl-delay-seconds", String(page.delaySeconds)],
     ...(extra.srcloc === undefined ? [] : [["srcloc", extra.srcloc] as [string, string]]),
     // docs/usage-preferences.md: the page's usage preferences, as the crawl log has them.
     ...(page.usage === undefined ? [] : [["usage-preferences", page.usage] as [string, string]]),
     ...(page.truncated === undefined ? [] : [["truncated", page.truncated] as [string, string]]),
-    ...original,
   ];
-  const metadata = WARCRecord.create(
+}
+
+interface ExchangeRecords {
+  readonly records: WARCRecord[];
+  /** The record a note about the exchange refers to: its response, or its request. */
+  readonly refersTo: string;
+  /** Facts the records do not show as sent (header values, the error), for the note. */
+  readonly fields: [string, string][];
+}
+
+/**
+ * An exchange's request and response records (the request alone when no answer came).
+ * `withhold`: the response without its body, marked truncated (WARC 1.1: `unspecified`).
+ */
+function exchangeRecords(exchange: Exchange, withhold: boolean): ExchangeRecords {
+  const { url, at } = exchange;
+  if (exchange.status === null) {
+    const id = recordId();
+    return {
+      records: [
+        requestRecord(url, at, exchange.method, exchange.requestHeaders, { "WARC-Record-ID": id }),
+      ],
+      refersTo: id,
+      fields: [["no-answer", exchange.error ?? "unknown"]],
+    };
+  }
+  const responseId = recordId();
+  const answer = responseRecord(
     {
-      url: page.url,
-      date,
+      url,
+      at,
+      status: exchange.status,
+      headers: exchange.headers,
+      body: withhold && exchange.body !== null ? new Uint8Array(0) : exchange.body,
+      decoded: exchange.decoded,
+      ...(withhold
+        ? { truncated: "unspecified" }
+        : exchange.truncated
+          ? { truncated: "length" }
+          : {}),
+    },
+    responseId,
+  );
+  const request = requestRecord(url, at, exchange.method, exchange.requestHeaders, {
+    "WARC-Concurrent-To": responseId,
+  });
+  return { records: [request, answer.record], refersTo: responseId, fields: answer.original };
+}
+
+/** The crawl log's record as warc-fields. */
+function recordFields(record: CrawlRecord): [string, string][] {
+  const optional: [string, string | number | null | undefined][] = [
+    ["heed-detail", record.detail],
+    ["heed-via", record.via],
+    ["heed-canonical", record.canonical],
+    ["heed-required-gap-ms", record.requiredGapMs],
+    ["heed-gap-ms", record.gapMs],
+  ];
+  return [
+    ["heed-outcome", record.outcome],
+    ...optional.flatMap(([name, value]): [string, string][] =>
+      value === null || value === undefined ? [] : [[name, String(value)]],
+    ),
+  ];
+}
+
+function requestRecord(
+  target: string,
+  at: number,
+  method: string,
+  sent: Readonly<Record<string, string>>,
+  warcHeaders: Record<string, string>,
+): WARCRecord {
+  const url = new URL(target);
+  return WARCRecord.create({
+    url: target,
+    date: new Date(at).toISOString(),
+    type: "request",
+    warcVersion: WARC_1_1,
+    warcHeaders: { "WARC-Record-ID": recordId(), ...warcHeaders },
+    statusline: `${method} ${url.pathname}${url.search} HTTP/1.1`,
+    httpHeaders: [
+      ["Host", url.host],
+      ...Object.entries(sent)
+        .filter(([name]) => name.toLowerCase() !== "host")
+        .map(([name, value]): [string, string] => [headerCase(name), value]),
+    ],
+  });
+}
+
+interface Answer {
+  readonly url: string;
+  readonly at: number;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array | null;
+  /** Content-Encoding undone: the stored headers must not claim it. */
+  readonly decoded: boolean;
+  /** WARC-Truncated (WARC 1.1 §5.13): cut at a length limit, or for another reason. */
+  readonly truncated?: "length" | "unspecified";
+}
+
+/**
+ * The response record, and the header values the stored record does not keep as sent (the body
+ * is stored decoded, and always without chunking), for the metadata record.
+ */
+function responseRecord(
+  answer: Answer,
+  responseId: string,
+): { record: WARCRecord; original: [string, string][] } {
+  const body = answer.body ?? new Uint8Array(0);
+  const original: [string, string][] = [];
+  const headers: [string, string][] = [];
+  const dropped: readonly string[] = answer.decoded ? DECODED_AWAY : ["transfer-encoding"];
+  for (const [name, value] of Object.entries(answer.headers)) {
+    const lower = name.toLowerCase();
+    if (dropped.includes(lower)) original.push([`original-${lower}`, value]);
+    else if (lower === "content-length" && answer.body !== null) {
+      if (value !== String(body.byteLength)) original.push(["original-content-length", value]);
+    } else headers.push([headerCase(name), value]);
+  }
+  if (answer.body !== null) headers.push(["Content-Length", String(body.byteLength)]);
+  const record = WARCRecord.create(
+    {
+      url: answer.url,
+      date: new Date(answer.at).toISOString(),
+      type: "response",
+      warcVersion: WARC_1_1,
+      warcHeaders: {
+        "WARC-Record-ID": responseId,
+        ...(answer.truncated === undefined ? {} : { "WARC-Truncated": answer.truncated }),
+      },
+      statusline: `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}`,
+      httpHeaders: headers,
+    },
+    [body],
+  );
+  return { record, original };
+}
+
+function metadataRecord(
+  url: string,
+  at: number,
+  fields: readonly (readonly [string, string])[],
+  warcHeaders: Record<string, string>,
+): WARCRecord {
+  return WARCRecord.create(
+    {
+      url,
+      date: new Date(at).toISOString(),
       type: "metadata",
       warcVersion: WARC_1_1,
-      warcHeaders: { "WARC-Record-ID": recordId(), "WARC-Concurrent-To": responseId },
+      warcHeaders: { "WARC-Record-ID": recordId(), ...warcHeaders },
     },
     [new TextEncoder().encode(fields.map(([k, v]) => `${k}: ${clean(v)}\r\n`).join(""))],
   );
+}
 
-  const parts = [
-    await serialize(request, gzip),
-    await serialize(response, gzip),
-    await serialize(metadata, gzip),
-  ];
+async function serializeAll(records: readonly WARCRecord[], gzip: boolean): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for (const record of records) parts.push(await serialize(record, gzip));
   return Buffer.concat(parts);
 }
 

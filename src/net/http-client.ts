@@ -387,7 +387,8 @@ export function createGuardedAgent(options: GuardedAgentOptions): Agent {
   });
 }
 
-function requestHeaders(
+/** The headers `fetchPage` sends besides Host, names lower-cased. */
+export function requestHeaders(
   userAgent: string,
   extra: FetchPageOptions["headers"] = {},
 ): Record<string, string> {

@@ -56,6 +56,8 @@ export interface RobotsFetchResult {
   readonly bodyCut: boolean;
   /** How long the result may be cached, in ms. */
   readonly lifetimeMs: number;
+  /** After a network error, its `code` when it had one (HEED_BLOCKED_ADDRESS: the address guard). */
+  readonly errorCode?: string;
 }
 
 /** The robots.txt URL for any URL of a site: `https://a.example:8080/x?y` → `https://a.example:8080/robots.txt`. */
@@ -71,7 +73,13 @@ export async function fetchRobots(
   const timeout = options.timeoutMs ?? ROBOTS_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? MAX_ROBOTS_BODY_BYTES;
   const now = options.now ?? Date.now;
-  const failed = (finalUrl: string, status: number | null, redirects: number, why: string) => ({
+  const failed = (
+    finalUrl: string,
+    status: number | null,
+    redirects: number,
+    why: string,
+    errorCode?: string,
+  ): RobotsFetchResult => ({
     url,
     finalUrl,
     status,
@@ -80,6 +88,7 @@ export async function fetchRobots(
     body: null,
     bodyCut: false,
     lifetimeMs: 0,
+    ...(errorCode === undefined ? {} : { errorCode }),
   });
   let response: GuardedResponse;
   try {
@@ -101,7 +110,8 @@ export async function fetchRobots(
     });
   } catch (error) {
     const at = error instanceof GuardedRequestError ? error.url : url;
-    return failed(at, null, 0, describe(error));
+    const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+    return failed(at, null, 0, describe(error), typeof code === "string" ? code : undefined);
   }
   const { status, redirects, headers } = response;
   const verdict = robotsFetchVerdict({ status, redirects });

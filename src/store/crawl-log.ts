@@ -36,6 +36,7 @@ export const OPTIONAL_FIELDS = [
   "gapMs",
   "waitedMs",
   "usage",
+  "referrer",
 ] as const;
 
 /** Checks what a back end cannot store faithfully, before anything is written. */
@@ -62,8 +63,11 @@ export function checkRecord(record: CrawlRecord): void {
     if (value !== undefined && value !== null && !Number.isFinite(value))
       bad(field, "a finite number or null", value);
   }
-  if (record.usage !== undefined && record.usage !== null && typeof record.usage !== "string")
-    bad("usage", "a string or null", record.usage);
+  for (const field of ["usage", "referrer"] as const) {
+    const value = record[field];
+    if (value !== undefined && value !== null && typeof value !== "string")
+      bad(field, "a string or null", value);
+  }
 }
 
 /** The record in its stored shape: the optional fields that are absent become null. */
@@ -83,6 +87,7 @@ export function storedRecord(record: CrawlRecord): StoredRecord {
     gapMs: record.gapMs ?? null,
     waitedMs: record.waitedMs ?? null,
     usage: record.usage ?? null,
+    referrer: record.referrer ?? null,
   };
 }
 

@@ -153,6 +153,8 @@ export interface CrawlRecord {
   readonly canonical?: string | null;
   /** How the URL was found. */
   readonly via?: Discovery | null;
+  /** The page whose link (or redirect, or sitemap) brought the URL into the crawl; null for a seed. */
+  readonly referrer?: string | null;
   /** The gap the site's rules required before this request, and the gap kept, in ms. */
   readonly requiredGapMs?: number | null;
   readonly gapMs?: number | null;

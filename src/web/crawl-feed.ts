@@ -6,7 +6,7 @@
  * {@link CrawlSnapshot}. Read-only: it calls only the store's reading methods.
  */
 import { existsSync } from "node:fs";
-import { shown } from "../cli/commands/report.js";
+import { shown } from "../store/shown-spec.js";
 import { SitePaceReader } from "../crawler/read-site-pace.js";
 import { reportHtml } from "../crawler/report-html.js";
 import { isRequest, reportBuilder, type ReportBuilder } from "../crawler/report.js";

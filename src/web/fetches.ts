@@ -5,7 +5,7 @@
  * for the other commands. Answers are plain JSON-ready data; nothing here throws on what a
  * site sends.
  */
-import { isPrivateHost } from "../cli/private-host.js";
+import { isPrivateHost } from "../net/address-guard.js";
 import { fetchDataTxt } from "../net/data-txt-fetch.js";
 import { createHttpClient, type HttpClient } from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";

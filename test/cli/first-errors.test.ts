@@ -47,6 +47,11 @@ describe("errors a person sees", { timeout: 120_000 }, () => {
       ["sitemap", "update", "some-dir", "--loc", "http://a.example/"],
       /some-dir/,
     ],
+    [
+      "sitemap update --lastmod that is no date",
+      ["sitemap", "update", "s.xml", "--loc", "http://a.example/", "--lastmod", "yesterday"],
+      /--lastmod: expected now or a W3C date .*got "yesterday"/,
+    ],
     ["lint a folder", ["lint", "some-dir"], /some-dir/],
     [
       "datasets build a folder with no data files",

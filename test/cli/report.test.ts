@@ -216,6 +216,42 @@ describe("heed report and heed export after a real crawl", SUITE, () => {
     assert.equal(total?.split(/\s+/)[2], String(requests));
   });
 
+  it("report and export name the broken link and every page that led to it", async () => {
+    const records = await exported();
+    const [first] = sites;
+    assert.ok(first !== undefined);
+    const missing = `${first.origin}/missing.html`;
+    // Every page links to /missing.html; the page that queued it first is its referrer.
+    const record = records.find((r) => r.url === missing);
+    assert.equal(record?.status, 404);
+    assert.match(String(record?.referrer), new RegExp(`^${first.origin}/`));
+    const seed = records.find((r) => r.url === `${first.origin}/`);
+    assert.equal(seed?.referrer, null, "a seed has no referrer");
+    const page = records.find((r) => r.url === `${first.origin}/page/1.html`);
+    assert.equal(page?.referrer, `${first.origin}/`);
+
+    const text = await runCli(["report", "--store", storePath]);
+    assert.equal(text.code, 0, text.stderr);
+    const lines = text.stdout.split("\n");
+    const head = lines.findIndex((l) => l.startsWith("broken links"));
+    assert.ok(head >= 0, text.stdout);
+    assert.match(lines[head] ?? "", /^broken links\s+status\s+linked from$/);
+    const rows = lines.slice(head + 1).filter((l) => l.startsWith("http"));
+    // The sitemap the sites do not have is no link anyone followed: not listed.
+    assert.deepEqual(
+      rows.map((l) => l.split(/\s{2,}/).slice(0, 2)),
+      [[missing, "404"]],
+    );
+    assert.ok(rows[0]?.includes(String(record?.referrer)), rows[0]);
+
+    const html = join(temp.dir, "broken.html");
+    const result = await runCli(["report", "--store", storePath, "--html", html]);
+    assert.equal(result.code, 0, result.stderr);
+    const page_ = await readFile(html, "utf8");
+    assert.match(page_, /<table id="broken">[\s\S]*missing\.html[\s\S]*404/);
+    assert.match(page_, /<table id="refusals">[\s\S]*Disallow: \/page\/5\.html/);
+  });
+
   it("export --format csv --out FILE: a header, CRLF rows, the same records as jsonl", async () => {
     const records = await exported();
     const out = join(temp.dir, "export.csv");

@@ -1,7 +1,8 @@
 // A crawl of a local site that publishes usage preferences in every form heed reads: robots.txt
 // Content-Usage and Content-Signal lines, the Content-Usage header, robots meta noai, TDMRep
 // meta and header. Read from the crawl log (heed export) and the WARC files: pages refused for
-// the crawl's purpose are fetched and not kept, and every page's preferences are recorded.
+// the crawl's purpose are fetched and not kept (archived without their bodies), and every page's
+// preferences are recorded.
 import assert from "node:assert/strict";
 import type { ServerResponse } from "node:http";
 import { readdir, readFile } from "node:fs/promises";
@@ -134,11 +135,18 @@ describe(
         assert.equal(record?.outcome, "fetched-usage-refused", path);
         assert.match(String(record?.detail), /^usage: train-ai refused by /, path);
         assert.equal(JSON.parse(String(record?.usage))["train-ai"].value, "disallowed", path);
-        assert.ok(
-          !warc.includes(`WARC-Target-URI: ${site.origin}${path}\r`),
-          `${path} not in the WARC`,
-        );
+        // Archived as asked, without its body: the note says why.
+        assert.ok(warc.includes(`WARC-Target-URI: ${site.origin}${path}\r`), `${path} archived`);
       }
+      assert.equal(
+        warc.match(/body-withheld: usage preferences refuse the crawl's purpose/g)?.length,
+        REFUSED_FOR_TRAINING.length,
+      );
+      assert.equal(
+        warc.match(/WARC-Truncated: unspecified\r/g)?.length,
+        REFUSED_FOR_TRAINING.length,
+        "each refused page's response is stored without its body",
+      );
       assert.match(String(log.get("/robots-no/a.html")?.detail), /robots\.txt line 3/);
       assert.match(String(log.get("/header-no.html")?.detail), /header content-usage/);
       assert.match(String(log.get("/tdm-meta.html")?.detail), /meta tdm-reservation/);

@@ -423,7 +423,7 @@ describe("WarcWriter: rotation and restarts", SUITE, () => {
 });
 
 describe("heed crawl --out", SUITE, () => {
-  it("--warc-max-bytes: rotates files, each page whole in one of them, every page once", async () => {
+  it("--warc-max-bytes: rotates files, each exchange whole in one of them, every request once", async () => {
     const site = await startSite({ pages: 12, links: 3, pageBytes: 1500 });
     const dir = freshDir();
     try {
@@ -454,11 +454,13 @@ describe("heed crawl --out", SUITE, () => {
           "warcinfo",
           "each file opens with its warcinfo",
         );
-        assert.deepEqual(of("request"), of("response"), "a page's records stay in one file");
-        assert.deepEqual(of("metadata"), of("response"));
+        assert.deepEqual(of("request"), of("response"), "an exchange's records stay in one file");
+        // Each exchange is followed by a note of what heed did with it, in the same file.
+        const noted = new Set(of("metadata"));
+        for (const uri of of("response")) assert.ok(noted.has(uri), `a note on ${uri}`);
         uris.push(...(of("response") as string[]));
       }
-      const fetched = site.log.filter((r) => isPage(r.path)).map((r) => `${site.origin}${r.path}`);
+      const fetched = site.log.map((r) => `${site.origin}${r.path}`);
       assert.deepEqual([...uris].sort(), [...fetched].sort());
       assert.equal(new Set(uris).size, uris.length);
       const bad = await runCli([
@@ -476,7 +478,7 @@ describe("heed crawl --out", SUITE, () => {
     }
   });
 
-  it("writes one response record per page in the server log, with its body, headers and rule", async () => {
+  it("writes one response record per request in the server log, with its body, headers and rule", async () => {
     const gzipped = 2;
     const options: SiteOptions = {
       pages: 10,
@@ -519,9 +521,13 @@ describe("heed crawl --out", SUITE, () => {
       const responses = records.filter((r) => r.warc["warc-type"] === "response");
       assert.deepEqual(
         responses.map((r) => r.warc["warc-target-uri"]).sort(),
-        fetched.map((r) => `${site.origin}${r.path}`).sort(),
+        site.log.map((r) => `${site.origin}${r.path}`).sort(),
+        "robots.txt and the sitemap fallback too",
       );
-      assert.equal(responses.length, summary.fetched);
+      assert.equal(
+        responses.filter((r) => isPage(new URL(r.warc["warc-target-uri"] ?? "").pathname)).length,
+        summary.fetched,
+      );
       const [info] = records;
       assert.ok(info !== undefined);
       assert.match(fields(info)["software"] ?? "", /^heed\/\d+\.\d+\.\d+/);
@@ -532,13 +538,19 @@ describe("heed crawl --out", SUITE, () => {
           records.find((r) => r.warc["warc-type"] === type && r.warc["warc-target-uri"] === uri);
         const request = of("request");
         const response = of("response");
-        const metadata = of("metadata");
-        assert.ok(request && response && metadata, uri);
+        // Two notes: what heed knew of the page it kept, then the crawl log's record.
+        const [metadata, record] = records.filter(
+          (r) => r.warc["warc-type"] === "metadata" && r.warc["warc-target-uri"] === uri,
+        );
+        assert.ok(request && response && metadata && record, uri);
         assert.equal(request.statusLine, `GET ${logged.path} HTTP/1.1`);
         assert.equal(request.http?.["user-agent"], logged.userAgent);
         assert.equal(request.http?.["host"], logged.headers["host"]);
         assert.equal(request.http?.["accept-encoding"], logged.headers["accept-encoding"]);
         const m = fields(metadata);
+        assert.equal(metadata.warc["warc-refers-to"], response.warc["warc-record-id"]);
+        assert.equal(record.warc["warc-refers-to"], response.warc["warc-record-id"]);
+        assert.equal(fields(record)["heed-outcome"], "fetched");
         assert.equal(m["crawl-delay-seconds"], "0.05");
         const page = /^\/page\/(\d+)\.html$/.exec(logged.path);
         if (page !== null) {
@@ -598,16 +610,14 @@ describe("heed crawl --out", SUITE, () => {
       const files = await warcFiles(dir);
       assert.equal(files.length, 2, "the resumed run wrote a file of its own");
       assert.ok(site.log.length > pagesBefore, "the resumed run fetched more pages");
-      const asked = new Set(
-        site.log.filter((r) => isPage(r.path)).map((r) => `${site.origin}${r.path}`),
-      );
+      const asked = new Set(site.log.map((r) => `${site.origin}${r.path}`));
       const archived = new Set<string>();
       for (const records of await readBoth(files)) {
         for (const r of records.filter((x) => x.warc["warc-type"] === "response"))
           archived.add(r.warc["warc-target-uri"] ?? "");
       }
       // A page fetched just before the kill may be fetched again by the resumed run (its lease
-      // was not settled); every page asked is archived at least once, and nothing else is.
+      // was not settled); every request asked is archived at least once, and nothing else is.
       assert.deepEqual([...archived].sort(), [...asked].sort());
     } finally {
       await site.close();

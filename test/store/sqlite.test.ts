@@ -172,6 +172,7 @@ describe("sqlite: the file", () => {
         gapMs: null,
         waitedMs: null,
         usage: null,
+        referrer: null,
       };
       assert.deepEqual(await store.log.list(10, 0), [record]);
       const next = { ...record, url: "https://a.test/b", via: "link" as const, gapMs: 1000 };

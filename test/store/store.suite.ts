@@ -897,6 +897,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       gapMs: null,
       waitedMs: null,
       usage: null,
+      referrer: null,
       ...record,
     });
 
@@ -945,6 +946,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
           gapMs: 1100.5,
           waitedMs: 0,
           usage: '{"train-ai":{"value":"disallowed"}}',
+          referrer: `${A}/index.html`,
         };
         const nulls: CrawlRecord = {
           url: `${A}/nulls`,
@@ -961,6 +963,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
           gapMs: null,
           waitedMs: null,
           usage: null,
+          referrer: null,
         };
         const bare: CrawlRecord = {
           url: `${B}/bare`,

@@ -11,14 +11,17 @@ import { catalogLine, catalogSummary } from "../crawl-datasets.js";
 import type { ScopeKind } from "../../crawler/scope.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
 import { WarcWriter } from "../../crawler/warc-writer.js";
-import { productToken } from "../../protocol/robots/index.js";
+import type { Exchange } from "../../net/exchange-tap.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { openStore } from "../../store/open.js";
 import { StoreError } from "../../store/errors.js";
+import { shown } from "../../store/shown-spec.js";
+import type { CrawlRecord } from "../../store/types.js";
 import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE } from "../errors.js";
 import type { Io } from "../io.js";
 import { ProgressLine } from "../progress.js";
 import { VERSION } from "../version.js";
+import { agentToken } from "../agent-token.js";
 import { isPrivateHost } from "../private-host.js";
 import { type Category, readPurpose } from "../../protocol/usage/index.js";
 import { printable } from "../printable.js";
@@ -58,6 +61,8 @@ export interface CrawlCommandOptions {
   readonly charsets?: string;
   readonly allowPrivate?: boolean;
   readonly quiet?: boolean;
+  /** `auto` (default), `lines` or `json`: how progress is written (see progress.ts). */
+  readonly progress?: string;
   readonly recrawl?: boolean;
   readonly revisit?: boolean;
   readonly queued?: boolean;
@@ -92,13 +97,9 @@ export async function runCrawl(
 ): Promise<number> {
   if (options.agent === undefined || options.agent.trim() === "")
     throw new CliError("--agent NAME is required");
-  const agent = productToken(options.agent);
+  const agent = agentToken(options.agent);
+  const progressMode = progressOf(options.progress);
   const purposes = crawlPurposes(options.purpose);
-  if (!/^[A-Za-z0-9_-]+$/.test(agent)) {
-    throw new CliError(
-      `--agent: expected a name token of letters, digits, "-" and "_", got "${options.agent}"`,
-    );
-  }
   if (seeds.length === 0 && options.queued !== true) {
     throw new CliError("give at least one URL to start from (or --queued)");
   }
@@ -147,8 +148,8 @@ export async function runCrawl(
     onConnection: ({ back, since }) =>
       say(
         back
-          ? `store ${redactStore(options.store)} reachable again (lost at ${clock(since)})`
-          : `store ${redactStore(options.store)} unreachable since ${clock(since)} UTC; ` +
+          ? `store ${shown(options.store)} reachable again (lost at ${clock(since)})`
+          : `store ${shown(options.store)} unreachable since ${clock(since)} UTC; ` +
               `waiting up to ${storeWaitS} s (--store-wait)`,
       ),
   }).catch((error: unknown) => {
@@ -161,6 +162,11 @@ export async function runCrawl(
   // such a store is a finished crawl, not a first run that found nothing.
   const before = await store.frontier.counts();
   const settledBefore = before.done + before.failed;
+  if (options.quiet !== true && (before.queued > 0 || settledBefore > 0))
+    say(
+      `resuming the crawl in ${shown(options.store)}: ${before.queued} queued, ` +
+        `${settledBefore} settled by earlier runs`,
+    );
   // --queued crawls the sites the store names: a private or loopback one is refused by the
   // address guard unless asked for, and saying so now beats "robots.txt no answer" later.
   if (options.queued === true && !allowPrivate) {
@@ -201,12 +207,24 @@ export async function runCrawl(
   };
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", interrupt);
-  let queued = 0;
+  // What the store holds from earlier runs: the progress line starts from it.
+  let queued = before.queued;
   // Off a terminal (cron, CI, a log file) the waits are lines, each said once.
   const told = new Map<string, string>();
   let skipsTold = 0;
+  // Off a terminal, --json asks for the summary alone unless --progress says otherwise.
+  const mode =
+    progressMode !== "auto"
+      ? progressMode
+      : tty
+        ? "redraw"
+        : options.json === true
+          ? null
+          : "lines";
   const progress =
-    options.quiet === true || !tty ? null : new ProgressLine(io.stderr, () => queued);
+    options.quiet === true || mode === null
+      ? null
+      : new ProgressLine(io.stderr, () => queued, Date.now, mode);
   progress?.start();
   const poll =
     progress === null
@@ -222,14 +240,22 @@ export async function runCrawl(
   poll?.unref();
   // A page that cannot be archived stops the crawl: going on would fetch pages and lose them.
   let warcError: unknown = null;
-  // The pages kept go to the WARC files: the command's one page handler.
-  const handler =
+  // Every exchange goes to the WARC files, each with the crawl log's record of what heed did
+  // with it; a page kept gets a note of the rule that allowed it (the command's page handler).
+  const archiving = (job: Promise<void>) =>
+    job.catch((error: unknown) => {
+      warcError ??= error;
+      controller.abort();
+    });
+  const archive =
     warc === null
       ? {}
       : {
+          onExchange: (exchange: Exchange) => void archiving(warc.writeExchange(exchange)),
+          onRecord: (record: CrawlRecord) => void archiving(warc.noteRecord(record)),
           handler: (page: Page) =>
             warc
-              .write(archived(page), page.srcloc === null ? {} : { srcloc: page.srcloc })
+              .noteKept(archived(page), page.srcloc === null ? {} : { srcloc: page.srcloc })
               .catch((error: unknown) => {
                 warcError ??= error;
                 controller.abort();
@@ -265,7 +291,7 @@ export async function runCrawl(
       follow: options.follow === true,
       purposes,
       keepRefused: options.keepRefused === true,
-      ...handler,
+      ...archive,
       ...(options.agents === true ? { agents: true } : {}),
       ...(options.ip === undefined ? {} : { ip: options.ip }),
       ...(signer === null ? {} : { signer }),
@@ -381,13 +407,16 @@ function list<K extends string>(value: string | undefined, key: K): Partial<Reco
 }
 
 /** A store spec without a password, for messages. */
-function redactStore(spec: string): string {
-  return spec.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
-}
-
 /** The crawl, or the store's failure if that comes first. */
 function runUntilFailed(failed: Promise<never>, crawler: Crawler): Promise<CrawlerSummary> {
   return Promise.race([crawler.run(), failed]);
+}
+
+/** `--progress`: how progress is written; `auto` chooses by whether stderr is a terminal. */
+function progressOf(value: string | undefined): "auto" | "lines" | "json" {
+  const mode = value ?? "auto";
+  if (mode === "auto" || mode === "lines" || mode === "json") return mode;
+  throw new CliError(`--progress: expected auto, lines or json, got "${mode}"`);
 }
 
 /** The command's summary: the crawl's, without what only a page handler adds. */

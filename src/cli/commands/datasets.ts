@@ -25,9 +25,9 @@ import type { SitePacer } from "../../crawler/datasets/site-pacer.js";
 import { deadlineOf } from "../deadline-flag.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { formName } from "../../protocol/datasets/index.js";
-import { productToken } from "../../protocol/robots/index.js";
 import { DownloadBar, formatSize } from "../download-progress.js";
 import { DEFAULT_AGENT } from "../choices.js";
+import { agentToken } from "../agent-token.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import { type Io, LineWriter } from "../io.js";
 import { VERSION } from "../version.js";
@@ -71,12 +71,7 @@ export async function runDatasets(
   if (origin.protocol !== "http:" && origin.protocol !== "https:") {
     throw new CliError(`expected an http(s) site URL, got "${site}"`);
   }
-  const agent = productToken(options.agent ?? DEFAULT_AGENT);
-  if (!/^[A-Za-z0-9_-]+$/.test(agent)) {
-    throw new CliError(
-      `--agent: expected a name token of letters, digits, "-" and "_", got "${options.agent ?? ""}"`,
-    );
-  }
+  const agent = agentToken(options.agent ?? DEFAULT_AGENT);
   const maxBytes =
     options.maxBytes === undefined ? MAX_DOWNLOAD_BYTES : parseByteSize(options.maxBytes);
   if (maxBytes === null) {

@@ -1,5 +1,5 @@
 /**
- * `heed demo`: the news-site experiment of seeds/003 §5 (see site/news/experiment.ts), printed
+ * `heed demo`: the news-site experiment of seeds/003 §5 (see cli/news-experiment.ts), printed
  * as the paper's Tables 9-11 side by side with what the paper reports, then the Visit-time and
  * `Language: fr` runs. `--json` prints it all as one object.
  */
@@ -8,7 +8,7 @@ import {
   type RowResult,
   type RunName,
   runNewsExperiment,
-} from "../../site/news/experiment.js";
+} from "../news-experiment.js";
 import { MAX_ITEMS } from "../../site/news/limits.js";
 import { CliError, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";

@@ -14,7 +14,8 @@ import type { CrawlRecord } from "../../store/index.js";
 import { EXPORT_FORMATS, type ExportFormat } from "../choices.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
-import { LineSink, SCAN_BATCH, openExistingStore, shown } from "./report.js";
+import { shown } from "../../store/shown-spec.js";
+import { LineSink, SCAN_BATCH, openExistingStore } from "./report.js";
 
 export { EXPORT_FORMATS, type ExportFormat };
 
@@ -34,6 +35,7 @@ export const EXPORT_FIELDS = [
   "gapMs",
   "waitedMs",
   "usage",
+  "referrer",
 ] as const;
 
 export interface ExportCommandOptions {

@@ -15,6 +15,7 @@ import {
   formatBytes,
   formatDuration,
   formatMoment,
+  linkedFrom,
   summarizeBatches,
   type CrawlReport,
   type ErrorReport,
@@ -22,6 +23,7 @@ import {
 } from "../../crawler/report.js";
 import { reportHtml } from "../../crawler/report-html.js";
 import { openStore } from "../../store/open.js";
+import { shown } from "../../store/shown-spec.js";
 import type { CrawlStore, StoredCatalog } from "../../store/index.js";
 import { catalogJson, catalogText } from "../crawl-datasets.js";
 import { CliError, EXIT_OK } from "../errors.js";
@@ -144,11 +146,6 @@ export class LineSink {
   }
 }
 
-/** The store as shown to people: a Redis URL without its password. */
-export function shown(spec: string): string {
-  return spec.replace(/^(rediss?:\/\/[^:@/]*):[^@/]*@/i, "$1:***@");
-}
-
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -257,6 +254,12 @@ export function reportText(report: CrawlReport, source: string): string[] {
       others: "(others)",
     }),
   );
+  if (overall.brokenLinks.length > 0) {
+    const rows = overall.brokenLinks.map((b) => [b.url, b.status, linkedFrom(b)]);
+    lines.push("", ...textTable(["broken links", "status", "linked from"], rows, [2]));
+    if (overall.brokenUntracked > 0)
+      lines.push(`(${overall.brokenUntracked} more broken URLs, not listed)`);
+  }
   const usage = Object.entries(overall.usage.byCategory);
   if (usage.length > 0 || overall.usage.notKept > 0) {
     // docs/usage-preferences.md: what pages said they may be used for.

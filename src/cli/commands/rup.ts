@@ -30,8 +30,8 @@ import {
   parseLatency,
   type PathFilter,
 } from "../../protocol/rup/index.js";
-import { productToken } from "../../protocol/robots/index.js";
 import { openStore } from "../../store/open.js";
+import { agentToken } from "../agent-token.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_NOT_ALLOWED, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { VERSION } from "../version.js";
@@ -59,9 +59,7 @@ function siteUrl(site: string): string {
 }
 
 function client(options: RupCommonOptions, site: string | null): HttpClient {
-  const agent = productToken(options.agent);
-  if (!/^[A-Za-z0-9_-]+$/.test(agent))
-    throw new CliError(`--agent: expected a name token, got "${options.agent}"`);
+  const agent = agentToken(options.agent);
   return createHttpClient({
     userAgent: `${agent}/${VERSION} (+https://www.npmjs.com/package/heed)`,
     // A loopback or private site is asked for by name; the SSRF guard stays on for others.
@@ -122,7 +120,7 @@ async function withRobot<T>(
   const store = await openCrawlStore(options.store, state);
   // Each action takes the site's reservation in the crawl store, as the crawl's pages do.
   const { gate, close } = await openSiteGate({ store, now: Date.now });
-  const turn = siteTurn(gate, store, productToken(options.agent), Date.now, http);
+  const turn = siteTurn(gate, store, agentToken(options.agent), Date.now, http);
   try {
     return await guarded(() => work({ client: http, state, now: Date.now, turn }));
   } finally {
@@ -327,7 +325,7 @@ export async function runRupInbox(
   const store = await openCrawlStore(options.store, state);
   const http = client(options, null);
   const { gate, close } = await openSiteGate({ store, now: Date.now });
-  const turn = siteTurn(gate, store, productToken(options.agent), Date.now, http);
+  const turn = siteTurn(gate, store, agentToken(options.agent), Date.now, http);
   const print = (event: InboxEvent): void => {
     if (options.json === true) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.kind === "taken")

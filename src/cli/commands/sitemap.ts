@@ -443,6 +443,10 @@ export interface SitemapUpdateOptions {
   readonly json?: boolean;
 }
 
+/** A W3C Datetime (YYYY, YYYY-MM, YYYY-MM-DD, or with a time and a zone), as sitemaps.org asks. */
+const W3C_DATE =
+  /^\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?)?)?$/;
+
 /** Adds or changes one entry (seeds/003 §4.1: new news adds one; a new comment updates `<lastmod>`). */
 export async function runSitemapUpdate(
   file: string,
@@ -458,6 +462,11 @@ export async function runSitemapUpdate(
     );
   if (options.type !== undefined && !(PAGE_TYPES as readonly string[]).includes(options.type))
     throw new CliError(`--type: expected one of ${PAGE_TYPES.join(", ")}, got "${options.type}"`);
+  // sitemaps.org: <lastmod> is a W3C Datetime; the flag is named, not "entry 0".
+  if (options.lastmod !== undefined && options.lastmod !== "now" && !W3C_DATE.test(options.lastmod))
+    throw new CliError(
+      `--lastmod: expected now or a W3C date such as 2026-11-27 or 2026-11-27T10:00:00Z, got "${options.lastmod}"`,
+    );
   let priority: number | undefined;
   if (options.priority !== undefined) {
     priority = Number(options.priority);

@@ -8,9 +8,9 @@
 import { spawn } from "node:child_process";
 import { isIP } from "node:net";
 import { resolve } from "node:path";
-import { productToken } from "../../protocol/robots/index.js";
 import { isLoopback } from "../../web/request-gate.js";
 import { startUiServer } from "../../web/server.js";
+import { agentToken } from "../agent-token.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { untilStopped } from "../until-stopped.js";
@@ -35,12 +35,7 @@ export async function runUi(
   if (!/^\d+$/.test(options.port) || port > 65_535) {
     throw new CliError(`--port: expected 0 to 65535, got "${options.port}"`);
   }
-  const agent = options.agent === undefined ? undefined : productToken(options.agent);
-  if (agent !== undefined && !/^[A-Za-z0-9_-]+$/.test(agent)) {
-    throw new CliError(
-      `--agent: expected a name token of letters, digits, "-" and "_", got "${options.agent}"`,
-    );
-  }
+  const agent = options.agent === undefined ? undefined : agentToken(options.agent);
   if (options.ip !== undefined && isIP(options.ip) === 0) {
     throw new CliError(`--ip: expected an IPv4 or IPv6 address, got "${options.ip}"`);
   }

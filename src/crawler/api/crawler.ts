@@ -235,6 +235,8 @@ export class Crawler {
           "sortQuery",
           "siteWaitMs",
           "maxAttempts",
+          "onExchange",
+          "onRecord",
         ]),
       };
       const summary = await crawl(core);

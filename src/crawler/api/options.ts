@@ -6,8 +6,9 @@ import { isIP } from "node:net";
 import type { DialectChoice } from "../../protocol/robots/index.js";
 import { type Category, readPurpose } from "../../protocol/usage/index.js";
 import { productToken } from "../../protocol/robots/index.js";
+import type { ExchangeObserver } from "../../net/exchange-tap.js";
 import type { RequestSigner } from "../../net/request-signer.js";
-import type { CrawlStore } from "../../store/types.js";
+import type { CrawlRecord, CrawlStore } from "../../store/types.js";
 import type { ScopeKind } from "../scope.js";
 import { normalizeUrl } from "../url-normal.js";
 import { CrawlerError } from "./errors.js";
@@ -34,6 +35,13 @@ export interface CrawlerOptions {
   readonly seeds?: readonly string[];
   /** Called with each page kept (not `noindex`); without one, the crawl only fetches and files. */
   readonly handler?: PageHandler;
+  /**
+   * Told of every exchange the crawl makes once it has ended (robots.txt and its redirect hops,
+   * sitemaps, pages kept or not, redirects, errors): what an archive of the crawl holds.
+   */
+  readonly onExchange?: ExchangeObserver;
+  /** Told of each record once it is in the crawl log: what heed did with each request. */
+  readonly onRecord?: (record: CrawlRecord) => void;
   /** The User-Agent header; default `AGENT/<heed version> (+infoUrl)`. Its product token must be `agent`. */
   readonly userAgent?: string;
   /** The URL in the default User-Agent: a page about the robot. */
@@ -210,6 +218,9 @@ export function checkOptions(options: CrawlerOptions): { readonly seeds: readonl
     bad("handler", "a function", typeof options.handler);
   if (options.links !== undefined && typeof options.links !== "function")
     bad("links", "a function", typeof options.links);
+  for (const name of ["onExchange", "onRecord"] as const)
+    if (options[name] !== undefined && typeof options[name] !== "function")
+      bad(name, "a function", typeof options[name]);
   whole("maxPages", options.maxPages, 1);
   whole("maxDepth", options.maxDepth, 0);
   whole("maxPerHost", options.maxPerHost, 1);

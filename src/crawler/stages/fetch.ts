@@ -163,7 +163,9 @@ export class FetchStage {
         return;
       }
       await store.frontier.settle(lease, { kind: "skipped", reason: decision.why, at: run.now() });
-      await run.log(url, origin, run.now(), 0, null, 0, "disallowed", decision.why);
+      await run.log(url, origin, run.now(), 0, null, 0, "disallowed", decision.why, {
+        referrer: lease.entry.referrer,
+      });
       run.tally.skipped++;
       run.emit({ type: "skipped", url, reason: decision.why });
       return;

@@ -3,6 +3,7 @@
  * events, the stop signal, who this process is, and the run's counts and budgets. Each stage
  * owns its own state besides (see the stage files); this holds only what they all read.
  */
+import { tapClient } from "../../net/exchange-tap.js";
 import type { HttpClient } from "../../net/http-client.js";
 import type { Robot } from "../../protocol/robots/index.js";
 import type { CrawlRecord, CrawlStore } from "../../store/types.js";
@@ -12,7 +13,10 @@ import { normalizeUrl } from "../url-normal.js";
 
 /** A record's optional fields the stages fill. */
 export type LogExtras = Partial<
-  Pick<CrawlRecord, "canonical" | "via" | "gapMs" | "requiredGapMs" | "waitedMs" | "usage">
+  Pick<
+    CrawlRecord,
+    "canonical" | "via" | "referrer" | "gapMs" | "requiredGapMs" | "waitedMs" | "usage"
+  >
 >;
 
 export class CrawlRun {
@@ -43,8 +47,11 @@ export class CrawlRun {
     readonly owner: string,
   ) {
     this.store = options.store;
-    this.client = options.client;
     this.now = options.now ?? Date.now;
+    this.client =
+      options.onExchange === undefined
+        ? options.client
+        : tapClient(options.client, options.onExchange, this.now);
     this.started = this.now();
     this.emit = options.onEvent ?? (() => {});
     this.inScope = makeScope(options.scope, options.seeds);
@@ -81,17 +88,11 @@ export class CrawlRun {
     detail: string | null,
     extras: LogExtras = {},
   ): Promise<void> {
-    return this.store.log.append({
-      url,
-      origin,
-      at,
-      ms,
-      status,
-      bytes,
-      outcome,
-      detail,
-      ...extras,
-    });
+    const record = { url, origin, at, ms, status, bytes, outcome, detail, ...extras };
+    const told = this.options.onRecord;
+    return told === undefined
+      ? this.store.log.append(record)
+      : this.store.log.append(record).then(() => told(record));
   }
 
   /** Requests in flight at once to `origin` over the crawl: its own setting, else `perHost`. */

@@ -107,9 +107,11 @@ export class SettleStage {
     const { store, options } = run;
     const { url, depth } = lease.entry;
     const meta = readMeta(lease.entry.meta, depth);
+    // Every record of a leased URL names the page that led to it (`heed report`'s broken links).
+    const ref = { referrer: lease.entry.referrer };
     if (result.kind === "error") {
       await this.retryOrFail(origin, lease, `${result.code}: ${result.message}`, null);
-      await run.log(url, origin, at, result.ms, null, 0, "error", result.message);
+      await run.log(url, origin, at, result.ms, null, 0, "error", result.message, ref);
       return;
     }
     const { status } = result;
@@ -125,6 +127,7 @@ export class SettleStage {
         result.wireBytes,
         "error",
         `HTTP ${status}`,
+        ref,
       );
       return;
     }
@@ -146,7 +149,7 @@ export class SettleStage {
       if (hops > MAX_REDIRECT_HOPS) {
         const reason = `more than ${MAX_REDIRECT_HOPS} redirects from the URL first queued`;
         await store.frontier.settle(lease, { kind: "failed", reason, at: run.now() });
-        await run.log(url, origin, at, result.ms, status, result.wireBytes, "error", reason);
+        await run.log(url, origin, at, result.ms, status, result.wireBytes, "error", reason, ref);
         run.tally.failed++;
         run.emit({ type: "failed", url, reason });
         return;
@@ -159,7 +162,7 @@ export class SettleStage {
             ? `HTTP ${status} without a Location`
             : `HTTP ${status} to ${JSON.stringify(given.slice(0, 200))}, not an http(s) URL`;
         await store.frontier.settle(lease, { kind: "failed", reason, at: run.now() });
-        await run.log(url, origin, at, result.ms, status, result.wireBytes, "error", reason);
+        await run.log(url, origin, at, result.ms, status, result.wireBytes, "error", reason, ref);
         run.tally.failed++;
         run.emit({ type: "failed", url, reason });
         return;
@@ -172,7 +175,7 @@ export class SettleStage {
       await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
       // A target outside the crawl's scope is not followed, as a link there would not be.
       const detail = followed ? target : `${target} (not followed: outside the crawl's scope)`;
-      await run.log(url, origin, at, result.ms, status, result.wireBytes, "redirect", detail);
+      await run.log(url, origin, at, result.ms, status, result.wireBytes, "redirect", detail, ref);
       run.done++;
       return;
     }
@@ -264,6 +267,7 @@ export class SettleStage {
         await this.retryOrFail(origin, lease, why, null);
         await run.log(url, origin, at, result.ms, status, result.wireBytes, "handler-error", why, {
           ...timing,
+          ...ref,
           canonical,
           usage: usage.record,
         });
@@ -280,7 +284,7 @@ export class SettleStage {
       result.wireBytes,
       status === 304 ? "not-modified" : keep.keep ? "fetched" : keep.outcome,
       keep.keep || keep.outcome === "fetched-noindex" ? decision.rule : keep.why,
-      { ...timing, canonical, usage: usage.record },
+      { ...timing, ...ref, canonical, usage: usage.record },
     );
     run.counted(origin);
     run.emit({ type: "fetched", url, status });

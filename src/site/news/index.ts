@@ -7,14 +7,5 @@ export {
 } from "./site.js";
 export { type RunningNewsSite, startNewsSite, type StartNewsSiteOptions } from "./server.js";
 export { ROBOTS_VARIANTS, type RobotsVariant, robotsText } from "./robots.js";
-export {
-  type ExperimentOptions,
-  type ExperimentResult,
-  type ExperimentRun,
-  type RowResult,
-  type RunName,
-  RUN_NAMES,
-  runNewsExperiment,
-} from "./experiment.js";
 export { PAPER_TABLES, type PaperRow, type PaperTable } from "./paper-tables.js";
 export { type ResourceClass, type ResourceRow, resourceRows } from "./resources.js";

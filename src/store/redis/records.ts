@@ -102,6 +102,7 @@ function recordOut(text: string): StoredRecord {
     gapMs: as<number>(json.gapMs),
     waitedMs: as<number>(json.waitedMs),
     usage: as<string>(json.usage),
+    referrer: as<string>(json.referrer),
   };
 }
 

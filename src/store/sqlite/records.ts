@@ -89,6 +89,7 @@ interface LogRow {
   readonly detail: string | null;
   readonly canonical: string | null;
   readonly via: string | null;
+  readonly referrer: string | null;
   readonly required_gap_ms: number | null;
   readonly gap_ms: number | null;
   readonly waited_ms: number | null;
@@ -96,7 +97,7 @@ interface LogRow {
 }
 
 const LOG_COLUMNS = `id, url, origin, at, ms, status, bytes, outcome, detail, canonical, via,
-  required_gap_ms, gap_ms, waited_ms, usage`;
+  referrer, required_gap_ms, gap_ms, waited_ms, usage`;
 
 function recordOut(row: LogRow): StoredRecord {
   return {
@@ -114,15 +115,16 @@ function recordOut(row: LogRow): StoredRecord {
     gapMs: row.gap_ms,
     waitedMs: row.waited_ms,
     usage: row.usage,
+    referrer: row.referrer,
   };
 }
 
 export function sqliteCrawlLog(db: Database.Database): CrawlLog {
   const append = db.prepare<[StoredRecord]>(
     `INSERT INTO crawl_log (url, origin, at, ms, status, bytes, outcome, detail, canonical, via,
-       required_gap_ms, gap_ms, waited_ms, usage)
+       referrer, required_gap_ms, gap_ms, waited_ms, usage)
      VALUES (@url, @origin, @at, @ms, @status, @bytes, @outcome, @detail, @canonical, @via,
-       @requiredGapMs, @gapMs, @waitedMs, @usage)`,
+       @referrer, @requiredGapMs, @gapMs, @waitedMs, @usage)`,
   );
   const list = db.prepare<[number, number], LogRow>(
     `SELECT ${LOG_COLUMNS} FROM crawl_log ORDER BY id LIMIT ? OFFSET ?`,

@@ -257,6 +257,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE crawl_log ADD COLUMN usage TEXT;
     `,
   },
+  {
+    version: 10,
+    name: "crawl log: the page that led to each URL",
+    // NULL in rows written before, and for seeds.
+    sql: `
+      ALTER TABLE crawl_log ADD COLUMN referrer TEXT;
+    `,
+  },
 ];
 
 /** Brings the file to the newest schema; returns the version it is at. */

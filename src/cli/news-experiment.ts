@@ -5,19 +5,20 @@
  * has a site of its own on 127.0.0.1 and a crawl store of its own; what was fetched and the
  * gaps are read from the site's request log, not from the crawler.
  *
- * This is the one part of site/ that drives the crawler: it is the paper's two sides together.
+ * It drives the crawler against the site, the paper's two sides together, so it sits above both
+ * (crawler/ and site/ do not reach each other).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { crawl, type CrawlEvent, type CrawlSummary } from "../../crawler/crawler.js";
-import { createHttpClient } from "../../net/http-client.js";
-import { openStore } from "../../store/open.js";
-import { type ResourceRow, resourceRows } from "./resources.js";
-import { PAPER_TABLES, type PaperRow, type PaperTable } from "./paper-tables.js";
-import type { RobotsVariant } from "./robots.js";
-import { startNewsSite } from "./server.js";
-import type { LoggedRequest } from "./site.js";
+import { crawl, type CrawlEvent, type CrawlSummary } from "../crawler/crawler.js";
+import { createHttpClient } from "../net/http-client.js";
+import { openStore } from "../store/open.js";
+import { type ResourceRow, resourceRows } from "../site/news/resources.js";
+import { PAPER_TABLES, type PaperRow, type PaperTable } from "../site/news/paper-tables.js";
+import type { RobotsVariant } from "../site/news/robots.js";
+import { startNewsSite } from "../site/news/server.js";
+import type { LoggedRequest } from "../site/news/site.js";
 
 /**
  * How far below a required gap an observed one may be and still count as kept, in seconds: the
