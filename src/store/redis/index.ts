@@ -44,6 +44,8 @@ export interface RedisStoreOptions {
 const DEFAULT_UNREACHABLE_MS = 60_000;
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** How often a connection that is open is checked for answers that stopped coming (ms). */
+const SILENCE_CHECK_MS = 1000;
 /** After the first connection, a lost one is tried again after at most this long (ms). */
 const MAX_RECONNECT_DELAY_MS = 2_000;
 
@@ -85,9 +87,6 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
       connected && failure === null ? Math.min(times * 100, MAX_RECONNECT_DELAY_MS) : null,
     // Calls made while the connection is lost wait for it (not 20 tries and a stack trace).
     maxRetriesPerRequest: null,
-    // A server that holds the connection open and answers nothing (stopped, swapping, stuck
-    // in a script) is as gone as one unreachable: the same bounded wait applies.
-    commandTimeout: unreachableMs,
   });
   const client: Redis = watched;
   watched.onCommandError = (error) => {
@@ -103,17 +102,23 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
           },
         ),
       );
-    } else if (error instanceof Error && error.message === "Command timed out") {
-      giveUpOn(
-        new StoreError(
-          "HEED_STORE_UNAVAILABLE",
-          `store ${redact(url)} answered nothing for ${Math.round(unreachableMs / 1000)} s ` +
-            "with its connection open",
-          { cause: error },
-        ),
-      );
     }
   };
+  // A server that holds the connection open and answers nothing (stopped, swapping, stuck in a
+  // script) is as gone as one unreachable: the same bounded wait applies. One timer for the
+  // store, not one a call (ioredis's commandTimeout keeps a process alive on calls that fail).
+  const silence = setInterval(() => {
+    if (failure !== null || client.status !== "ready" || watched.silentFor() <= unreachableMs)
+      return;
+    giveUpOn(
+      new StoreError(
+        "HEED_STORE_UNAVAILABLE",
+        `store ${redact(url)} answered nothing for ${Math.round(unreachableMs / 1000)} s ` +
+          "with its connection open",
+      ),
+    );
+  }, SILENCE_CHECK_MS);
+  silence.unref();
   // Without a listener ioredis prints every connection error; keep the last as the cause.
   client.on("error", (error: unknown) => {
     lastError = error;
@@ -168,6 +173,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   let closing: Promise<void> | null = null;
   const closeClient = async (): Promise<void> => {
     connected = false;
+    clearInterval(silence);
     if (giveUp !== null) clearTimeout(giveUp);
     // Connected: QUIT lets the replies in flight arrive; otherwise there is nothing to wait for.
     if (client.status !== "ready") return client.disconnect();
@@ -197,11 +203,29 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
 /** ioredis's client, with every command's error shown to `onCommandError` (the store's give-up rules). */
 class WatchedRedis extends Redis {
   onCommandError: (error: unknown) => void = () => {};
+  /** Calls sent and not answered yet. */
+  private waiting = 0;
+  /** When an answer last came, or the first call of a quiet spell went out (ms, monotonic). */
+  private lastAnswer = performance.now();
 
   override sendCommand(command: Command, stream?: Parameters<Redis["sendCommand"]>[1]): unknown {
+    if (this.waiting === 0) this.lastAnswer = performance.now();
+    this.waiting++;
+    const answered = (): void => {
+      this.waiting--;
+      this.lastAnswer = performance.now();
+    };
     const sent = super.sendCommand(command, stream);
-    command.promise.catch((error: unknown) => this.onCommandError(error));
+    command.promise.then(answered, (error: unknown) => {
+      answered();
+      this.onCommandError(error);
+    });
     return sent;
+  }
+
+  /** How long calls have waited with no answer coming (ms); 0 when none waits. */
+  silentFor(): number {
+    return this.waiting === 0 ? 0 : performance.now() - this.lastAnswer;
   }
 }
 
