@@ -617,7 +617,7 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
     )
     .option(
       "--bot-keys <file>",
-      "serve a robot's key directory at /.well-known/http-message-signatures-directory: a file from heed keys directory, or a directory of key files (public halves only are served; docs/web-bot-auth.md)",
+      "serve a robot's key directory at /.well-known/http-message-signatures-directory: a file from heed keys directory, served as is and unsigned, or a directory of key files, whose public halves are served and whose private keys sign each answer (docs/web-bot-auth.md)",
     )
     .option(
       "--verify-bots",
@@ -629,6 +629,11 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
       "--verify-bots: answer 401 to unsigned or failing requests for paths matching this pattern, in robots.txt syntax such as '/*' (repeatable)",
       collect,
       [],
+    )
+    .option(
+      "--require-signed-directory",
+      "--verify-bots: refuse keys from a key directory whose answer is not signed by the keys it lists (default: plain directories are accepted)",
+      false,
     )
     .option(
       "--allow-private",
@@ -688,7 +693,13 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
       const given = (flags: readonly string[]): string | undefined =>
         flags.find((f) => command.getOptionValueSource(f) === "cli");
       const demoOnly = given(["robots", "items", "adminPassword", "url"]);
-      const dirOnly = given(["botKeys", "verifyBots", "requireSignature", "allowPrivate"]);
+      const dirOnly = given([
+        "botKeys",
+        "verifyBots",
+        "requireSignature",
+        "requireSignedDirectory",
+        "allowPrivate",
+      ]);
       if (options.demo !== undefined && dirOnly !== undefined)
         throw new CliError(`--${kebabCase(dirOnly)} serves a directory, not --demo`);
       if (options.demo === undefined && demoOnly !== undefined)

@@ -18,6 +18,8 @@ import type { UsageDescription } from "../protocol/usage/description.js";
 import { serveUsage } from "./usage-preferences.js";
 import { type BotAuthOptions, botVerdictOf, createBotAuth, describeVerdict } from "./bot-auth.js";
 import { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH } from "../protocol/web-bot-auth/index.js";
+import type { BotKey } from "../net/bot-key.js";
+import { signDirectoryResponse } from "../net/directory-signer.js";
 
 export interface SiteServerOptions {
   readonly root: string;
@@ -30,8 +32,11 @@ export interface SiteServerOptions {
   readonly usage?: UsageDescription;
   /** Connections in all and per address, deadlines, pipelining (default: connection-limits.ts). */
   readonly connections?: Partial<ConnectionLimits>;
-  /** A robot's key directory (JSON text) to serve at /.well-known/http-message-signatures-directory. */
-  readonly botKeys?: string;
+  /**
+   * A robot's key directory to serve at /.well-known/http-message-signatures-directory: JSON
+   * text served as it is, or the text and the private keys to sign each answer with.
+   */
+  readonly botKeys?: string | SignedKeyDirectory;
   /** Verify Web Bot Auth signatures (./bot-auth.ts); 401 where one is required and fails. */
   readonly botAuth?: BotAuthOptions;
   /**
@@ -45,6 +50,12 @@ export interface SiteServerOptions {
     bytes: number;
     bot?: string;
   }) => void;
+}
+
+/** A key directory whose every answer is signed by `keys`, at the request's own authority. */
+export interface SignedKeyDirectory {
+  readonly document: string;
+  readonly keys: readonly BotKey[];
 }
 
 export interface SiteServer {
@@ -67,12 +78,7 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
     const pathname = new URL(req.url ?? "/", "http://site.invalid").pathname;
     // Before any signature check: a verifier fetches the directory unsigned.
     if (options.botKeys !== undefined && pathname === DIRECTORY_PATH) {
-      res.writeHead(200, {
-        "content-type": DIRECTORY_MEDIA_TYPE,
-        "content-length": Buffer.byteLength(options.botKeys),
-        "cache-control": "max-age=86400",
-      });
-      res.end(req.method === "HEAD" ? undefined : options.botKeys);
+      serveKeyDirectory(options.botKeys, req, res);
       return;
     }
     if (botAuth !== null && (await botAuth.check(req, res)).refused) return;
@@ -143,4 +149,27 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
       await rup?.close();
     },
   };
+}
+
+/**
+ * The key directory, signed when keys are given: draft-meunier-http-message-signatures-directory
+ * §5 binds each answer to the authority it was asked for, so the signature is made per request.
+ */
+function serveKeyDirectory(
+  botKeys: string | SignedKeyDirectory,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const document = typeof botKeys === "string" ? botKeys : botKeys.document;
+  const keys = typeof botKeys === "string" ? [] : botKeys.keys;
+  const tls = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const url = `${tls ? "https" : "http"}://${req.headers.host ?? "unknown.invalid"}${DIRECTORY_PATH}`;
+  res.writeHead(200, {
+    "content-type": DIRECTORY_MEDIA_TYPE,
+    "content-length": Buffer.byteLength(document),
+    // A signed answer holds for minutes, not a day: caches must not outlive its signatures.
+    "cache-control": keys.length === 0 ? "max-age=86400" : "max-age=60",
+    ...(keys.length === 0 ? {} : signDirectoryResponse(keys, url, Date.now())),
+  });
+  res.end(req.method === "HEAD" ? undefined : document);
 }

@@ -48,6 +48,8 @@ export interface ServeDirOptions {
   readonly verifyBots?: boolean;
   /** Paths (robots.txt syntax) where a verified signature is required. */
   readonly requireSignature?: readonly string[];
+  /** --verify-bots: refuse keys from directories whose answer is not signed by their keys. */
+  readonly requireSignedDirectory?: boolean;
   /** --verify-bots: fetch key directories from private and loopback addresses. */
   readonly allowPrivate?: boolean;
   readonly maxConnections?: string;
@@ -125,6 +127,9 @@ function botAuthOptions(options: ServeDirOptions) {
   if (options.verifyBots !== true) {
     if (patterns.length > 0) throw new CliError("--require-signature needs --verify-bots");
     if (options.allowPrivate === true) throw new CliError("--allow-private needs --verify-bots");
+    if (options.requireSignedDirectory === true) {
+      throw new CliError("--require-signed-directory needs --verify-bots");
+    }
     return null;
   }
   for (const pattern of patterns) {
@@ -134,7 +139,11 @@ function botAuthOptions(options: ServeDirOptions) {
       );
     }
   }
-  return { requireSignature: patterns, allowPrivateAddresses: options.allowPrivate === true };
+  return {
+    requireSignature: patterns,
+    allowPrivateAddresses: options.allowPrivate === true,
+    requireSignedDirectory: options.requireSignedDirectory === true,
+  };
 }
 
 /** The connection policy's flags (docs/connection-policy.md); defaults where not given. */
