@@ -631,6 +631,12 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
       [],
     )
     .option(
+      "--authority <host[:port]>",
+      "--verify-bots: an authority this site answers for, beside the host:port it listens on; a signature made for any other is refused (repeatable)",
+      collect,
+      [],
+    )
+    .option(
       "--require-signed-directory",
       "--verify-bots: refuse keys from a key directory whose answer is not signed by the keys it lists (default: plain directories are accepted)",
       false,
@@ -698,6 +704,7 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
         "verifyBots",
         "requireSignature",
         "requireSignedDirectory",
+        "authority",
         "allowPrivate",
       ]);
       if (options.demo !== undefined && dirOnly !== undefined)

@@ -38,7 +38,7 @@ export interface SiteServerOptions {
    */
   readonly botKeys?: string | SignedKeyDirectory;
   /** Verify Web Bot Auth signatures (./bot-auth.ts); 401 where one is required and fails. */
-  readonly botAuth?: BotAuthOptions;
+  readonly botAuth?: SiteBotAuthOptions;
   /**
    * Told of each answer when it is done (or cut off): method, path and query, status, body
    * bytes, and with `botAuth` the verdict on the robot (bot-auth.ts describeVerdict).
@@ -50,6 +50,15 @@ export interface SiteServerOptions {
     bytes: number;
     bot?: string;
   }) => void;
+}
+
+export interface SiteBotAuthOptions extends BotAuthOptions {
+  /**
+   * Add the authority listened on (`127.0.0.1:8080`, the `host` option's name when it is one,
+   * and `localhost:8080` on a loopback address) to `authorities`, so that a signature made for another site is refused here. Not on a
+   * wildcard address (`0.0.0.0`, `::`): that names no host, and only `authorities` count.
+   */
+  readonly listenedAuthority?: boolean;
 }
 
 /** A key directory whose every answer is signed by `keys`, at the request's own authority. */
@@ -73,7 +82,11 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
     options.rup === undefined ? [] : stateFilesOf(resolve(options.rup.statePath)),
   );
   const files = createStaticHandler({ root, hidden });
-  const botAuth = options.botAuth === undefined ? null : createBotAuth(options.botAuth);
+  // Made once the port is known when the listened authority is one of those accepted.
+  let botAuth =
+    options.botAuth === undefined || options.botAuth.listenedAuthority === true
+      ? null
+      : createBotAuth(options.botAuth);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const pathname = new URL(req.url ?? "/", "http://site.invalid").pathname;
     // Before any signature check: a verifier fetches the directory unsigned.
@@ -108,7 +121,7 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
             path: req.url ?? "",
             status: res.statusCode,
             bytes: Number(res.getHeader("content-length") ?? 0),
-            ...(botAuth === null ? {} : { bot: describeVerdict(botVerdictOf(req)) }),
+            ...(options.botAuth === undefined ? {} : { bot: describeVerdict(botVerdictOf(req)) }),
           }),
         );
       }
@@ -126,6 +139,15 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}/`;
+  if (options.botAuth?.listenedAuthority === true) {
+    botAuth = createBotAuth({
+      ...options.botAuth,
+      authorities: [
+        ...(options.botAuth.authorities ?? []),
+        ...listenedAuthorities(options.host, host, address.port),
+      ],
+    });
+  }
   const close = (): Promise<void> =>
     new Promise<void>((ok) => {
       server.closeAllConnections();
@@ -149,6 +171,21 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
       await rup?.close();
     },
   };
+}
+
+/**
+ * `host:port` for the address listened on and the name asked for (and `localhost` on a loopback
+ * address, the name people reach it by); none for a wildcard address.
+ */
+function listenedAuthorities(named: string | undefined, address: string, port: number): string[] {
+  const wildcard = (name: string): boolean => ["0.0.0.0", "::", "[::]", ""].includes(name);
+  const loopback = address.startsWith("127.") || address === "[::1]";
+  const names = new Set(
+    [address, named ?? address, ...(loopback ? ["localhost"] : [])].filter((n) => !wildcard(n)),
+  );
+  const bracketed = (name: string): string =>
+    name.includes(":") && !name.startsWith("[") ? `[${name}]` : name;
+  return [...names].map((name) => new URL(`http://${bracketed(name)}:${port}`).host);
 }
 
 /**
