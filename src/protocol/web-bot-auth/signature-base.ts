@@ -82,8 +82,8 @@ function componentValue(
       return { ok: false, message: `;key on the derived component ${name}` };
     return derived(request, target, name);
   }
-  // Every field heed reads in a response base is the request's only with ;req, which heed
-  // has no use for: a directory's signature covers the authority alone.
+  // A request's field in a response's base: heed reads none, since a directory's signature
+  // covers the authority alone.
   if (names.includes("req")) return { ok: false, message: `;req on the field ${name}` };
   if (name !== name.toLowerCase()) {
     return { ok: false, message: `the field name ${name} is not lower case` };
