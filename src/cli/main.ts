@@ -1016,7 +1016,7 @@ function defineKeys(program: Command, io: Io, setExit: SetExit): void {
   keys
     .command("directory")
     .description(
-      "write the key directory (a JWK set of the public halves) to publish at /.well-known/http-message-signatures-directory; prints each key's thumbprint",
+      "write the key directory (a JWK set of the public halves) to publish at /.well-known/http-message-signatures-directory; prints each key's thumbprint. The file is unsigned: heed serve --bot-keys DIR, given the key files, serves the directory with each answer signed",
     )
     .argument("<keyfile...>", "key files, private (heed keys new) or public")
     .option("--out <file>", "the directory file to write (required)")
