@@ -12,6 +12,8 @@ import {
   readPublicJwk,
 } from "../protocol/web-bot-auth/index.js";
 import { CliError } from "./errors.js";
+import { BotKey, BotKeyError } from "../net/bot-key.js";
+import type { SignedKeyDirectory } from "../site/site-server.js";
 
 /** A key file longer than this is not a JWK. */
 const MAX_KEY_FILE_BYTES = 16 * 1024;
@@ -27,10 +29,11 @@ export async function readKeyFile(path: string): Promise<PublicJwk> {
 }
 
 /**
- * What `heed serve --bot-keys` serves: a file as it is (once checked to be a directory that
- * holds no private member), or a directory's `*.jwk` and `*.json` key files made into one.
+ * What `heed serve --bot-keys` serves: a file as it is, unsigned (once checked to be a directory
+ * that holds no private member), or a directory's `*.jwk` and `*.json` key files made into one,
+ * each answer signed by the private keys among them.
  */
-export async function botKeysDocument(path: string): Promise<string> {
+export async function botKeysDocument(path: string): Promise<string | SignedKeyDirectory> {
   const info = await stat(path).catch(() => null);
   if (info === null) throw new CliError(`--bot-keys: ${path}: no such file or directory`);
   if (info.isDirectory()) {
@@ -40,7 +43,11 @@ export async function botKeysDocument(path: string): Promise<string> {
       throw new CliError(`--bot-keys: ${path}: more than ${MAX_DIRECTORY_KEYS} key files`);
     }
     const keys = await Promise.all(names.map((name) => readKeyFile(join(path, name))));
-    return keyDirectoryDocument(keys);
+    const signers = await Promise.all(names.map((name) => privateKeyOf(join(path, name))));
+    return {
+      document: keyDirectoryDocument(keys),
+      keys: signers.filter((k): k is BotKey => k !== null),
+    };
   }
   const json = await readJson(path, MAX_DIRECTORY_FILE_BYTES);
   if (hasPrivateMember(json)) {
@@ -53,6 +60,18 @@ export async function botKeysDocument(path: string): Promise<string> {
   if (!parsed.ok) throw new CliError(`--bot-keys: ${path}: ${parsed.message}`);
   if (parsed.value.keys.length === 0) throw new CliError(`--bot-keys: ${path}: no Ed25519 keys`);
   return text;
+}
+
+/** The private key of a key file that holds one (`d`), or null for a public key file. */
+async function privateKeyOf(path: string): Promise<BotKey | null> {
+  const json = await readJson(path, MAX_KEY_FILE_BYTES);
+  if (typeof json !== "object" || json === null || !Object.hasOwn(json, "d")) return null;
+  try {
+    return await BotKey.load(path);
+  } catch (error) {
+    if (error instanceof BotKeyError) throw new CliError(`--bot-keys: ${error.message}`);
+    throw error;
+  }
 }
 
 function hasPrivateMember(json: unknown): boolean {

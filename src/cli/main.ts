@@ -617,7 +617,7 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
     )
     .option(
       "--bot-keys <file>",
-      "serve a robot's key directory at /.well-known/http-message-signatures-directory: a file from heed keys directory, or a directory of key files (public halves only are served; docs/web-bot-auth.md)",
+      "serve a robot's key directory at /.well-known/http-message-signatures-directory: a file from heed keys directory, served as is and unsigned, or a directory of key files, whose public halves are served and whose private keys sign each answer (docs/web-bot-auth.md)",
     )
     .option(
       "--verify-bots",
@@ -629,6 +629,17 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
       "--verify-bots: answer 401 to unsigned or failing requests for paths matching this pattern, in robots.txt syntax such as '/*' (repeatable)",
       collect,
       [],
+    )
+    .option(
+      "--authority <host[:port]>",
+      "--verify-bots: an authority this site answers for, beside the host:port it listens on; a signature made for any other is refused (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      "--require-signed-directory",
+      "--verify-bots: refuse keys from a key directory whose answer is not signed by the keys it lists (default: plain directories are accepted)",
+      false,
     )
     .option(
       "--allow-private",
@@ -688,7 +699,14 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
       const given = (flags: readonly string[]): string | undefined =>
         flags.find((f) => command.getOptionValueSource(f) === "cli");
       const demoOnly = given(["robots", "items", "adminPassword", "url"]);
-      const dirOnly = given(["botKeys", "verifyBots", "requireSignature", "allowPrivate"]);
+      const dirOnly = given([
+        "botKeys",
+        "verifyBots",
+        "requireSignature",
+        "requireSignedDirectory",
+        "authority",
+        "allowPrivate",
+      ]);
       if (options.demo !== undefined && dirOnly !== undefined)
         throw new CliError(`--${kebabCase(dirOnly)} serves a directory, not --demo`);
       if (options.demo === undefined && demoOnly !== undefined)
@@ -998,7 +1016,7 @@ function defineKeys(program: Command, io: Io, setExit: SetExit): void {
   keys
     .command("directory")
     .description(
-      "write the key directory (a JWK set of the public halves) to publish at /.well-known/http-message-signatures-directory; prints each key's thumbprint",
+      "write the key directory (a JWK set of the public halves) to publish at /.well-known/http-message-signatures-directory; prints each key's thumbprint. The file is unsigned: heed serve --bot-keys DIR, given the key files, serves the directory with each answer signed",
     )
     .argument("<keyfile...>", "key files, private (heed keys new) or public")
     .option("--out <file>", "the directory file to write (required)")

@@ -2,6 +2,7 @@
 import type { RequestSigner } from "../net/request-signer.js";
 import { open } from "node:fs/promises";
 import type { FetchVerdict } from "../protocol/robots/index.js";
+import { linkLicenses, type NamedLicense } from "../protocol/robots/license.js";
 import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
 import { CliError } from "./errors.js";
 import { isPrivateHost } from "./private-host.js";
@@ -24,6 +25,8 @@ export interface RobotsSource {
   readonly verdict: FetchVerdict | null;
   /** For URLs: the status code of the last answer; null after a network error, or for files. */
   readonly status: number | null;
+  /** For URLs: the licenses the answer's `Link: <…>; rel="license"` names (RFC 8288 §3). */
+  readonly linkLicenses?: readonly NamedLicense[];
 }
 
 export interface LoadOptions {
@@ -133,7 +136,13 @@ async function loadUrl(named: string, options: LoadOptions): Promise<RobotsSourc
   const base = { label: url, origin, verdict, status: result.status };
   switch (verdict.action) {
     case "parse":
-      return { ...base, bytes: result.body ?? new Uint8Array(), siteWide: null };
+      return {
+        ...base,
+        bytes: result.body ?? new Uint8Array(),
+        siteWide: null,
+        // RFC 8288 §3.2: a relative target is resolved against the URL that answered.
+        linkLicenses: linkLicenses(result.link, result.finalUrl),
+      };
     case "allow-all":
       return { ...base, bytes: new Uint8Array(), siteWide: { allowed: true, detail: verdict.why } };
     default:

@@ -11,6 +11,7 @@ import {
   type Refusal,
   refusal,
 } from "../protocol/web-bot-auth/index.js";
+import { checkDirectorySignatures } from "./directory-signer.js";
 import { guardedRequest } from "./guarded-request.js";
 
 /** A directory that does not answer within this is unreachable: the request waits on it. */
@@ -21,9 +22,20 @@ export interface DirectoryFetchOptions {
   readonly allowPrivateAddresses?: boolean;
   readonly timeoutMs?: number;
   readonly userAgent?: string;
+  /** Refuse a directory whose response carries no signature (`directory-unsigned`). */
+  readonly requireSigned?: boolean;
+  /** The clock for the directory's signatures, ms since the epoch; default `Date.now`. */
+  readonly now?: () => number;
 }
 
-export type DirectoryAnswer = { readonly ok: true; readonly directory: KeyDirectory } | Refusal;
+export type DirectoryAnswer =
+  | {
+      readonly ok: true;
+      readonly directory: KeyDirectory;
+      /** Whether the response was signed by the keys it lists (and the signatures held). */
+      readonly signed: boolean;
+    }
+  | Refusal;
 
 export async function fetchKeyDirectory(
   url: string,
@@ -72,5 +84,19 @@ export async function fetchKeyDirectory(
   }
   const parsed = parseKeyDirectory(Buffer.concat(chunks).toString("utf8"));
   if (!parsed.ok) return refusal("directory-invalid", `${url}: ${parsed.message}`);
-  return { ok: true, directory: parsed.value };
+  const field = (name: string): string | null => {
+    const value = response.headers[name];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(", ") : value;
+  };
+  const signed = checkDirectorySignatures(
+    { method: "GET", url, field },
+    parsed.value,
+    (options.now ?? Date.now)(),
+  );
+  if (!signed.ok) return refusal(signed.reason, `${url}: ${signed.message}`);
+  if (!signed.signed && options.requireSigned === true) {
+    return refusal("directory-unsigned", `${url}: the directory's response is not signed`);
+  }
+  return { ok: true, directory: parsed.value, signed: signed.signed };
 }

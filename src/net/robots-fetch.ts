@@ -56,6 +56,8 @@ export interface RobotsFetchResult {
   readonly bodyCut: boolean;
   /** How long the result may be cached, in ms. */
   readonly lifetimeMs: number;
+  /** The last answer's `Link` field, when it had one (it may name a license, RFC 8288 §3). */
+  readonly link?: string;
   /** After a network error, its `code` when it had one (HEED_BLOCKED_ADDRESS: the address guard). */
   readonly errorCode?: string;
 }
@@ -151,6 +153,7 @@ export async function fetchRobots(
       lifetimeMs,
     };
   }
+  const link = header("link");
   try {
     const { bytes, cut } = await readCapped(response.body, maxBytes);
     return {
@@ -162,6 +165,7 @@ export async function fetchRobots(
       body: bytes,
       bodyCut: cut,
       lifetimeMs,
+      ...(link === null ? {} : { link }),
     };
   } catch (error) {
     return failed(response.url, status, redirects, describe(error));

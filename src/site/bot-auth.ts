@@ -78,7 +78,9 @@ export function createBotAuth(options: BotAuthOptions = {}): BotAuth {
 /** The access log's word on a verdict: `bot=<keyid>` or `bot-refused=<reason>`; "" when unsigned. */
 export function describeVerdict(verdict: BotVerdict | undefined): string {
   if (verdict === undefined) return "";
-  if (verdict.ok)
-    return `bot=${verdict.keyid}${verdict.directory === null ? "" : ` via ${verdict.directory}`}`;
+  if (verdict.ok) {
+    const via = verdict.directory === null ? "" : ` via ${verdict.directory}`;
+    return `bot=${verdict.keyid}${via}${verdict.directorySigned ? " (signed directory)" : ""}`;
+  }
   return verdict.reason === "unsigned" ? "unsigned" : `bot-refused=${verdict.reason}`;
 }

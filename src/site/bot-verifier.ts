@@ -37,6 +37,8 @@ export interface VerifiedBot {
   readonly keyid: string;
   /** The directory the key was found in, or null for a key given to the verifier. */
   readonly directory: string | null;
+  /** Whether that directory's response was signed by its keys; false for a key given. */
+  readonly directorySigned: boolean;
   /** Seconds since the epoch. */
   readonly expires: number;
 }
@@ -54,6 +56,11 @@ export interface BotVerifierOptions {
   readonly keys?: readonly PublicJwk[];
   /** Fetch directories from loopback and private addresses, and over plain http. */
   readonly allowPrivateAddresses?: boolean;
+  /**
+   * Refuse keys from a directory whose response is not signed by the keys it lists
+   * (`directory-unsigned`). Default false: most robots publish plain directories.
+   */
+  readonly requireSignedDirectory?: boolean;
   /** The clock, ms since the epoch; default `Date.now`. */
   readonly now?: () => number;
   /** Default {@link DIRECTORY_CACHE_ENTRIES}. */
@@ -80,6 +87,7 @@ export class BotVerifier {
   private readonly lifetime: number;
   private readonly fetchDirectory: NonNullable<BotVerifierOptions["fetchDirectory"]>;
   private readonly allowPrivate: boolean;
+  private readonly requireSigned: boolean;
   private readonly authorities: ReadonlySet<string> | null;
 
   constructor(options: BotVerifierOptions = {}) {
@@ -89,6 +97,7 @@ export class BotVerifier {
     this.lifetime = options.cacheMs ?? DIRECTORY_CACHE_MS;
     this.fetchDirectory = options.fetchDirectory ?? fetchKeyDirectory;
     this.allowPrivate = options.allowPrivateAddresses === true;
+    this.requireSigned = options.requireSignedDirectory === true;
     this.authorities =
       options.authorities === undefined
         ? null
@@ -107,6 +116,7 @@ export class BotVerifier {
     }
     let key = this.known.get(read.keyid);
     let directory: string | null = null;
+    let directorySigned = false;
     if (key === undefined) {
       if (read.signatureAgent === null) {
         return refusal(
@@ -120,6 +130,7 @@ export class BotVerifier {
       }
       const answer = await this.directory(directory);
       if (!answer.ok) return answer;
+      directorySigned = answer.signed;
       key = answer.directory.keys.find((k) => jwkThumbprint(k) === read.keyid);
       if (key === undefined) {
         return refusal("unknown-key", `key ${read.keyid} is not in ${directory}`);
@@ -128,7 +139,7 @@ export class BotVerifier {
     if (!verifyWithJwk(key, read.base, read.signature)) {
       return refusal("bad-signature", `the signature by ${read.keyid} does not match the request`);
     }
-    return { ok: true, keyid: read.keyid, directory, expires: read.expires };
+    return { ok: true, keyid: read.keyid, directory, directorySigned, expires: read.expires };
   }
 
   /** Checks a request a node:http server received. */
@@ -147,12 +158,15 @@ export class BotVerifier {
       this.cache.delete(oldest);
     }
     // A fetcher given in the options might throw: that is an unreachable directory, not a crash.
-    const answer = this.fetchDirectory(url, { allowPrivateAddresses: this.allowPrivate }).catch(
-      (error: unknown) =>
-        refusal(
-          "directory-unreachable",
-          `${url}: ${error instanceof Error ? error.message : String(error)}`,
-        ),
+    const answer = this.fetchDirectory(url, {
+      allowPrivateAddresses: this.allowPrivate,
+      requireSigned: this.requireSigned,
+      now: this.now,
+    }).catch((error: unknown) =>
+      refusal(
+        "directory-unreachable",
+        `${url}: ${error instanceof Error ? error.message : String(error)}`,
+      ),
     );
     // One fetch serves the requests that arrive while it runs; its answer then lives a while.
     this.cache.set(url, { until: now + this.lifetime, answer });

@@ -19,12 +19,17 @@ describe("--bot-keys", () => {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it("a folder's key files become a directory of their public halves", async () => {
-    const text = await botKeysDocument(join(dir, "keys"));
-    assert.deepEqual(JSON.parse(text), {
+  it("a folder's key files become a directory of their public halves, signed by them", async () => {
+    const served = await botKeysDocument(join(dir, "keys"));
+    assert.ok(typeof served !== "string");
+    assert.deepEqual(JSON.parse(served.document), {
       keys: [{ kty: "OKP", crv: "Ed25519", x: made.key.publicJwk.x }],
     });
-    assert.ok(!text.includes(made.jwk.d));
+    assert.ok(!served.document.includes(made.jwk.d));
+    assert.deepEqual(
+      served.keys.map((k) => k.thumbprint),
+      [made.key.thumbprint],
+    );
   });
 
   it("a directory file is served as is; one holding a private member is refused", async () => {

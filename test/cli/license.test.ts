@@ -1,10 +1,12 @@
-// heed check and heed lint show a robots.txt's RSL License: line.
+// heed check and heed lint show a robots.txt's RSL License: line; check also shows a
+// Link: <…>; rel="license" header of a robots.txt fetched over HTTP.
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../helpers/run-cli.js";
+import { startServer } from "../helpers/http-server.js";
 
 describe("License: lines from the CLI", () => {
   it("check notes it beside the answers; lint reports it", async () => {
@@ -30,6 +32,31 @@ describe("License: lines from the CLI", () => {
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("check shows a Link rel=license header of the robots.txt answer", async () => {
+    const server = await startServer({
+      "/robots.txt": (_req, res) => {
+        res.writeHead(200, {
+          "content-type": "text/plain",
+          link: '</terms.xml>; rel="license", <https://b.example/style.css>; rel=stylesheet',
+        });
+        res.end("User-agent: *\nAllow: /\n");
+      },
+    });
+    try {
+      const url = `${server.origin}/robots.txt`;
+      const check = await runCli(["check", url, "--agent", "bot", "--url", "/"]);
+      assert.equal(check.code, 0);
+      // Relative to the URL that answered (RFC 8288 §3.2); the stylesheet link is no license.
+      assert.match(
+        check.stderr,
+        new RegExp(`Link rel="license" names a license: ${server.origin}/terms\\.xml\n`),
+      );
+      assert.doesNotMatch(check.stderr, /style\.css/);
+    } finally {
+      await server.close();
     }
   });
 });

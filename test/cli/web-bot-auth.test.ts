@@ -199,3 +199,17 @@ describe("heed keys, serve --bot-keys, serve --verify-bots, crawl --sign", () =>
     for (const text of seen) assert.ok(!text.includes(secret), "the private key leaked");
   });
 });
+
+describe("heed serve's Web Bot Auth flags that need --verify-bots", () => {
+  it("--require-signed-directory and --authority need it; a bad --authority is named", async () => {
+    const lone = await runCli(["serve", ".", "--port", "0", "--require-signed-directory"]);
+    assert.equal(lone.code, 2);
+    assert.match(lone.stderr, /--require-signed-directory needs --verify-bots/);
+    const authority = await runCli(["serve", ".", "--port", "0", "--authority", "a.example"]);
+    assert.equal(authority.code, 2);
+    assert.match(authority.stderr, /--authority needs --verify-bots/);
+    const bad = await runCli(["serve", ".", "--verify-bots", "--authority", "a.example/x"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--authority: expected HOST or HOST:PORT.*"a\.example\/x"/);
+  });
+});

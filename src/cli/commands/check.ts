@@ -192,6 +192,11 @@ async function load(source: string, options: CheckOptions, io: Io): Promise<Rule
         `heed check: ${license.where} names a license (RSL): ${printable(license.url)}\n`,
       );
     }
+    for (const license of loaded.linkLicenses ?? []) {
+      io.stderr.write(
+        `heed check: the robots.txt answer's ${license.where} names a license: ${printable(license.url)}\n`,
+      );
+    }
     return compile(loaded, options.dialect);
   } catch (error) {
     if (options.json && error instanceof CliError) return error.message;

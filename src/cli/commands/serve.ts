@@ -48,6 +48,10 @@ export interface ServeDirOptions {
   readonly verifyBots?: boolean;
   /** Paths (robots.txt syntax) where a verified signature is required. */
   readonly requireSignature?: readonly string[];
+  /** --verify-bots: authorities accepted beside the one listened on. */
+  readonly authority?: readonly string[];
+  /** --verify-bots: refuse keys from directories whose answer is not signed by their keys. */
+  readonly requireSignedDirectory?: boolean;
   /** --verify-bots: fetch key directories from private and loopback addresses. */
   readonly allowPrivate?: boolean;
   readonly maxConnections?: string;
@@ -125,6 +129,10 @@ function botAuthOptions(options: ServeDirOptions) {
   if (options.verifyBots !== true) {
     if (patterns.length > 0) throw new CliError("--require-signature needs --verify-bots");
     if (options.allowPrivate === true) throw new CliError("--allow-private needs --verify-bots");
+    if (options.requireSignedDirectory === true) {
+      throw new CliError("--require-signed-directory needs --verify-bots");
+    }
+    if ((options.authority ?? []).length > 0) throw new CliError("--authority needs --verify-bots");
     return null;
   }
   for (const pattern of patterns) {
@@ -134,7 +142,25 @@ function botAuthOptions(options: ServeDirOptions) {
       );
     }
   }
-  return { requireSignature: patterns, allowPrivateAddresses: options.allowPrivate === true };
+  return {
+    requireSignature: patterns,
+    allowPrivateAddresses: options.allowPrivate === true,
+    requireSignedDirectory: options.requireSignedDirectory === true,
+    authorities: (options.authority ?? []).map(authorityOf),
+    listenedAuthority: true,
+  };
+}
+
+/** An --authority value as a request's Host reads (lower case, no default port), or an error. */
+function authorityOf(value: string): string {
+  // No path, user or query: only a host and a port may follow the scheme here.
+  const host = /^[^/@?#\s]+$/.test(value) && URL.canParse(`http://${value}`);
+  if (!host) {
+    throw new CliError(
+      `--authority: expected HOST or HOST:PORT, such as shop.example:8080, got "${value}"`,
+    );
+  }
+  return new URL(`http://${value}`).host;
 }
 
 /** The connection policy's flags (docs/connection-policy.md); defaults where not given. */

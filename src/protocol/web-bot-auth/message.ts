@@ -47,7 +47,9 @@ export type RefusalReason =
   | "directory-invalid"
   | "unknown-key"
   | "bad-signature"
-  | "wrong-authority";
+  | "wrong-authority"
+  | "directory-bad-signature"
+  | "directory-unsigned";
 
 export interface Refusal {
   readonly ok: false;
@@ -238,17 +240,20 @@ function agentUrl(field: string, list: InnerList): string | null {
   return item.ok && item.value.value.type === "string" ? item.value.value.value : null;
 }
 
-function dictionary(value: string, name: string): { ok: true; value: Dictionary } | Refusal {
+/** A Structured Fields dictionary, or a `malformed` refusal naming the field. */
+export function dictionary(value: string, name: string): { ok: true; value: Dictionary } | Refusal {
   const parsed = parseDictionary(value);
   return parsed.ok ? parsed : refusal("malformed", `${name}: ${parsed.message}`);
 }
 
-function stringParam(list: InnerList, name: string): string | null {
+/** A signature parameter that is a string, or null. */
+export function stringParam(list: InnerList, name: string): string | null {
   const value = list.params.get(name);
   return value?.type === "string" ? value.value : null;
 }
 
-function integerParam(list: InnerList, name: string): number | null {
+/** A signature parameter that is an integer, or null. */
+export function integerParam(list: InnerList, name: string): number | null {
   const value = list.params.get(name);
   return value?.type === "integer" ? value.value : null;
 }

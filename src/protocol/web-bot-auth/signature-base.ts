@@ -22,13 +22,25 @@ export interface MessageRequest {
   readonly field: (name: string) => string | null;
 }
 
+export interface SignatureBaseOptions {
+  /**
+   * The base is a response's (a key directory's), and `request` the request it answers: RFC
+   * 9421 §2.4 lets a derived component carry `;req` there, meaning the request's value.
+   */
+  readonly response?: boolean;
+}
+
 /**
  * RFC 9421 §2.5: the base for `params`, the inner list of covered components with the signature
  * parameters (as in Signature-Input). A component that cannot be read (a field that is absent,
  * a dictionary without the member `key` names, a derived component heed does not know) makes
  * the base impossible: the signature cannot verify, and the message says which.
  */
-export function signatureBase(request: MessageRequest, params: InnerList): Parsed<string> {
+export function signatureBase(
+  request: MessageRequest,
+  params: InnerList,
+  options: SignatureBaseOptions = {},
+): Parsed<string> {
   let target: URL;
   try {
     target = new URL(request.url);
@@ -45,7 +57,7 @@ export function signatureBase(request: MessageRequest, params: InnerList): Parse
     // RFC 9421 §2.5: a component may not be covered twice.
     if (seen.has(identifier)) return { ok: false, message: `${identifier} is covered twice` };
     seen.add(identifier);
-    const value = componentValue(request, target, component);
+    const value = componentValue(request, target, component, options.response === true);
     if (!value.ok) return value;
     lines.push(`${identifier}: ${value.value}`);
   }
@@ -53,17 +65,26 @@ export function signatureBase(request: MessageRequest, params: InnerList): Parse
   return { ok: true, value: lines.join("\n") };
 }
 
-function componentValue(request: MessageRequest, target: URL, component: Item): Parsed<string> {
+function componentValue(
+  request: MessageRequest,
+  target: URL,
+  component: Item,
+  response: boolean,
+): Parsed<string> {
   const name = component.value.value as string;
   const names = [...component.params.keys()];
-  const unknown = names.find((p) => p !== "key");
+  const unknown = names.find((p) => p !== "key" && !(response && p === "req"));
   if (unknown !== undefined) {
     return { ok: false, message: `the component parameter ;${unknown} is not supported` };
   }
   if (name.startsWith("@")) {
-    if (names.length > 0) return { ok: false, message: `;key on the derived component ${name}` };
+    if (names.includes("key"))
+      return { ok: false, message: `;key on the derived component ${name}` };
     return derived(request, target, name);
   }
+  // A request's field in a response's base: heed reads none, since a directory's signature
+  // covers the authority alone.
+  if (names.includes("req")) return { ok: false, message: `;req on the field ${name}` };
   if (name !== name.toLowerCase()) {
     return { ok: false, message: `the field name ${name} is not lower case` };
   }
