@@ -35,7 +35,7 @@ describe("License: lines from the CLI", () => {
     }
   });
 
-  it("check shows a Link rel=license header of the robots.txt answer", async () => {
+  it("check and lint show a Link rel=license header of the robots.txt answer", async () => {
     const server = await startServer({
       "/robots.txt": (_req, res) => {
         res.writeHead(200, {
@@ -55,6 +55,15 @@ describe("License: lines from the CLI", () => {
         new RegExp(`Link rel="license" names a license: ${server.origin}/terms\\.xml\n`),
       );
       assert.doesNotMatch(check.stderr, /style\.css/);
+      const lint = await runCli(["lint", url]);
+      assert.equal(lint.code, 0, lint.stderr);
+      assert.match(
+        lint.stdout,
+        new RegExp(
+          `: info: the robots.txt answer's Link rel="license" names .*: ${server.origin}/terms\\.xml \\[rsl-license-link\\]`,
+        ),
+      );
+      assert.match(lint.stdout, /1 note/);
     } finally {
       await server.close();
     }

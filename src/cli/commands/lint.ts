@@ -53,6 +53,19 @@ export async function runLint(
     dialect: dialect as DialectChoice,
     ...(loaded.verdict === null ? {} : { verdict: loaded.verdict }),
   });
+  // A Link rel="license" header of the robots.txt answer (RSL): told, as its License: lines are.
+  const links: LintFinding[] = (loaded.linkLicenses ?? []).map((license) => ({
+    line: null,
+    severity: "info",
+    code: "rsl-license-link",
+    message: `the robots.txt answer's ${license.where} names the site's content license (RSL): ${license.url}`,
+  }));
+  if (links.length > 0)
+    report = {
+      ...report,
+      findings: [...report.findings, ...links],
+      infos: report.infos + links.length,
+    };
   const out = new LineWriter(io.stdout);
   // A file or standard input is read one byte past what is parsed, and its size is not known.
   if (loaded.origin === null && loaded.bytes.byteLength === ROBOTS_READ_BYTES)
