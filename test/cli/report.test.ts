@@ -8,7 +8,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { CHROMIUM, launchChromium } from "../../bench/ui-keystrokes.js";
 import { EXPORT_FIELDS, csvField, csvRow } from "../../src/cli/commands/export.js";
 import type { CrawlReport } from "../../src/crawler/report.js";
 import { openStore } from "../../src/store/index.js";
@@ -18,7 +19,6 @@ import { jsonLines, runCli, spawnCli } from "../helpers/run-cli.js";
 import { type LoggedRequest, type Site, startSite } from "../helpers/synthetic-site.js";
 
 const SUITE = { timeout: 120_000 };
-const CHROMIUM = "/usr/bin/chromium";
 const DELAY_MS = 100;
 
 /** A request of the report's kind: it has a status, or it failed with no answer. */
@@ -281,17 +281,7 @@ describe("heed report and heed export after a real crawl", SUITE, () => {
     const result = await runCli(["report", "--store", storePath, "--html", html]);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stderr, `heed report: wrote ${html}\n`);
-    const browser: Browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    const browser: Browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const outside: string[] = [];
