@@ -28,6 +28,13 @@ export interface TableLimits {
 export const PROGRESS_MS = 10_000;
 /** How often answers are checked for progress: fine enough for deadlines of a few seconds. */
 export const PROGRESS_CHECK_MS = 1_000;
+/**
+ * A connection accepted this recently that has sent nothing yet is not counted idle. Node
+ * accepts one connection per turn of its event loop and may accept the next before it reads
+ * the first: while attackers fill every place, each newcomer would otherwise be closed, its
+ * request unread, to make room for the one after it. It still gives way when nothing else can.
+ */
+export const NEWCOMER_GRACE_MS = 1_000;
 
 interface Tracked {
   readonly address: string;
@@ -39,6 +46,10 @@ interface Tracked {
   sent: number;
   /** When the peer last took a byte, or nothing was waiting for it (ms, monotonic). */
   progressAt: number;
+  /** When it was accepted (ms, monotonic). */
+  readonly admittedAt: number;
+  /** Whether its peer has sent a request or bytes yet. */
+  spoke: boolean;
 }
 
 export class ConnectionTable {
@@ -65,7 +76,15 @@ export class ConnectionTable {
     }
     const now = performance.now();
     this.perAddress.set(address, fromAddress + 1);
-    this.sockets.set(socket, { address, busy: 0, idleSince: now, sent: 0, progressAt: now });
+    this.sockets.set(socket, {
+      address,
+      busy: 0,
+      idleSince: now,
+      sent: 0,
+      progressAt: now,
+      admittedAt: now,
+      spoke: false,
+    });
     socket.once("close", () => this.forget(socket));
     return true;
   }
@@ -74,6 +93,7 @@ export class ConnectionTable {
   busy(socket: Socket): number {
     const t = this.sockets.get(socket);
     if (t === undefined) return 0;
+    t.spoke = true;
     t.busy++;
     t.progressAt = performance.now();
     return t.busy;
@@ -96,7 +116,9 @@ export class ConnectionTable {
   /** The peer sent bytes: it is less idle than one that did not. */
   heard(socket: Socket): void {
     const t = this.sockets.get(socket);
-    if (t !== undefined && t.busy === 0) t.idleSince = performance.now();
+    if (t === undefined) return;
+    t.spoke = true;
+    if (t.busy === 0) t.idleSince = performance.now();
   }
 
   open(): number {
@@ -140,14 +162,20 @@ export class ConnectionTable {
   /**
    * Closes the idlest connection: idle, else waiting on its peer, else (all at work) the one
    * least recently moved of the address holding the most, if that is more than the newcomer's
-   * address would then hold (`newcomer` it holds now). False when none of these is open.
+   * address would then hold (`newcomer` it holds now), else a newcomer not yet heard from.
+   * False when none of these is open.
    */
   private evictIdlest(newcomer: number): boolean {
     const now = performance.now();
     let idlest: Socket | null = null;
     let idle = false;
     let since = Infinity;
+    let unheard: Socket | null = null;
     for (const [socket, t] of this.sockets) {
+      if (!t.spoke && now - t.admittedAt < NEWCOMER_GRACE_MS) {
+        unheard ??= socket;
+        continue;
+      }
       const waiting = this.look(socket, t, now);
       if (t.busy === 0 ? !idle || t.idleSince < since : !idle && waiting && t.progressAt < since) {
         idlest = socket;
@@ -155,7 +183,7 @@ export class ConnectionTable {
         since = idle ? t.idleSince : t.progressAt;
       }
     }
-    idlest ??= this.oldestOfBusiestAddress(newcomer);
+    idlest ??= this.oldestOfBusiestAddress(newcomer) ?? unheard;
     if (idlest === null) return false;
     this.forget(idlest);
     idlest.destroy();
