@@ -37,8 +37,10 @@ export interface AgentPathsOptions {
   readonly robot: string;
   readonly userAgent: string;
   readonly store: CrawlStore;
-  /** Connect to agent hosts on private and loopback addresses. */
+  /** Connect to agent hosts on private and loopback addresses, whatever their name. */
   readonly allowPrivate: boolean;
+  /** Agent hosts that may be on private and loopback addresses: the seeds' private hosts. */
+  readonly privateHosts?: readonly string[];
   readonly now: () => number;
   /** Most pages one agent indexes. */
   readonly maxPages?: number;
@@ -103,6 +105,9 @@ export class AgentPaths {
         robot: this.options.robot,
         userAgent: this.options.userAgent,
         allowPrivate: this.options.allowPrivate,
+        ...(this.options.privateHosts === undefined
+          ? {}
+          : { privateHosts: this.options.privateHosts }),
         ...(this.options.maxPages === undefined
           ? {}
           : { state: { maxPages: this.options.maxPages } }),

@@ -2,7 +2,8 @@
  * Sends one ATP/0.1 request and reads its response (ATP draft §2.4: connect, send a request,
  * wait for the response; one exchange a connection, as in HTTP/1.0 on which ATP is modelled).
  * Limits: a connect timeout, a total timeout, the response's head and body size. Addresses
- * are checked by the SSRF guard unless private ones are allowed.
+ * are checked by the SSRF guard unless private ones are allowed, for every host or for the
+ * hosts named.
  */
 import { connect, isIP } from "node:net";
 import { MAX_BODY_BYTES } from "../protocol/atp/limits.js";
@@ -38,8 +39,18 @@ export interface AtpClientOptions {
   readonly connectTimeoutMs?: number;
   readonly totalTimeoutMs?: number;
   readonly maxBodyBytes?: number;
-  /** Connect to private and loopback addresses too. Default false. */
+  /** Connect to private and loopback addresses too, whatever the host. Default false. */
   readonly allowPrivate?: boolean;
+  /**
+   * Hosts (as written in the URL) that may be on private and loopback addresses: the hosts
+   * the user named. Any other name is checked by the guard, whatever it resolves to.
+   */
+  readonly privateHosts?: readonly string[];
+}
+
+/** A host name as compared: lower case, an IPv6 address without its brackets. */
+function bare(host: string): string {
+  return host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
 }
 
 export function atpRequest(
@@ -48,7 +59,9 @@ export function atpRequest(
   options: AtpClientOptions = {},
 ): Promise<AtpResponse> {
   const host = target.host.startsWith("[") ? target.host.slice(1, -1) : target.host;
-  const allowPrivate = options.allowPrivate === true;
+  const allowPrivate =
+    options.allowPrivate === true ||
+    (options.privateHosts ?? []).some((named) => bare(named) === bare(host));
   if (!allowPrivate && isIP(host) !== 0) {
     const verdict = checkAddress(host);
     if (!verdict.allowed) {

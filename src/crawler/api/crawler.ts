@@ -211,9 +211,10 @@ export class Crawler {
                 robot: o.agent,
                 userAgent,
                 store,
-                // The agent host a site names is reached as before: only --allow-private or a
-                // private seed opens private addresses to it.
-                allowPrivate: o.allowPrivateAddresses ?? privateHosts.length > 0,
+                // As for HTTP: an agent host on a private address is reached when the user
+                // named its host as a seed, or allowed private addresses for the whole crawl.
+                allowPrivate: o.allowPrivateAddresses === true,
+                ...(o.allowPrivateAddresses === false ? {} : { privateHosts }),
                 now: Date.now,
               }),
             }
