@@ -3,6 +3,11 @@
  * `process-main.ts` (run by `bin.ts`) sets the process's exit status.
  */
 import { DEADLINE_FLAG_HELP } from "./deadline-flag.js";
+import {
+  AGENT_HOST_CONNECTION_DEFAULTS,
+  connectionOptions,
+  HTTP_CONNECTION_DEFAULTS,
+} from "./connection-flags.js";
 import { Argument, Command, CommanderError, Option } from "commander";
 import type { DialectChoice } from "../protocol/robots/dialect.js";
 import {
@@ -437,7 +442,7 @@ function defineReport(program: Command, io: Io, setExit: SetExit): void {
 }
 
 function defineUi(program: Command, io: Io, setExit: SetExit): void {
-  program
+  const ui = program
     .command("ui")
     .description(
       "a local web page: the robots.txt tester (every dialect, the deciding line, lint, REGP plans, sitemaps, Mobile-agent-server, /data.txt) and, with --store, a live view of a crawl. Runs until interrupted. Exit 0: stopped; 2: bad option or the port is taken",
@@ -465,10 +470,11 @@ function defineUi(program: Command, io: Io, setExit: SetExit): void {
       "open the page in the desktop's browser; if that fails, a note on stderr gives the address to open by hand",
       false,
     )
-    .action(async (options) => {
-      const { runUi } = await import("./commands/ui.js");
-      setExit(await runUi(options, io));
-    });
+    .option("--deadline <seconds>", DEADLINE_FLAG_HELP);
+  connectionOptions(ui, HTTP_CONNECTION_DEFAULTS).action(async (options) => {
+    const { runUi } = await import("./commands/ui.js");
+    setExit(await runUi(options, io));
+  });
 }
 
 function defineExport(program: Command, io: Io, setExit: SetExit): void {
@@ -566,7 +572,7 @@ function defineDatasets(program: Command, io: Io, setExit: SetExit): void {
 }
 
 function defineServe(program: Command, io: Io, setExit: SetExit): void {
-  program
+  const serve = program
     .command("serve")
     .description(
       "serve a directory as a web site (static files, conditional GET, its robots.txt), with --rup its Remote Update Protocol service (docs/rup.md); or a demo site (--demo news). Runs until interrupted (Ctrl-C). Exit 0: stopped; 2: bad options or the port is taken",
@@ -598,19 +604,8 @@ function defineServe(program: Command, io: Io, setExit: SetExit): void {
       "--url <url>",
       "--demo: the URL the site is reached at, named in robots.txt and the sitemap (default http://HOST:PORT)",
     )
-    .option("--quiet", "do not log each request on standard error", false)
-    .option(
-      "--max-connections <n>",
-      "connections open at once; when full, the idlest gives way (default 512; docs/connection-policy.md)",
-    )
-    .option(
-      "--max-connections-per-address <n>",
-      "connections one remote address may have open at once (default 16)",
-    )
-    .option(
-      "--progress-timeout <seconds>",
-      "drop an answer whose reader takes no byte of it for this long (default 10)",
-    )
+    .option("--quiet", "do not log each request on standard error", false);
+  connectionOptions(serve, HTTP_CONNECTION_DEFAULTS)
     .option(
       "--usage <file>",
       "usage preferences to attach (docs/usage-preferences.md#one-description): a Content-Usage header per path, and /.well-known/tdmrep.json",
@@ -930,7 +925,7 @@ function defineAgents(program: Command, io: Io, setExit: SetExit): void {
       setExit(await runAgentsResolve(robots, options, io));
     });
 
-  agents
+  const host = agents
     .command("host")
     .description(
       "run an ATP/0.1 agent host: visiting heed agents index the site's files in a sandbox (QuickJS), only on the paths the site's Mobile-agent-server records assign to this host and only what its robots.txt allows their robot. Runs until SIGINT/SIGTERM. Exit 0 after a signal; 2: bad options",
@@ -954,15 +949,8 @@ function defineAgents(program: Command, io: Io, setExit: SetExit): void {
     .option("--time-limit <ms>", "running time of one agent, in ms (default 30000)")
     .option("--memory-limit <MiB>", "heap of one agent, in MiB (default 64)")
     .option("--max-running <n>", "agents running at once (default 2)")
-    .option("--max-per-sender <n>", "agents one sender may hold at once (default 8)")
-    .option(
-      "--max-connections <n>",
-      "connections open at once; when full, the idlest gives way (default 64; docs/connection-policy.md)",
-    )
-    .option(
-      "--max-connections-per-address <n>",
-      "connections one remote address may have open at once (default 8)",
-    )
+    .option("--max-per-sender <n>", "agents one sender may hold at once (default 8)");
+  connectionOptions(host, AGENT_HOST_CONNECTION_DEFAULTS)
     .option("--allow-private", "let agents move on to private and loopback addresses", false)
     .option("--quiet", "no log lines on standard error", false)
     .action(async (options) => {

@@ -7,6 +7,7 @@
  */
 import { isPrivateHost } from "../net/address-guard.js";
 import { fetchDataTxt } from "../net/data-txt-fetch.js";
+import { SITEMAP_DEADLINE_MS } from "../net/deadline.js";
 import { createHttpClient, type HttpClient } from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";
 import { gunzipChunks } from "../net/sitemap-fetch.js";
@@ -70,6 +71,16 @@ export interface DataTxtAnswerJson {
 
 export class AskError extends Error {}
 
+/** Who asks, and how long each fetch may take. */
+export interface Asker {
+  readonly userAgent: string;
+  /**
+   * Each fetch's total deadline in ms, in place of its default: robots.txt 30 s
+   * (ROBOTS_DEADLINE_MS), a sitemap 60 s (SITEMAP_DEADLINE_MS), /data.txt 120 s (the client's).
+   */
+  readonly deadlineMs?: number;
+}
+
 /**
  * The URL the user asked for: `example.com`, `http://127.0.0.1:8080/x` … An address without a
  * scheme is taken as https. Only http and https.
@@ -99,20 +110,29 @@ export function askedUrl(text: string): URL {
  * when that file came from such a host too: a public site's robots.txt cannot send heed to
  * the user's network by naming a sitemap there.
  */
-function clientFor(url: URL, userAgent: string, namedBy: URL | null = null): HttpClient {
+function clientFor(
+  url: URL,
+  asker: Asker,
+  { namedBy = null, totalMs }: { namedBy?: URL | null; totalMs?: number } = {},
+): HttpClient {
   const privateNamedBy = namedBy === null || isPrivateHost(namedBy.hostname);
+  const deadlineMs = asker.deadlineMs ?? totalMs;
   return createHttpClient({
-    userAgent,
+    userAgent: asker.userAgent,
     allowPrivateAddresses: isPrivateHost(url.hostname) && privateNamedBy,
+    ...(deadlineMs === undefined ? {} : { totalTimeoutMs: deadlineMs }),
   });
 }
 
-export async function askRobots(site: string, userAgent: string): Promise<RobotsAnswer> {
+export async function askRobots(site: string, asker: Asker): Promise<RobotsAnswer> {
   const url = askedUrl(site);
   const robotsUrl = `${url.origin}/robots.txt`;
-  const client = clientFor(url, userAgent);
+  const client = clientFor(url, asker);
   try {
-    const result = await fetchRobots(robotsUrl, { client });
+    const result = await fetchRobots(robotsUrl, {
+      client,
+      ...(asker.deadlineMs === undefined ? {} : { deadlineMs: asker.deadlineMs }),
+    });
     return {
       url: robotsUrl,
       finalUrl: result.finalUrl,
@@ -133,13 +153,16 @@ export async function askRobots(site: string, userAgent: string): Promise<Robots
  */
 export async function askSitemap(
   location: string,
-  userAgent: string,
+  asker: Asker,
   namedBy: string | null = null,
   /** URLs sent: SITEMAP_SAMPLE, or up to SITEMAP_URLS_READ_THROUGH to read it through. */
   urlsSent: number = SITEMAP_SAMPLE,
 ): Promise<SitemapAnswer> {
   const url = askedUrl(location);
-  const client = clientFor(url, userAgent, namedBy === null ? null : askedUrl(namedBy));
+  const client = clientFor(url, asker, {
+    namedBy: namedBy === null ? null : askedUrl(namedBy),
+    totalMs: SITEMAP_DEADLINE_MS,
+  });
   const empty = {
     format: null,
     compressed: false,
@@ -229,10 +252,10 @@ async function summarize(body: Uint8Array | null, urlsSent: number) {
   return { ...summary, sampleUrls, sampleSitemaps, findings };
 }
 
-export async function askDataTxt(site: string, userAgent: string): Promise<DataTxtAnswerJson> {
+export async function askDataTxt(site: string, asker: Asker): Promise<DataTxtAnswerJson> {
   const url = askedUrl(site);
   const dataUrl = `${url.origin}/data.txt`;
-  const client = clientFor(url, userAgent);
+  const client = clientFor(url, asker);
   try {
     const answer = await fetchDataTxt(dataUrl, { client });
     switch (answer.kind) {

@@ -8,11 +8,16 @@ import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { VERSION } from "../net/version.js";
-import { createLimitedServer } from "../site/connection-limits.js";
+import {
+  type ConnectionLimits,
+  createLimitedServer,
+  DEFAULT_CONNECTION_LIMITS,
+} from "../site/connection-limits.js";
 import { CrawlFeed } from "./crawl-feed.js";
 import type { CrawlSnapshot } from "./crawl-snapshot.js";
 import {
   askDataTxt,
+  type Asker,
   AskError,
   askRobots,
   askSitemap,
@@ -60,6 +65,13 @@ export interface UiServerOptions {
   /** The crawl's `--ip`, whose Ip-delay and Ip-rate the crawl view reads. */
   readonly ip?: string;
   readonly feedIntervalMs?: number;
+  /**
+   * Each fetch the page asks for: its total deadline in ms, in place of its default
+   * (robots.txt 30 s, a sitemap 60 s, /data.txt 120 s).
+   */
+  readonly deadlineMs?: number;
+  /** The connection policy's limits over its defaults (docs/connection-policy.md). */
+  readonly connections?: Partial<ConnectionLimits>;
 }
 
 export interface UiServer {
@@ -86,17 +98,22 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   let rule: HostRule | null = null;
   // The connection policy of every heed server (docs/connection-policy.md): a page on this
   // machine could open sockets too.
-  const { server } = createLimitedServer((req, res) => {
-    if (rule === null) {
-      // Only between listen() and its callback: the port, and so the Host rule, is not known.
-      res.writeHead(503).end();
-      return;
-    }
-    handle(req, res, { rule, assets, feed }).catch((error: unknown) => {
-      if (!res.headersSent) json(res, 500, { error: message(error) });
-      else res.destroy();
-    });
-  });
+  const { server } = createLimitedServer(
+    (req, res) => {
+      if (rule === null) {
+        // Only between listen() and its callback: the port, and so the Host rule, is not known.
+        res.writeHead(503).end();
+        return;
+      }
+      handle(req, res, { rule, assets, feed, deadlineMs: options.deadlineMs }).catch(
+        (error: unknown) => {
+          if (!res.headersSent) json(res, 500, { error: message(error) });
+          else res.destroy();
+        },
+      );
+    },
+    { ...DEFAULT_CONNECTION_LIMITS, ...options.connections },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -122,6 +139,7 @@ interface Context {
   readonly rule: HostRule;
   readonly assets: ReadonlyMap<string, Buffer>;
   readonly feed: FeedHub | null;
+  readonly deadlineMs: number | undefined;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
@@ -152,26 +170,29 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
     res.end(req.method === "HEAD" ? undefined : body);
     return;
   }
-  const agent = agentOf(url.searchParams.get("agent"));
+  const asker: Asker = {
+    userAgent: agentOf(url.searchParams.get("agent")),
+    ...(ctx.deadlineMs === undefined ? {} : { deadlineMs: ctx.deadlineMs }),
+  };
   try {
     switch (path) {
       case "/api/info":
         return json(res, 200, { version: VERSION, crawl: ctx.feed !== null });
       case "/api/robots":
-        return json(res, 200, await askRobots(url.searchParams.get("site") ?? "", agent));
+        return json(res, 200, await askRobots(url.searchParams.get("site") ?? "", asker));
       case "/api/sitemap":
         return json(
           res,
           200,
           await askSitemap(
             url.searchParams.get("url") ?? "",
-            agent,
+            asker,
             url.searchParams.get("from") || null,
             url.searchParams.get("all") === "1" ? SITEMAP_URLS_READ_THROUGH : SITEMAP_SAMPLE,
           ),
         );
       case "/api/data-txt":
-        return json(res, 200, await askDataTxt(url.searchParams.get("site") ?? "", agent));
+        return json(res, 200, await askDataTxt(url.searchParams.get("site") ?? "", asker));
       case "/api/crawl":
         if (ctx.feed === null)
           return json(res, 404, { error: "heed ui was started without --store" });

@@ -9,6 +9,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { runCli } from "../helpers/run-cli.js";
 import { type ServingCli, startServing, stopServing } from "../helpers/serving-cli.js";
 
 /**
@@ -205,5 +206,56 @@ describe("servers hold while attackers hold connections", { timeout: 600_000 }, 
       "127.0.9.11",
       "127.0.9.12",
     ]);
+  });
+
+  it("heed ui takes the same flags: an address over --max-connections-per-address is closed, others are answered", async () => {
+    const served = await startServing(
+      [
+        "ui",
+        "--port",
+        "0",
+        "--max-connections",
+        "8",
+        "--max-connections-per-address",
+        "2",
+        "--progress-timeout",
+        "3",
+      ],
+      /heed ui: http:\/\/127\.0\.0\.1:(\d+)/,
+    );
+    const info = `GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nConnection: close\r\n\r\n`;
+    const held = await attackers(served.port, 74, 1, 2, () => "");
+    try {
+      const third = await exchange(served.port, info, "127.0.74.1", /\r\n\r\n\{/);
+      assert.doesNotMatch(third, /^HTTP\/1\.1 200/, "a third connection from one address");
+      const other = await exchange(served.port, info, "127.0.9.9", /\r\n\r\n\{/);
+      assert.match(other, /^HTTP\/1\.1 200 OK/);
+    } finally {
+      for (const s of held) s.destroy();
+      await stopServing(served);
+    }
+  });
+
+  it("the connection flags are checked alike by serve, agents host and ui", async () => {
+    const commands = [
+      ["serve", dir],
+      ["agents", "host", "--root", dir],
+      ["ui", "--port", "0"],
+    ];
+    for (const command of commands) {
+      for (const [flag, bad, said] of [
+        ["--max-connections", "0", /--max-connections: expected a positive whole number/],
+        [
+          "--max-connections-per-address",
+          "x",
+          /--max-connections-per-address: expected a positive/,
+        ],
+        ["--progress-timeout", "-1", /--progress-timeout: expected seconds > 0/],
+      ] as const) {
+        const result = await runCli([...command, flag, bad], { timeoutMs: 30_000 });
+        assert.equal(result.code, 2, `${command.join(" ")} ${flag} ${bad}: ${result.stderr}`);
+        assert.match(result.stderr, said);
+      }
+    }
   });
 });

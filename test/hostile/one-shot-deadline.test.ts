@@ -4,10 +4,11 @@
 // deadline that ended the fetch. The sites here drip until the test closes them; the commands
 // are bounded by runCli's time limit, and nothing asserts how fast they ran.
 import assert from "node:assert/strict";
-import { createServer, type Server, type ServerResponse } from "node:http";
+import { createServer, get, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { runCli } from "../helpers/run-cli.js";
+import { type ServingCli, startServing, stopServing } from "../helpers/serving-cli.js";
 
 /** Sends the head at once, then one byte a second until the connection ends. */
 function drip(res: ServerResponse, type: string): void {
@@ -86,6 +87,47 @@ describe("one-shot fetches from a site that drips one byte a second", () => {
       `${result.stdout}${result.stderr}`,
       /the total deadline for one request \(2 s\) ended/,
     );
+  });
+
+  describe("heed ui --deadline 2: the page's fetches share the commands' deadlines", () => {
+    let ui: ServingCli;
+    before(async () => {
+      ui = await startServing(
+        ["ui", "--port", "0", "--deadline", "2"],
+        /heed ui: http:\/\/127\.0\.0\.1:(\d+)/,
+      );
+    });
+    after(() => stopServing(ui));
+
+    /** The JSON the page gets for `path`. */
+    const ask = (path: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const req = get(
+          { host: "127.0.0.1", port: ui.port, path, headers: { "x-heed-ui": "1" } },
+          (res) => {
+            let body = "";
+            res.on("data", (c: Buffer) => (body += c.toString("utf8")));
+            res.on("end", () => resolve(body));
+          },
+        );
+        req.setTimeout(60_000, () => req.destroy(new Error(`no answer to ${path}`)));
+        req.on("error", reject);
+      });
+
+    it("/api/robots: ended by robots.txt's deadline", async () => {
+      const answer = await ask(`/api/robots?site=${encodeURIComponent(site)}`);
+      assert.match(answer, /the total deadline for robots\.txt \(2 s\) ended/);
+    });
+
+    it("/api/sitemap: ended by the deadline, and says so", async () => {
+      const answer = await ask(`/api/sitemap?url=${encodeURIComponent(`${site}/sitemap.xml`)}`);
+      assert.match(answer, /the total deadline for one request \(2 s\) ended/);
+    });
+
+    it("/api/data-txt: ended by the deadline, and says so", async () => {
+      const answer = await ask(`/api/data-txt?site=${encodeURIComponent(dataSite)}`);
+      assert.match(answer, /the total deadline for one request \(2 s\) ended/);
+    });
   });
 
   it("--deadline that is not a number of seconds, or over MAX_DEADLINE_SECONDS (a day), is bad input", async () => {

@@ -44,7 +44,7 @@ describe("heed ui's fetches", () => {
   after(() => site?.close());
 
   it("reads a sitemap on this machine when the user's own file names it", async () => {
-    const answer = await askSitemap(`${site.origin}/sitemap.xml`, "HeedTest");
+    const answer = await askSitemap(`${site.origin}/sitemap.xml`, { userAgent: "HeedTest" });
     assert.equal(answer.error, null);
     assert.equal(answer.urls, 2);
     assert.deepEqual(
@@ -54,7 +54,11 @@ describe("heed ui's fetches", () => {
   });
 
   it("reads it when a robots.txt fetched from this machine names it", async () => {
-    const answer = await askSitemap(`${site.origin}/sitemap.xml`, "HeedTest", site.origin);
+    const answer = await askSitemap(
+      `${site.origin}/sitemap.xml`,
+      { userAgent: "HeedTest" },
+      site.origin,
+    );
     assert.equal(answer.error, null);
     assert.equal(answer.urls, 2);
   });
@@ -62,7 +66,7 @@ describe("heed ui's fetches", () => {
   it("refuses it when a public site's robots.txt names it", async () => {
     const answer = await askSitemap(
       `${site.origin}/sitemap.xml`,
-      "HeedTest",
+      { userAgent: "HeedTest" },
       "https://public.example",
     );
     assert.match(answer.error ?? "", /refusing to connect to 127\.0\.0\.1: loopback/);
@@ -71,24 +75,24 @@ describe("heed ui's fetches", () => {
   });
 
   it("sends a sample of the URLs, or all of them (up to a bound) to read the sitemap through", async () => {
-    const sample = await askSitemap(`${site.origin}/many.xml`, "HeedTest");
+    const sample = await askSitemap(`${site.origin}/many.xml`, { userAgent: "HeedTest" });
     assert.equal(sample.urls, SITEMAP_SAMPLE + 10);
     assert.equal(sample.sampleUrls.length, SITEMAP_SAMPLE);
     const all = await askSitemap(
       `${site.origin}/many.xml`,
-      "HeedTest",
+      { userAgent: "HeedTest" },
       null,
       SITEMAP_URLS_READ_THROUGH,
     );
     assert.equal(all.sampleUrls.length, SITEMAP_SAMPLE + 10);
     assert.equal(all.sampleUrls.at(-1)?.loc, `${site.origin}/p${SITEMAP_SAMPLE + 9}`);
     // Never more than the bound, whatever is asked.
-    const bounded = await askSitemap(`${site.origin}/many.xml`, "HeedTest", null, 5);
+    const bounded = await askSitemap(`${site.origin}/many.xml`, { userAgent: "HeedTest" }, null, 5);
     assert.equal(bounded.sampleUrls.length, 5);
   });
 
   it("gives up after five redirects", async () => {
-    const answer = await askSitemap(`${site.origin}/loop.xml`, "HeedTest");
+    const answer = await askSitemap(`${site.origin}/loop.xml`, { userAgent: "HeedTest" });
     assert.equal(answer.error, "more than 5 redirects");
   });
 

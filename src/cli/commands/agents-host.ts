@@ -11,9 +11,10 @@ import type { Io } from "../io.js";
 import { VERSION } from "../version.js";
 import { untilStopped } from "../until-stopped.js";
 import { printable } from "../printable.js";
+import { type ConnectionFlags, connectionLimitsOf } from "../connection-flags.js";
 import { positiveInteger } from "../positive-integer.js";
 
-export interface HostCommandOptions {
+export interface HostCommandOptions extends ConnectionFlags {
   readonly root?: string;
   readonly listen: string;
   readonly site?: string;
@@ -22,8 +23,6 @@ export interface HostCommandOptions {
   readonly memoryLimit?: string;
   readonly maxRunning?: string;
   readonly maxPerSender?: string;
-  readonly maxConnections?: string;
-  readonly maxConnectionsPerAddress?: string;
   readonly allowPrivate?: boolean;
   readonly quiet?: boolean;
 }
@@ -57,13 +56,6 @@ export async function runAgentsHost(
     limits.maxRunning = positiveInteger("--max-running", options.maxRunning);
   if (options.maxPerSender !== undefined)
     limits.maxPerSender = positiveInteger("--max-per-sender", options.maxPerSender);
-  if (options.maxConnections !== undefined)
-    limits.maxConnections = positiveInteger("--max-connections", options.maxConnections);
-  if (options.maxConnectionsPerAddress !== undefined)
-    limits.maxConnectionsPerAddress = positiveInteger(
-      "--max-connections-per-address",
-      options.maxConnectionsPerAddress,
-    );
   const agentHost = new AgentHost({
     root,
     host,
@@ -71,6 +63,7 @@ export async function runAgentsHost(
     ...(options.site === undefined ? {} : { site: options.site }),
     assign: options.assign,
     limits,
+    connections: connectionLimitsOf(options),
     allowPrivate: options.allowPrivate === true,
     userAgent: `heed/${VERSION} agent host`,
     log:

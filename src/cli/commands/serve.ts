@@ -15,15 +15,14 @@ import {
 import { parseSmtpUrl, smtpTransport } from "../../site/rup/mailer.js";
 import { DEFAULT_LATENCIES } from "../../site/rup/rup-site.js";
 import { startSiteServer } from "../../site/site-server.js";
-import type { ConnectionLimits } from "../../site/connection-limits.js";
-import { positiveInteger } from "../positive-integer.js";
+import { type ConnectionFlags, connectionLimitsOf } from "../connection-flags.js";
 import { loadUsageDescription } from "../usage-description.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { untilStopped } from "../until-stopped.js";
 import { botKeysDocument } from "../key-files.js";
 
-export interface ServeDirOptions {
+export interface ServeDirOptions extends ConnectionFlags {
   readonly port: string;
   readonly host: string;
   readonly rup?: boolean;
@@ -54,9 +53,6 @@ export interface ServeDirOptions {
   readonly requireSignedDirectory?: boolean;
   /** --verify-bots: fetch key directories from private and loopback addresses. */
   readonly allowPrivate?: boolean;
-  readonly maxConnections?: string;
-  readonly maxConnectionsPerAddress?: string;
-  readonly progressTimeout?: string;
 }
 
 /** Serves `dir` (and its RUP service with --rup) until the process is told to stop. */
@@ -85,7 +81,7 @@ export async function runServeDir(dir: string, options: ServeDirOptions, io: Io)
     root,
     host: options.host,
     port,
-    connections: connectionLimits(options),
+    connections: connectionLimitsOf(options),
     ...(usage === null ? {} : { usage }),
     ...(rup === null ? {} : { rup: { ...rup, warn } }),
     ...(botKeys === null ? {} : { botKeys }),
@@ -161,27 +157,6 @@ function authorityOf(value: string): string {
     );
   }
   return new URL(`http://${value}`).host;
-}
-
-/** The connection policy's flags (docs/connection-policy.md); defaults where not given. */
-function connectionLimits(options: ServeDirOptions): Partial<ConnectionLimits> {
-  const limits: { -readonly [K in keyof ConnectionLimits]?: number } = {};
-  if (options.maxConnections !== undefined)
-    limits.total = positiveInteger("--max-connections", options.maxConnections);
-  if (options.maxConnectionsPerAddress !== undefined)
-    limits.perAddress = positiveInteger(
-      "--max-connections-per-address",
-      options.maxConnectionsPerAddress,
-    );
-  if (options.progressTimeout !== undefined) {
-    const seconds = Number(options.progressTimeout);
-    if (!Number.isFinite(seconds) || seconds <= 0)
-      throw new CliError(
-        `--progress-timeout: expected seconds > 0, got "${options.progressTimeout}"`,
-      );
-    limits.progressMs = seconds * 1000;
-  }
-  return limits;
 }
 
 function kebab(name: string): string {

@@ -1,5 +1,7 @@
 /**
- * `heed ui [--port N] [--host ADDR] [--store PATH|redis://…] [--agent NAME] [--ip ADDR] [--open]`: the robots.txt tester
+ * `heed ui [--port N] [--host ADDR] [--store PATH|redis://…] [--agent NAME] [--ip ADDR] [--open]
+ * [--deadline SECONDS] [--max-connections N] [--max-connections-per-address N]
+ * [--progress-timeout SECONDS]`: the robots.txt tester
  * and, with `--store`, a live view of a crawl, served on this machine (src/web/). Binds
  * 127.0.0.1 unless told otherwise; another address is warned about. Runs until SIGINT or
  * SIGTERM. Exit 0 when stopped; 2 on a bad option or a port that cannot be had. A browser that
@@ -11,11 +13,13 @@ import { resolve } from "node:path";
 import { isLoopback } from "../../web/request-gate.js";
 import { startUiServer } from "../../web/server.js";
 import { agentToken } from "../agent-token.js";
+import { type ConnectionFlags, connectionLimitsOf } from "../connection-flags.js";
+import { deadlineOf } from "../deadline-flag.js";
 import { CliError, EXIT_OK } from "../errors.js";
 import type { Io } from "../io.js";
 import { untilStopped } from "../until-stopped.js";
 
-export interface UiCommandOptions {
+export interface UiCommandOptions extends ConnectionFlags {
   readonly port: string;
   readonly host: string;
   readonly store?: string;
@@ -24,6 +28,8 @@ export interface UiCommandOptions {
   /** The crawl's `--ip`: the address Ip-delay and Ip-rate bind. */
   readonly ip?: string;
   readonly open?: boolean;
+  /** Each fetch the page asks for: its total seconds (docs/fetching.md). */
+  readonly deadline?: string;
 }
 
 export async function runUi(
@@ -39,6 +45,8 @@ export async function runUi(
   if (options.ip !== undefined && isIP(options.ip) === 0) {
     throw new CliError(`--ip: expected an IPv4 or IPv6 address, got "${options.ip}"`);
   }
+  const deadline = deadlineOf(options.deadline);
+  const connections = connectionLimitsOf(options);
   const store =
     options.store === undefined
       ? undefined
@@ -51,6 +59,8 @@ export async function runUi(
     ...(store === undefined ? {} : { store }),
     ...(agent === undefined ? {} : { agent }),
     ...(options.ip === undefined ? {} : { ip: options.ip }),
+    ...deadline,
+    connections,
   }).catch((error: unknown) => {
     throw new CliError(
       `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,

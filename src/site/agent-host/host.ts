@@ -30,7 +30,7 @@ import { AGENT_ID, parseAtpUrl, readResourceUri } from "../../protocol/atp/url.j
 import { writeResponse } from "../../protocol/atp/writer.js";
 import { AgentRegistry, type HeldAgent } from "./agent-registry.js";
 import * as L from "./limits.js";
-import { ConnectionTable, PROGRESS_MS } from "../connection-table.js";
+import { ConnectionTable, PROGRESS_MS, type TableLimits } from "../connection-table.js";
 import type { SandboxJob, SandboxLimits, SandboxOutcome } from "./sandbox/job.js";
 import { runSandboxed } from "./sandbox/spawn.js";
 import { agentPath, encodePath } from "./subtree.js";
@@ -84,6 +84,11 @@ export interface AgentHostOptions {
    */
   readonly assign?: readonly string[];
   readonly limits?: Partial<AgentHostLimits>;
+  /**
+   * The connection policy's limits (docs/connection-policy.md), over `limits`'
+   * maxConnections and maxConnectionsPerAddress: what `heed agents host`'s flags set.
+   */
+  readonly connections?: Partial<TableLimits>;
   /** Let agents move on to private and loopback addresses (tests, one-machine setups). */
   readonly allowPrivate?: boolean;
   /** How often robots.txt is read again, in ms. */
@@ -125,6 +130,7 @@ export class AgentHost {
       total: this.limits.maxConnections,
       perAddress: this.limits.maxConnectionsPerAddress,
       progressMs: PROGRESS_MS,
+      ...options.connections,
     });
     this.server = createServer((socket) => this.serve(socket));
   }
