@@ -2,7 +2,10 @@
  * The robot's own ATP agent service for results pushed by MESSAGE (ATP draft §2.4.4, §6.1.4):
  * an agent host sends an agent's report to the `replyTo` the agent was dispatched with, and
  * the robot need not hold a RETRACT open. Listens on one address; takes only MESSAGE requests
- * carrying a heed agent report; anything else is answered with the draft's codes.
+ * carrying a heed agent report; anything else is answered with the draft's codes. Its
+ * connections are under the connection policy of heed's servers (docs/connection-policy.md):
+ * limits per address and in all with the idlest giving way, a request deadline, and, ATP being
+ * one request a connection, a socket destroyed shortly after its answer.
  */
 import { createServer, type Server, type Socket } from "node:net";
 import {
@@ -17,9 +20,22 @@ import { readRequest } from "../../protocol/atp/reader.js";
 import { ATP_STATUS, type AtpStatus } from "../../protocol/atp/status.js";
 import { readResourceUri } from "../../protocol/atp/url.js";
 import { writeResponse } from "../../protocol/atp/writer.js";
+import { ConnectionTable, PROGRESS_MS, type TableLimits } from "../../site/connection-table.js";
 
-/** How long a connection may take to send its request. */
+/** How long a connection may take to send its request: a report of up to 4 MiB, on a slow link. */
 const INBOX_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Connections at once. Pushes come from the agent hosts of the robot's own agents, a few at a
+ * time; each may buffer a report of up to MAX_BODY_BYTES (64 of them: 256 MiB).
+ */
+export const INBOX_MAX_CONNECTIONS = 64;
+/** Connections one address may hold: an agent host pushes one report a connection. */
+export const INBOX_MAX_CONNECTIONS_PER_ADDRESS = 8;
+/**
+ * After its answer the inbox closes its side; a peer that keeps its side open this long after
+ * is cut off, so that answered sockets cannot be held to fill the inbox.
+ */
+export const INBOX_ANSWERED_LINGER_MS = 2_000;
 /** Reports kept for agents nobody waits for yet (a push may come before the wait starts). */
 const MAX_UNCLAIMED_REPORTS = 256;
 
@@ -28,9 +44,25 @@ export class AgentInbox {
   private readonly waiting = new Map<string, (report: AgentReport) => void>();
   private readonly unclaimed = new Map<string, AgentReport>();
   private address = "";
+  private readonly connections: ConnectionTable;
 
-  constructor(private readonly maxBodyBytes = MAX_BODY_BYTES) {
+  constructor(
+    private readonly maxBodyBytes = MAX_BODY_BYTES,
+    /** The connection policy's limits over the inbox's defaults. */
+    connections: Partial<TableLimits> = {},
+  ) {
+    this.connections = new ConnectionTable({
+      total: INBOX_MAX_CONNECTIONS,
+      perAddress: INBOX_MAX_CONNECTIONS_PER_ADDRESS,
+      progressMs: PROGRESS_MS,
+      ...connections,
+    });
     this.server = createServer((socket) => this.serve(socket));
+  }
+
+  /** Connections open, for tests. */
+  open(): number {
+    return this.connections.open();
   }
 
   /** Listens (port 0: a free one); resolves to the inbox's `atp://host:port`. */
@@ -66,16 +98,20 @@ export class AgentInbox {
   }
 
   close(): Promise<void> {
+    this.connections.stop();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
   private serve(socket: Socket): void {
-    const buffer = new MessageBuffer();
+    if (!this.connections.admit(socket)) return;
+    const buffer = new MessageBuffer({ maxBodyBytes: this.maxBodyBytes });
     let done = false;
+    let linger: NodeJS.Timeout | null = null;
     const timer = setTimeout(() => socket.destroy(), INBOX_REQUEST_TIMEOUT_MS);
     const answer = (status: AtpStatus, text: string) => {
       done = true;
       clearTimeout(timer);
+      this.connections.done(socket);
       socket.end(
         writeResponse({
           status,
@@ -83,11 +119,16 @@ export class AgentInbox {
           body: `${text}\n`,
         }),
       );
+      linger = setTimeout(() => socket.destroy(), INBOX_ANSWERED_LINGER_MS);
     };
     socket.on("error", () => socket.destroy());
-    socket.on("close", () => clearTimeout(timer));
+    socket.on("close", () => {
+      clearTimeout(timer);
+      if (linger !== null) clearTimeout(linger);
+    });
     socket.on("data", (chunk: Buffer) => {
       if (done) return;
+      this.connections.heard(socket);
       const bytes = buffer.push(chunk);
       if (bytes === null) return;
       const read = readRequest(bytes, { maxBodyBytes: this.maxBodyBytes });
