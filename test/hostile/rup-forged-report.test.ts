@@ -120,7 +120,7 @@ describe("forged RUP reports by mail", () => {
     requests.length = 0;
     await assert.rejects(
       send(forgedDelete(999_999_999_999_999)),
-      /550 forged report 999999999999999 .*no x-rup-signature header proving the registration's key/i,
+      /550 forged report 999999999999999 .*no x-rup-signature header proving the registration's key \(sent by rup@site\.test\)/i,
     );
     await unchanged();
     assert.deepEqual(requests, [], "no GetIndex, nothing asked of the site");
@@ -165,5 +165,22 @@ describe("forged RUP reports by mail", () => {
       ["1 applied"],
     );
     assert.deepEqual(await robot.gone(origin), []);
+  });
+
+  it("records the sender of each report, and takes a signed report from another sender in", async () => {
+    // The sender proves nothing (anyone writes any): the signature decides, the sender is kept
+    // with the report for the operator to see.
+    assert.match((await robot.reports(origin))[0]?.detail ?? "", /; sent by rup@site\.test$/);
+    const text = report(2, "New[2026-11-22T08:00:00Z]: /moved-mail.html");
+    await send(text, {
+      from: "relay@mail.elsewhere.test",
+      signature: signReport(text, signingSecret(key)),
+    });
+    const taken = await robot.reports(origin);
+    assert.deepEqual(
+      taken.map((r) => `${r.seq} ${r.outcome}`),
+      ["1 applied", "2 applied"],
+    );
+    assert.match(taken[1]?.detail ?? "", /; sent by relay@mail\.elsewhere\.test$/);
   });
 });

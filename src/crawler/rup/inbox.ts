@@ -104,6 +104,10 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
             text: mail.text ?? "",
             signature: typeof signature === "string" ? signature : null,
             recipients: session.envelope.rcptTo.map((to) => to.address),
+            sender:
+              session.envelope.mailFrom === false
+                ? null
+                : session.envelope.mailFrom.address || null,
           };
           const taking = () => takeReport(report, options, evidence);
           const result = await serial(taking).catch((error: unknown) => {

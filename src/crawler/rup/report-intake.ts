@@ -8,6 +8,8 @@
  * mail shows): addressed to the robot's registered address, signed with the registration's
  * key; a sequence number past the next one is checked with the site's own GetSequenceNumber
  * before anything is applied. A report that fails either is forged: refused, nothing changed.
+ * The sender (the SMTP envelope's MAIL FROM) proves nothing, as anyone may write any: it is
+ * recorded with the report, and named in a refusal, but not required (docs/rup.md).
  */
 import type { HttpClient } from "../../net/http-client.js";
 import {
@@ -76,6 +78,8 @@ export interface ReportEvidence {
   readonly signature: string | null;
   /** The addresses the message was delivered to (the SMTP envelope's recipients). */
   readonly recipients: readonly string[];
+  /** The SMTP envelope's sender (MAIL FROM), or null for the empty (bounce) sender. */
+  readonly sender: string | null;
 }
 
 /**
@@ -91,7 +95,8 @@ export async function takeReport(
   const site = await options.state.site(origin);
   if (site === null) throw new IntakeRefusal(`no registration with ${origin} in this store`, true);
   const forged = evidence === undefined ? null : forgery(site, evidence);
-  if (forged !== null) throw forgedReport(report, forged);
+  if (evidence !== undefined && forged !== null)
+    throw forgedReport(report, `${forged} (${sentBy(evidence)})`);
   const now = options.now();
   if (report.sequenceNumber <= site.lastSeq) {
     const detail = `report ${report.sequenceNumber} taken in before (last ${site.lastSeq})`;
@@ -126,6 +131,7 @@ export async function takeReport(
   const applied = await apply(lines, site, report.sequenceNumber, options, now);
   queued += applied.queued;
   detail += `${applied.queued} queued, ${applied.gone.length} gone`;
+  if (evidence !== undefined) detail += `; ${sentBy(evidence)}`;
   await options.state.took(
     { origin, seq: report.sequenceNumber, receivedAt: now, outcome, detail },
     applied.gone,
@@ -150,6 +156,11 @@ function forgery(site: SiteRegistration, evidence: ReportEvidence): string | nul
   if (!reportSignatureMatches(evidence.text, evidence.signature, signingSecret(site.key)))
     return `its ${SIGNATURE_HEADER} header does not prove the registration's key`;
   return null;
+}
+
+/** Who the mail says sent it: recorded, never believed on its own. */
+function sentBy(evidence: ReportEvidence): string {
+  return `sent by ${evidence.sender ?? "the empty sender <>"}`;
 }
 
 function forgedReport(report: Report, why: string): IntakeRefusal {
