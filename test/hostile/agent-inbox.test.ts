@@ -4,11 +4,12 @@
 // another address is still taken. Limits are lowered so that a few sockets fill the inbox;
 // deadlines are generous and nothing asserts how fast the inbox answered.
 import assert from "node:assert/strict";
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { AgentInbox, INBOX_ANSWERED_LINGER_MS } from "../../src/crawler/agents/inbox.js";
 import { HEED_AGENT_SYSTEM } from "../../src/protocol/atp/agent-package.js";
 import { writeRequest } from "../../src/protocol/atp/writer.js";
+import { attacker, exchange } from "../helpers/loopback-clients.js";
 
 /** A heed agent's report for agent `id`, pushed as the agent host does. */
 function push(id: string): Buffer {
@@ -25,38 +26,15 @@ function push(id: string): Buffer {
   );
 }
 
-/** Sends `wire` from `from`; the status line of the answer, or why none came within 10 s. */
-function exchange(port: number, wire: Buffer, from: string): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: "127.0.0.1", localAddress: from });
-    let got = "";
-    const end = (text: string): void => {
-      clearTimeout(guard);
-      socket.destroy();
-      resolve(text);
-    };
-    const guard = setTimeout(() => end("no answer within 10 s"), 10_000);
-    socket.on("connect", () => socket.write(wire));
-    socket.on("data", (c: Buffer) => {
-      got += c.toString("latin1");
-      if (got.includes("\r\n")) end(got.split("\r\n")[0] ?? got);
-    });
-    socket.on("error", (e) => end(`${got}${e.message}`));
-    socket.on("close", () => end(got === "" ? "closed without an answer" : got));
-  });
+/** Sends `wire` from `from`: the status line of the answer, or why none came. */
+async function statusOf(port: number, wire: Buffer, from: string): Promise<string> {
+  const text = await exchange(port, wire, from, /\r\n/);
+  return text.split("\r\n")[0] ?? text;
 }
 
 /** A socket from `from` that writes `wire` and keeps its side open after the answer. */
-function holder(port: number, from: string, wire: string | Buffer): Promise<Socket> {
-  return new Promise((resolve) => {
-    const s = connect({ port, host: "127.0.0.1", localAddress: from, allowHalfOpen: true });
-    s.on("error", () => resolve(s));
-    s.on("connect", () => {
-      if (wire.length > 0) s.write(wire);
-      resolve(s);
-    });
-  });
-}
+const holder = (port: number, from: string, wire: string | Buffer): Promise<Socket> =>
+  attacker(port, from, wire, true);
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -84,7 +62,7 @@ describe("the agent inbox holds while attackers hold connections", { timeout: 12
       for (let round = 0; round < 4; round++) {
         const id = `good-${round}`;
         const taken = inbox.wait(id, 30_000);
-        answers.push(await exchange(port, push(id), "127.0.9.9"));
+        answers.push(await statusOf(port, push(id), "127.0.9.9"));
         assert.deepEqual((await taken)?.id, id);
       }
       assert.deepEqual(answers, Array(4).fill("ATP/0.1 100 OKAY"));
@@ -96,7 +74,7 @@ describe("the agent inbox holds while attackers hold connections", { timeout: 12
   it("an address over its share is closed unanswered", async () => {
     const held = await Promise.all(Array.from({ length: 4 }, () => holder(port, "127.0.75.9", "")));
     try {
-      const fifth = await exchange(port, push("fifth"), "127.0.75.9");
+      const fifth = await statusOf(port, push("fifth"), "127.0.75.9");
       assert.match(fifth, /^(closed without an answer|read ECONNRESET)$/);
     } finally {
       for (const s of held) s.destroy();

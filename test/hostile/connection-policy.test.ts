@@ -5,42 +5,13 @@
 // operator's flags so that a few dozen sockets fill the server; deadlines are generous.
 import assert from "node:assert/strict";
 import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { attacker, exchange } from "../helpers/loopback-clients.js";
 import { runCli } from "../helpers/run-cli.js";
 import { type ServingCli, startServing, stopServing } from "../helpers/serving-cli.js";
-
-/**
- * Sends `wire` from `from` and reads until the peer closes or `until` matches what came; the
- * text received, or why nothing came within `guardMs`.
- */
-function exchange(
-  port: number,
-  wire: string,
-  from: string,
-  until: RegExp,
-  guardMs = 10_000,
-): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: "127.0.0.1", localAddress: from });
-    let got = "";
-    const end = (text: string): void => {
-      clearTimeout(guard);
-      socket.destroy();
-      resolve(text);
-    };
-    const guard = setTimeout(() => end(`no answer within ${guardMs} ms`), guardMs);
-    socket.on("connect", () => socket.write(wire));
-    socket.on("data", (c: Buffer) => {
-      got += c.toString("latin1");
-      if (until.test(got)) end(got);
-    });
-    socket.on("error", (e) => end(`${got}${e.message}`));
-    socket.on("close", () => end(got === "" ? "closed without an answer" : got));
-  });
-}
 
 const GOOD_GET = "GET /index.html HTTP/1.1\r\nHost: site\r\nConnection: close\r\n\r\n";
 
@@ -48,19 +19,6 @@ const GOOD_GET = "GET /index.html HTTP/1.1\r\nHost: site\r\nConnection: close\r\
 async function goodGet(port: number, from = "127.0.9.9", guardMs = 10_000): Promise<string> {
   const text = await exchange(port, GOOD_GET, from, /\r\n\r\nhome/, guardMs);
   return text.split("\r\n")[0] ?? text;
-}
-
-/** Opens a socket from `from` that writes `wire` once connected and never reads. */
-function attacker(port: number, from: string, wire: string): Promise<Socket> {
-  return new Promise((resolve) => {
-    const s = connect({ port, host: "127.0.0.1", localAddress: from });
-    s.on("error", () => resolve(s));
-    s.on("connect", () => {
-      s.pause();
-      if (wire !== "") s.write(wire);
-      resolve(s);
-    });
-  });
 }
 
 /** `count` attackers spread over `addresses` addresses of 127.0.`net`.x. */
