@@ -94,9 +94,10 @@ export async function takeReport(
   const origin = new URL(report.urlBase).origin;
   const site = await options.state.site(origin);
   if (site === null) throw new IntakeRefusal(`no registration with ${origin} in this store`, true);
-  const forged = evidence === undefined ? null : forgery(site, evidence);
-  if (evidence !== undefined && forged !== null)
-    throw forgedReport(report, `${forged} (${sentBy(evidence)})`);
+  if (evidence !== undefined) {
+    const forged = forgery(site, evidence);
+    if (forged !== null) throw forgedReport(report, `${forged} (${sentBy(evidence)})`);
+  }
   const now = options.now();
   if (report.sequenceNumber <= site.lastSeq) {
     const detail = `report ${report.sequenceNumber} taken in before (last ${site.lastSeq})`;
