@@ -54,6 +54,8 @@ export interface CrawlCommandOptions {
   readonly maxPerHost?: string;
   readonly concurrency: string;
   readonly perHost: string;
+  /** Connections open at once over all sites (default: from the open-files limit). */
+  readonly maxSockets?: string;
   readonly scope: ScopeKind;
   readonly ip?: string;
   readonly languages?: string;
@@ -117,6 +119,8 @@ export async function runCrawl(
     options.maxPerHost === undefined ? undefined : count("--max-per-host", options.maxPerHost, 1);
   const concurrency = count("--concurrency", options.concurrency, 1);
   const perHost = count("--per-host", options.perHost, 1);
+  const maxSockets =
+    options.maxSockets === undefined ? undefined : count("--max-sockets", options.maxSockets, 1);
   const warcMaxBytes =
     options.warcMaxBytes === undefined
       ? undefined
@@ -278,6 +282,7 @@ export async function runCrawl(
       maxDepth,
       concurrency,
       perHost,
+      ...(maxSockets === undefined ? {} : { maxSockets }),
       scope: options.scope,
       recrawl: options.recrawl === true,
       revisit: options.revisit === true,
