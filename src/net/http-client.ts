@@ -168,14 +168,7 @@ export interface PageResponse {
  * not even asked, so the request is to be made again, never held against the site.
  */
 export type PageErrorCode =
-  | "timeout"
-  | "refused"
-  | "dns"
-  | "reset"
-  | "tls"
-  | "blocked"
-  | "local"
-  | "other";
+  "timeout" | "refused" | "dns" | "reset" | "tls" | "blocked" | "local" | "other";
 
 export interface PageError {
   readonly kind: "error";

@@ -118,8 +118,16 @@ export async function fetchRobots(
   } catch (error) {
     const at = error instanceof GuardedRequestError ? error.url : url;
     const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-    const result = failed(at, null, 0, describe(error), typeof code === "string" ? code : undefined);
-    return classifyNetworkError(error) === "local" ? { ...result, openFilesShortage: true } : result;
+    const result = failed(
+      at,
+      null,
+      0,
+      describe(error),
+      typeof code === "string" ? code : undefined,
+    );
+    return classifyNetworkError(error) === "local"
+      ? { ...result, openFilesShortage: true }
+      : result;
   }
   const { status, redirects, headers } = response;
   const verdict = robotsFetchVerdict({ status, redirects });
