@@ -368,7 +368,14 @@ export async function runCrawl(
     await warc?.close();
   }
   if (warcError !== null) {
-    throw new CliError(`--out: ${(warcError as Error).message}`, 2, { cause: warcError });
+    // An output that failed mid-crawl (a full disk) is the crawl's storage failing, as a
+    // store's is: exit 3. The page whose records failed was not filed as done: it stays queued.
+    throw new CliError(
+      `--out: ${(warcError as Error).message}; the pages not archived stay queued: ` +
+        "make room and run the same command again to resume",
+      EXIT_STORE,
+      { cause: warcError },
+    );
   }
   if (options.json === true) {
     const datasets = catalogs === null ? {} : { datasets: catalogSummary(catalogs) };
