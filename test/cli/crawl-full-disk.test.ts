@@ -1,8 +1,8 @@
-// A crawl whose storage fails mid-crawl, on a real small filesystem (a tmpfs of a few hundred
-// KiB): a WARC output that fills the disk, an SQLite store that fills it, an SQLite store whose
-// disk goes read-only. Each ends with exit 3 and words naming the file and the cause; the WARC
-// files end at their last whole record (read back whole by warcio), no empty file is left, and
-// no page is lost: run again with room, the crawl fetches what is missing.
+// A crawl whose storage fills up mid-crawl, on a real small filesystem (a tmpfs of a few
+// hundred KiB): a WARC output, and an SQLite store. Each ends with exit 3 and words naming the
+// file and the cause, where the WARC output exited 2 and the SQLite store spun on its errors
+// forever. The WARC files end at their last whole record (read back whole by warcio), no empty
+// file is left, and no page is lost: run again with room, the crawl fetches what is missing.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -19,6 +19,10 @@ const PAGES = 40;
 /** Random text a page: it does not compress, so the disk fills after about twenty pages. */
 const PAGE_NOISE_BYTES = 12 * 1024;
 const DISK_KIB = 256;
+/** A site whose crawl log and frontier outgrow {@link STORE_DISK_KIB}. */
+const STORE_PAGES = 1500;
+/** Room for the store's schema and its first few hundred records. */
+const STORE_DISK_KIB = 1024;
 
 /** A site of {@link PAGES} pages, each with incompressible text. */
 function noisySite() {
@@ -88,6 +92,51 @@ describe("heed crawl when its storage fails", { timeout: 240_000 }, () => {
       const every = Array.from({ length: PAGES }, (_, n) => `${site.origin}${pagePath(n)}`);
       const lost = every.filter((url) => !first.has(url) && !second.has(url));
       assert.deepEqual(lost, []);
+    } finally {
+      await disk.unmount();
+      await site.close();
+      await temp.cleanup();
+    }
+  });
+
+  it("an SQLite store that fills the disk: exit 3 naming it, and the crawl resumes", async (t) => {
+    const temp = await tempDir("heed-cli-full-db-");
+    const site = await startSite({ pages: STORE_PAGES, links: 20 });
+    const disk = await mountSmallDisk(join(temp.dir, "small"), STORE_DISK_KIB);
+    if (typeof disk === "string") {
+      t.skip(disk);
+      await site.close();
+      await temp.cleanup();
+      return;
+    }
+    try {
+      const db = join(disk.dir, "crawl.db");
+      const args = [
+        "crawl",
+        `${site.origin}/`,
+        "--agent",
+        "heedtest",
+        "--no-sitemaps",
+        "--max-pages",
+        String(STORE_PAGES),
+        "--concurrency",
+        "4",
+        "--per-host",
+        "4",
+        "--json",
+        "--store",
+        db,
+      ];
+      const full = await runCli(args, { timeoutMs: 100_000 });
+      assert.equal(full.code, 3, full.stderr);
+      assert.match(full.stderr, new RegExp(`the store ${db} cannot be written: .*SQLITE_FULL`));
+      await disk.grow(STORE_DISK_KIB * 16);
+      const again = await runCli(args, { timeoutMs: 200_000 });
+      assert.equal(again.code, 0, again.stderr);
+      const summary = JSON.parse(again.stdout) as { done: number; queued: number };
+      assert.deepEqual([summary.done, summary.queued], [STORE_PAGES, 0]);
+      const pages = new Set(site.paths().filter((path) => path !== "/robots.txt"));
+      assert.equal(pages.size, STORE_PAGES);
     } finally {
       await disk.unmount();
       await site.close();

@@ -11,8 +11,8 @@ const run = promisify(execFile);
 
 export interface SmallDisk {
   readonly dir: string;
-  /** Makes it read-only, as a disk that fails goes (mount -o remount,ro). */
-  readOnly(): Promise<void>;
+  /** Gives it room: `kib` KiB in all (mount -o remount,size=…, allowed while files are open). */
+  grow(kib: number): Promise<void>;
   unmount(): Promise<void>;
 }
 
@@ -27,8 +27,8 @@ export async function mountSmallDisk(dir: string, kib: number): Promise<SmallDis
   let mounted = true;
   return {
     dir,
-    readOnly: async () => {
-      await run("mount", ["-o", "remount,ro", dir]);
+    grow: async (size: number) => {
+      await run("mount", ["-o", `remount,size=${size}k`, dir]);
     },
     unmount: async () => {
       if (!mounted) return;

@@ -15,6 +15,7 @@ import type { Exchange } from "../../net/exchange-tap.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { openStore } from "../../store/open.js";
 import { StoreError } from "../../store/errors.js";
+import { isStorageFailure } from "../../crawler/storage-failure.js";
 import { shown } from "../../store/shown-spec.js";
 import type { CrawlRecord } from "../../store/types.js";
 import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE } from "../errors.js";
@@ -358,6 +359,15 @@ export async function runCrawl(
       });
     if (error instanceof StoreError && error.code === "HEED_STORE_LOST")
       throw new CliError(error.message, EXIT_STORE, { cause: error });
+    if (isStorageFailure(error)) {
+      const { code, message } = error as Error & { code: string };
+      throw new CliError(
+        `the store ${shown(options.store)} cannot be written: ${message} (${code}); make room ` +
+          "or make it writable, and run the same command again to resume",
+        EXIT_STORE,
+        { cause: error },
+      );
+    }
     throw error;
   } finally {
     if (poll !== null) clearInterval(poll);
