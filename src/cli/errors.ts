@@ -4,7 +4,10 @@ export const EXIT_OK = 0;
 export const EXIT_NOT_ALLOWED = 1;
 /** Bad input: a missing file, an unreachable URL, bad options. */
 export const EXIT_BAD_INPUT = 2;
-/** The crawl store failed while a crawl ran: unreachable past its wait, or it lost its data. */
+/**
+ * The crawl's storage failed while a crawl ran: the store unreachable past its wait, lost, full
+ * or read-only, or the WARC output full.
+ */
 export const EXIT_STORE = 3;
 /** Stopped by Ctrl-C (SIGINT), as shells report 128 + 2. */
 export const EXIT_INTERRUPTED = 130;

@@ -318,6 +318,11 @@ function defineCrawl(program: Command, io: Io, setExit: SetExit): void {
     )
     .option("--concurrency <n>", "requests in flight at once, over all sites", "16")
     .option(
+      "--max-sockets <n>",
+      "connections open at once over all sites; at the cap the idlest site's is closed first " +
+        "(default: 3/4 of the open-files limit, ulimit -n, at most 4096; docs/crawler.md)",
+    )
+    .option(
       "--per-host <n>",
       "requests in flight at once to one site, over every process sharing the store",
       "1",

@@ -11,6 +11,7 @@ import {
   unreachableRule,
 } from "../protocol/robots/index.js";
 import type { CachedRobots, RobotsCache } from "../store/types.js";
+import { OPEN_FILES_PAUSE_MS, OPEN_FILES_WAIT } from "./open-files-shortage.js";
 
 /**
  * A robots.txt served with `no-cache` or `max-age=0` would be asked for again before every
@@ -96,6 +97,8 @@ export class SiteRules {
       stored !== null && isFresh(stored, now)
         ? stored
         : await this.reserveAndRefresh(origin, stored);
+    // Not asked: this machine had no file left. Nothing is stored or remembered of the site.
+    if (entry === null) return shortageView(this.options.now());
     const view = this.read(entry, now);
     if (this.known.size >= this.memory) this.known.delete(this.known.keys().next().value as string);
     this.known.set(origin, { entry, view });
@@ -105,7 +108,7 @@ export class SiteRules {
   private async reserveAndRefresh(
     origin: string,
     stored: CachedRobots | null,
-  ): Promise<CachedRobots> {
+  ): Promise<CachedRobots | null> {
     const reserve = this.options.reserve;
     if (reserve === undefined) return this.refresh(origin, stored, this.options.now(), null);
     const turn = await reserve(origin, stored);
@@ -129,13 +132,18 @@ export class SiteRules {
     previous: CachedRobots | null,
     now: number,
     turn: RobotsTurn | null,
-  ): Promise<CachedRobots> {
+  ): Promise<CachedRobots | null> {
     let result: RobotsFetchResult;
     try {
       result = await this.options.fetch(`${origin}/robots.txt`);
     } catch (error) {
       await turn?.release(true, null);
       throw error;
+    }
+    if (result.openFilesShortage === true) {
+      // No request left this machine: no gap to keep, nothing to log against the site.
+      await turn?.release(false, null);
+      return null;
     }
     // Stored before the reservation goes back: the next process to hold it finds the copy.
     const done = async (entry: CachedRobots) => {
@@ -243,6 +251,16 @@ export class SiteRules {
       ...(this.options.dialect === undefined ? {} : { dialect: this.options.dialect }),
     };
   }
+}
+
+/** A site whose robots.txt could not be asked for want of open files: it waits, then is asked. */
+function shortageView(now: number): SiteView {
+  return {
+    kind: "closed",
+    detail: OPEN_FILES_WAIT,
+    retryAt: now + OPEN_FILES_PAUSE_MS,
+    forbidden: false,
+  };
 }
 
 function isFresh(entry: CachedRobots, now: number): boolean {

@@ -37,9 +37,13 @@
  * gzip member at the end of its last file: readers give every record before it. Files are opened
  * with `wx` (create, never append), so a resumed crawl starts a new file and never writes after
  * such a partial member. Closing and rotating call fsync.
+ *
+ * A write that fails (a full disk: ENOSPC) cuts the file back to the end of its last whole
+ * record, syncs and closes it, and the writer takes nothing more: every later write is refused
+ * with the same error, so no new file is started on a disk with no room (nor left empty).
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, open, type FileHandle } from "node:fs/promises";
+import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { STATUS_CODES } from "node:http";
 import { join } from "node:path";
 import { WARC_1_1, WARCRecord, WARCSerializer } from "warcio";
@@ -53,6 +57,10 @@ export const DEFAULT_MAX_WARC_BYTES = 1_000_000_000;
 export const BAD_WARC_OPTION_CODE = "HEED_BAD_WARC_OPTION";
 /** The stable `code` of a write after `close()`. */
 export const WARC_CLOSED_CODE = "HEED_WARC_CLOSED";
+/** The stable `code` of a write that failed (the writer takes no more after it). */
+export const WARC_WRITE_CODE = "HEED_WARC_WRITE";
+/** The stable `code` of a write that failed because the disk (or the user's quota) is full. */
+export const WARC_NO_SPACE_CODE = "HEED_WARC_NO_SPACE";
 
 const WARC_1_1_SPEC =
   "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/";
@@ -120,6 +128,8 @@ export class WarcWriter {
   #file: OpenFile | null = null;
   #serial = 0;
   #closed = false;
+  /** The write that failed: every write after it is refused with it. */
+  #failure: WarcWriteError | null = null;
   #queue: Promise<void> = Promise.resolve();
   /** Exchanges waiting for the crawl log's record of their URL, in the order they ended. */
   readonly #held = new Map<string, Exchange[]>();
@@ -241,18 +251,22 @@ export class WarcWriter {
   }
 
   async #writeRecords(serialized: () => Promise<Uint8Array>): Promise<void> {
+    if (this.#failure !== null) throw this.#failure;
     const records = await serialized();
     const file = this.#file ?? (await this.#startFile());
     try {
       await writeFully(file.handle, records);
     } catch (error) {
-      // What is in the file may end in part of a record: the next page goes to a new file.
+      // The file may end in part of a record: it is cut back to the last whole one, kept.
       this.#file = null;
+      const cut = await file.handle.truncate(file.bytes).then(
+        () => true,
+        () => false,
+      );
+      await file.handle.sync().catch(() => undefined);
       await file.handle.close().catch(() => undefined);
-      const why = error instanceof Error ? error.message : String(error);
-      throw new WarcWriteError("HEED_WARC_WRITE", `cannot write to ${file.path}: ${why}`, {
-        cause: error,
-      });
+      this.#failure = writeFailure(file.path, error, cut);
+      throw this.#failure;
     }
     file.bytes += records.byteLength;
     if (file.bytes >= this.#maxBytes) await this.#finishFile();
@@ -277,8 +291,11 @@ export class WarcWriter {
         await writeFully(handle, info);
         file.bytes = info.byteLength;
       } catch (error) {
+        // A file without its warcinfo record is no WARC file: it is not left behind.
         await handle.close().catch(() => undefined);
-        throw error;
+        await rm(path, { force: true }).catch(() => undefined);
+        this.#failure = writeFailure(path, error, true);
+        throw this.#failure;
       }
       this.#file = file;
       return file;
@@ -307,6 +324,22 @@ export class WarcWriter {
       },
     );
   }
+}
+
+/** Why a write failed, in words naming the file; a full disk (or quota) is said as such. */
+function writeFailure(path: string, error: unknown, whole: boolean): WarcWriteError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const end = whole ? "it ends at its last whole record" : "it may end in part of a record";
+  if (code === "ENOSPC" || code === "EDQUOT")
+    return new WarcWriteError(
+      WARC_NO_SPACE_CODE,
+      `cannot write to ${path}: no space left on the device (${code}); ${end}`,
+      { cause: error },
+    );
+  const why = error instanceof Error ? error.message : String(error);
+  return new WarcWriteError(WARC_WRITE_CODE, `cannot write to ${path}: ${why}; ${end}`, {
+    cause: error,
+  });
 }
 
 /** The three records of one page, serialized one after another. */

@@ -20,10 +20,12 @@ import {
   createInflate,
   createInflateRaw,
 } from "node:zlib";
-import { Agent, buildConnector, type Dispatcher, request } from "undici";
+import { Agent, buildConnector, type Dispatcher, type Pool, request } from "undici";
 import { BLOCKED_ADDRESS_CODE, guardConnector, guardedLookup } from "./address-guard.js";
 import { type RequestSigner, signingDispatcher } from "./request-signer.js";
 import { retryAfterMs } from "./retry-after.js";
+import { defaultMaxSockets, OPEN_FILES_SHORTAGE_CODES } from "./open-files.js";
+import { SocketBudget } from "./socket-budget.js";
 
 /** Time to open a TCP (and TLS) connection; a host that takes longer is as good as down. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -77,6 +79,11 @@ export interface HttpClientOptions {
   readonly maxRatio?: number;
   /** Default {@link CONNECTIONS_PER_ORIGIN}. */
   readonly connectionsPerOrigin?: number;
+  /**
+   * Sockets open at once over every site; idle ones are closed first (socket-budget.ts).
+   * Default: a share of the open-files limit ({@link defaultMaxSockets}).
+   */
+  readonly maxSockets?: number;
   /**
    * Connect to loopback, private, link-local, unique-local, multicast and unspecified addresses
    * too. Off by default (the SSRF guard, see address-guard.ts); tests and the demo turn it on.
@@ -156,7 +163,12 @@ export interface PageResponse {
   readonly wireBytes: number;
 }
 
-export type PageErrorCode = "timeout" | "refused" | "dns" | "reset" | "tls" | "blocked" | "other";
+/**
+ * `local`: this machine ran out of open files (EMFILE, ENFILE); the site gave no answer and was
+ * not even asked, so the request is to be made again, never held against the site.
+ */
+export type PageErrorCode =
+  "timeout" | "refused" | "dns" | "reset" | "tls" | "blocked" | "local" | "other";
 
 export interface PageError {
   readonly kind: "error";
@@ -223,8 +235,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     options.connectionsPerOrigin,
     CONNECTIONS_PER_ORIGIN,
   );
+  const maxSockets = positiveInteger("maxSockets", options.maxSockets, defaultMaxSockets());
   const now = options.now ?? Date.now;
   const guarded = createGuardedAgent({
+    maxSockets,
     allowPrivateAddresses: options.allowPrivateAddresses === true,
     ...(options.privateHosts === undefined ? {} : { privateHosts: options.privateHosts }),
     connectTimeoutMs,
@@ -350,6 +364,8 @@ interface GuardedAgentOptions {
   readonly privateHosts?: readonly string[];
   readonly connectTimeoutMs: number;
   readonly connections: number;
+  /** Sockets open at once over every origin; default {@link defaultMaxSockets}. */
+  readonly maxSockets?: number;
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
   readonly localAddress?: string;
@@ -376,10 +392,12 @@ export function createGuardedAgent(options: GuardedAgentOptions): Agent {
             connectOptions,
             callback,
           );
+  const budget = new SocketBudget(options.maxSockets ?? defaultMaxSockets());
   // The local address goes to the Agent, not to `connect`: undici hands the connector the
   // client's `localAddress` and that would override one given to buildConnector.
   return new Agent({
     connect,
+    factory: (origin, poolOptions) => budget.pool(origin, poolOptions as Pool.Options, connect),
     connections: options.connections,
     headersTimeout: options.headersTimeoutMs,
     bodyTimeout: options.bodyTimeoutMs,
@@ -654,6 +672,7 @@ export function classifyNetworkError(error: unknown): PageErrorCode {
     const code = (value as { code?: unknown }).code;
     if (typeof code === "string") {
       if (code === BLOCKED_ADDRESS_CODE) return "blocked";
+      if (OPEN_FILES_SHORTAGE_CODES.has(code)) return "local";
       if (TIMEOUT_CODES.has(code)) return "timeout";
       if (code === "ECONNREFUSED") return "refused";
       if (DNS_CODES.has(code)) return "dns";

@@ -11,7 +11,7 @@ import {
   robotsFetchVerdict,
 } from "../protocol/robots/index.js";
 import { type GuardedResponse, GuardedRequestError, guardedRequest } from "./guarded-request.js";
-import type { HttpClient } from "./http-client.js";
+import { classifyNetworkError, type HttpClient } from "./http-client.js";
 
 /** Read no more than this of a robots.txt body; parsing stops at 500 KiB anyway. */
 export const MAX_ROBOTS_BODY_BYTES = 4 * 1024 * 1024;
@@ -60,6 +60,11 @@ export interface RobotsFetchResult {
   readonly link?: string;
   /** After a network error, its `code` when it had one (HEED_BLOCKED_ADDRESS: the address guard). */
   readonly errorCode?: string;
+  /**
+   * The request could not be made: this machine ran out of open files (EMFILE, ENFILE). The
+   * site gave no answer and must not be judged by it: ask again later.
+   */
+  readonly openFilesShortage?: true;
 }
 
 /** The robots.txt URL for any URL of a site: `https://a.example:8080/x?y` → `https://a.example:8080/robots.txt`. */
@@ -113,7 +118,16 @@ export async function fetchRobots(
   } catch (error) {
     const at = error instanceof GuardedRequestError ? error.url : url;
     const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-    return failed(at, null, 0, describe(error), typeof code === "string" ? code : undefined);
+    const result = failed(
+      at,
+      null,
+      0,
+      describe(error),
+      typeof code === "string" ? code : undefined,
+    );
+    return classifyNetworkError(error) === "local"
+      ? { ...result, openFilesShortage: true }
+      : result;
   }
   const { status, redirects, headers } = response;
   const verdict = robotsFetchVerdict({ status, redirects });

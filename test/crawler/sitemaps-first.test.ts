@@ -113,4 +113,39 @@ describe("a sitemap on another site keeps that site's rules", () => {
       await other.close();
     }
   });
+
+  it("named by a robots.txt reached through a redirect: the sitemap's own site refuses it", async () => {
+    // RFC 9309 §2.3.1.2: the redirect is followed, and the other site's file is the rules read
+    // for this one; the sitemap it names is on the other site, whose robots.txt refuses it.
+    let otherOrigin = "";
+    const other = await startSite({
+      pages: 2,
+      robots: (_req, res) => {
+        res
+          .writeHead(200, { "content-type": "text/plain" })
+          .end(`User-agent: *\nDisallow: /sitemap.xml\nSitemap: ${otherOrigin}/sitemap.xml\n`);
+      },
+      route: (req, res) => {
+        if (req.url !== "/sitemap.xml") return false;
+        res.writeHead(200, { "content-type": "application/xml" }).end("<urlset/>");
+        return true;
+      },
+    });
+    otherOrigin = other.origin;
+    const site = await startSite({
+      pages: 2,
+      robots: (_req, res) => {
+        res.writeHead(301, { location: `${other.origin}/robots.txt` }).end();
+      },
+    });
+    try {
+      const run = await runCrawl([`${site.origin}/`], { limitMs: 20_000 });
+      assert.equal(run.summary.stoppedBy, "finished");
+      assert.ok(other.paths().includes("/robots.txt"), "the redirect was followed");
+      assert.ok(!other.paths().includes("/sitemap.xml"), other.paths().join(" "));
+    } finally {
+      await site.close();
+      await other.close();
+    }
+  });
 });

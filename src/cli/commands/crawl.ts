@@ -15,6 +15,7 @@ import type { Exchange } from "../../net/exchange-tap.js";
 import { createHttpClient } from "../../net/http-client.js";
 import { openStore } from "../../store/open.js";
 import { StoreError } from "../../store/errors.js";
+import { isStorageFailure } from "../../crawler/storage-failure.js";
 import { shown } from "../../store/shown-spec.js";
 import type { CrawlRecord } from "../../store/types.js";
 import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE } from "../errors.js";
@@ -54,6 +55,8 @@ export interface CrawlCommandOptions {
   readonly maxPerHost?: string;
   readonly concurrency: string;
   readonly perHost: string;
+  /** Connections open at once over all sites (default: from the open-files limit). */
+  readonly maxSockets?: string;
   readonly scope: ScopeKind;
   readonly ip?: string;
   readonly languages?: string;
@@ -117,6 +120,8 @@ export async function runCrawl(
     options.maxPerHost === undefined ? undefined : count("--max-per-host", options.maxPerHost, 1);
   const concurrency = count("--concurrency", options.concurrency, 1);
   const perHost = count("--per-host", options.perHost, 1);
+  const maxSockets =
+    options.maxSockets === undefined ? undefined : count("--max-sockets", options.maxSockets, 1);
   const warcMaxBytes =
     options.warcMaxBytes === undefined
       ? undefined
@@ -278,6 +283,7 @@ export async function runCrawl(
       maxDepth,
       concurrency,
       perHost,
+      ...(maxSockets === undefined ? {} : { maxSockets }),
       scope: options.scope,
       recrawl: options.recrawl === true,
       revisit: options.revisit === true,
@@ -353,6 +359,15 @@ export async function runCrawl(
       });
     if (error instanceof StoreError && error.code === "HEED_STORE_LOST")
       throw new CliError(error.message, EXIT_STORE, { cause: error });
+    if (isStorageFailure(error)) {
+      const { code, message } = error as Error & { code: string };
+      throw new CliError(
+        `the store ${shown(options.store)} cannot be written: ${message} (${code}); make room ` +
+          "or make it writable, and run the same command again to resume",
+        EXIT_STORE,
+        { cause: error },
+      );
+    }
     throw error;
   } finally {
     if (poll !== null) clearInterval(poll);
@@ -363,7 +378,14 @@ export async function runCrawl(
     await warc?.close();
   }
   if (warcError !== null) {
-    throw new CliError(`--out: ${(warcError as Error).message}`, 2, { cause: warcError });
+    // An output that failed mid-crawl (a full disk) is the crawl's storage failing, as a
+    // store's is: exit 3. The page whose records failed was not filed as done: it stays queued.
+    throw new CliError(
+      `--out: ${(warcError as Error).message}; the pages not archived stay queued: ` +
+        "make room and run the same command again to resume",
+      EXIT_STORE,
+      { cause: warcError },
+    );
   }
   if (options.json === true) {
     const datasets = catalogs === null ? {} : { datasets: catalogSummary(catalogs) };

@@ -85,6 +85,7 @@ export class Crawler {
       allowPrivateAddresses: o.allowPrivateAddresses === true,
       ...(o.allowPrivateAddresses === false ? {} : { privateHosts }),
       connectionsPerOrigin: perHost,
+      ...(o.maxSockets === undefined ? {} : { maxSockets: o.maxSockets }),
       ...(o.ip === undefined ? {} : { localAddress: o.ip }),
       ...(o.signer === undefined ? {} : { signer: o.signer }),
     });

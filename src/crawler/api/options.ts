@@ -59,6 +59,11 @@ export interface CrawlerOptions {
   /** Requests in flight at once to one site, when its robots.txt sets no delay (default 1). */
   readonly perHost?: number;
   /**
+   * Sockets open at once over all sites (default: three quarters of the open-files limit,
+   * `ulimit -n`, at most 4096); at the cap the idlest site's connection is closed first.
+   */
+  readonly maxSockets?: number;
+  /**
    * Per site (an origin, `https://example.com`): requests in flight at once, at most `perHost`
    * (raise `perHost` and lower the others to favour one site). A site's robots.txt still rules:
    * a Crawl-delay or Request-rate spaces requests whatever is set here.
@@ -226,6 +231,7 @@ export function checkOptions(options: CrawlerOptions): { readonly seeds: readonl
   whole("maxPerHost", options.maxPerHost, 1);
   whole("concurrency", options.concurrency, 1);
   whole("perHost", options.perHost, 1);
+  whole("maxSockets", options.maxSockets, 1);
   whole("siteWaitMs", options.siteWaitMs, 0);
   whole("maxAttempts", options.maxAttempts, 1);
   whole("handlerTimeoutMs", options.handlerTimeoutMs, 1);

@@ -10,6 +10,7 @@ import { LICENSE } from "../report.js";
 import { MAX_ROBOTS_BYTES } from "../../protocol/robots/limits.js";
 import type { CachedRobots } from "../../store/types.js";
 import { copyPlan } from "../robots-copy.js";
+import { tellOpenFilesShortage } from "../open-files-shortage.js";
 import type { SiteGate } from "../site-gate.js";
 import { type RobotsTurn, SiteRules } from "../site-rules.js";
 import type { CrawlRun } from "./run.js";
@@ -33,14 +34,17 @@ export class RobotsStage {
     this.sites = new SiteRules({
       cache: run.store.robots,
       now,
-      fetch: (url) =>
-        fetchRobots(url, {
+      fetch: async (url) => {
+        const result = await fetchRobots(url, {
           userAgent: options.userAgent,
           client,
           // A total deadline: a robots.txt sent a byte a second would hold a slot for minutes.
           deadlineMs: options.robotsDeadlineMs ?? ROBOTS_DEADLINE_MS,
           signal,
-        }),
+        });
+        if (result.openFilesShortage === true) tellOpenFilesShortage(run);
+        return result;
+      },
       reserve: (origin, previous) => this.reserve(origin, previous),
       ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     });

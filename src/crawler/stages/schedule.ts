@@ -8,6 +8,7 @@ import type { CrawlSummary } from "../crawler.js";
 import type { ProcessWatch } from "../process-watch.js";
 import { ruleOf } from "../site-gate.js";
 import { cancellableSleep, sleep } from "../sleep.js";
+import { isStorageFailure } from "../storage-failure.js";
 import type { LeaseStage } from "./lease.js";
 import { IN_FLIGHT_COOL_MS } from "./lease.js";
 import type { RobotsStage } from "./robots.js";
@@ -40,6 +41,8 @@ export class Schedule {
    * capped in the store alone (`--per-host` per crawl, over every process sharing it).
    */
   private readonly starting = new Map<string, object>();
+  /** A visit met its storage failing (a full disk): the run ends with this error. */
+  private storageFailure: Error | null = null;
   /** Wakes the loop before its nap ends; a wake while the loop is busy is kept. */
   private readonly loop: { poked: boolean; poke: (() => void) | null } = {
     poked: false,
@@ -81,6 +84,12 @@ export class Schedule {
     const task: Promise<void> = lease
       .visit(origin)
       .catch((error: unknown) => {
+        // The store's disk full or read-only: the run ends with it (storage-failure.ts).
+        if (isStorageFailure(error)) {
+          this.storageFailure ??= error as Error;
+          this.wake();
+          return;
+        }
         this.run.emit({
           type: "failed",
           url: origin,
@@ -122,7 +131,7 @@ export class Schedule {
     for (;;) {
       if (run.signal.aborted) return "aborted";
       // A store given up on fails every call: visiting on would only spin on its errors.
-      const failed = store.failure();
+      const failed = store.failure() ?? this.storageFailure;
       if (failed !== null) throw failed;
       if (run.done >= options.maxPages) return "max-pages";
       loop.poked = false;

@@ -20,6 +20,7 @@ import { extractLinks, MAX_PAGE_LINKS, robotsTag } from "../links.js";
 import { onHost } from "../other-host.js";
 import { revisitOf } from "../revisit.js";
 import { normalizeUrl } from "../url-normal.js";
+import { deferForOpenFiles } from "../open-files-shortage.js";
 import type { TdmRepFiles } from "../usage-site-files.js";
 import { pageUsage, refusalDetail, type UsageCrawlOptions } from "../usage-verdict.js";
 import type { Allowed } from "../verdict.js";
@@ -109,6 +110,7 @@ export class SettleStage {
     const meta = readMeta(lease.entry.meta, depth);
     // Every record of a leased URL names the page that led to it (`heed report`'s broken links).
     const ref = { referrer: lease.entry.referrer };
+    if (await deferForOpenFiles(run, lease, result)) return;
     if (result.kind === "error") {
       await this.retryOrFail(origin, lease, `${result.code}: ${result.message}`, null);
       await run.log(url, origin, at, result.ms, null, 0, "error", result.message, ref);
