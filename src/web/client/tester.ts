@@ -11,14 +11,15 @@ import {
   type FetchVerdict,
   isRobotsSitemap,
   type LintFinding,
-  lintPolicy,
   parseRobots,
   productToken,
   type Robot,
   type RobotsPolicy,
 } from "../../protocol/robots/index.js";
 import type { RobotsAnswer } from "../fetches.js";
+import { AnswerClient } from "./answer-client.js";
 import { AnswerGrid } from "./answer-grid.js";
+import type { AnswersMessage } from "./answer-messages.js";
 import { decide, type SiteWide } from "./answer-text.js";
 import { byId, debounce, fill, getJson, h, moment } from "./dom.js";
 import { Editor, type LineMarks, type Severity } from "./editor.js";
@@ -62,8 +63,11 @@ interface Parsed {
 }
 
 export interface TesterState {
-  /** The last policy parsed, for the other views. */
-  policy: RobotsPolicy | null;
+  /**
+   * The file as parsed, for the other views: parsed in the page only when one of them asks (the
+   * tester's own answers are worked out in the answering worker).
+   */
+  readonly policy: RobotsPolicy | null;
   /** The robot in focus, for the other views. */
   robot: Robot;
   /** The robots compared beside it. */
@@ -75,33 +79,50 @@ export interface TesterState {
 }
 
 export class Tester {
-  readonly state: TesterState = {
-    policy: null,
-    robot: { agent: "" },
-    compared: [],
-    siteWide: null,
-    verdict: null,
-    origin: null,
-  };
+  readonly state: TesterState;
   private readonly editor: Editor;
   readonly grid: AnswerGrid;
-  private selected = 0;
+  readonly answers: AnswerClient;
   private parsed: Parsed | null = null;
   private findings: readonly LintFinding[] = [];
+  /** The URLs field as last read, and the URLs last sent to the worker. */
+  private urlsField: { value: string; urls: string[] } = { value: "", urls: [] };
+  private sentUrls: string | null = null;
+  /** What the worker last said of the robot in focus's answers, for the editor's marks. */
+  private decided: ReadonlyMap<number, boolean> = new Map();
+  private chosen: { url: string; decision: Decision } | null = null;
+  /** A row was picked: its line is shown once its answer comes. */
+  private goToChosen = false;
   /** Called after each update (the other views follow the file and the robots). */
   onChange: () => void = () => undefined;
 
-  constructor() {
+  /** `scriptUrl`: the page's own script, which the answering worker runs. */
+  constructor(scriptUrl: string) {
+    const parse = () => this.policy();
+    this.state = {
+      get policy() {
+        return parse();
+      },
+      robot: { agent: "" },
+      compared: [],
+      siteWide: null,
+      verdict: null,
+      origin: null,
+    };
     this.editor = new Editor(
       byId<HTMLTextAreaElement>("robots"),
       byId("backdrop"),
       byId("gutter-lines"),
     );
     this.grid = new AnswerGrid(
+      byId<HTMLTableElement>("answers"),
       byId<HTMLTableRowElement>("answers-head-row"),
       byId<HTMLTableSectionElement>("answers-body"),
+      byId("answers-scroll"),
     );
-    this.grid.onSettled = () => this.select(this.selected, false);
+    this.answers = new AnswerClient(scriptUrl, (message, newest) =>
+      this.showAnswers(message, newest),
+    );
     const soon = debounce(() => this.update(), EDIT_DEBOUNCE_MS);
     const later = debounce(() => this.update(), LARGE_FILE_DEBOUNCE_MS);
     const schedule = () => {
@@ -137,7 +158,9 @@ export class Tester {
     byId("answers").addEventListener("click", (event) => {
       const button = (event.target as Element).closest("button[data-row]");
       if (button === null) return;
-      this.select(Number(button.getAttribute("data-row")), true);
+      this.grid.select(Number(button.getAttribute("data-row")));
+      this.goToChosen = true;
+      this.update();
     });
     byId("lint-list").addEventListener("click", (event) => {
       const button = (event.target as Element).closest("button[data-line]");
@@ -166,53 +189,89 @@ export class Tester {
 
   /** The URLs asked, as typed (at most MAX_URLS are answered). */
   urls(): string[] {
-    return byId<HTMLTextAreaElement>("urls")
-      .value.split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter((l) => l !== "");
+    const value = byId<HTMLTextAreaElement>("urls").value;
+    if (value !== this.urlsField.value)
+      this.urlsField = {
+        value,
+        urls: value
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter((l) => l !== ""),
+      };
+    return this.urlsField.urls;
   }
 
-  /** Parses and lints when the file changed, then answers what changed. */
+  /** Sends the edit to the answering worker, which parses, lints and answers what changed. */
   update(): void {
     const started = performance.now();
     const dialect = byId<HTMLSelectElement>("dialect").value as DialectChoice;
-    const { origin, verdict } = this.state;
-    const text = this.editor.text;
-    const last = this.parsed;
-    let policy: RobotsPolicy;
-    if (
-      last !== null &&
-      last.text === text &&
-      last.dialect === dialect &&
-      last.origin === origin &&
-      last.verdict === verdict
-    ) {
-      policy = last.policy;
-    } else {
-      policy = parseRobots(text, { dialect, ...(origin === null ? {} : { origin }) });
-      this.parsed = { text, dialect, origin, verdict, policy };
-      const report = lintPolicy(policy, verdict === null ? {} : { verdict });
-      this.findings = report.findings;
-      this.showFindings(report.errors, report.warnings, report.infos);
-    }
-    this.state.policy = policy;
+    const { origin, verdict, siteWide } = this.state;
     this.state.robot = this.robot();
     this.state.compared = this.compared();
-    this.showDialect(policy, dialect);
     this.showToken();
     const urls = this.urls();
     byId("urls-note").textContent =
       urls.length > MAX_URLS
         ? `only the first ${MAX_URLS} of ${urls.length} URLs are answered`
         : "";
-    this.grid.set({
-      question: { policy, siteWide: this.state.siteWide },
+    const asked = urls.length > MAX_URLS ? urls.slice(0, MAX_URLS) : urls;
+    const changed = this.sentUrls !== this.urlsField.value;
+    this.sentUrls = this.urlsField.value;
+    document.body.setAttribute("data-answering", "");
+    this.answers.ask({
+      text: this.editor.text,
+      dialect,
+      origin,
+      verdict,
+      siteWide,
       robots: this.robots(),
-      urls: urls.slice(0, MAX_URLS),
+      ...(changed ? { urls: asked } : {}),
+      selected: this.grid.selected,
     });
     this.showBanner();
     performance.measure("heed:update", { start: started, end: performance.now() });
     this.onChange();
+  }
+
+  /** One reply of the worker: lint's findings when it parsed, the rows that changed. */
+  private showAnswers(message: AnswersMessage, newest: boolean): void {
+    if (message.lint !== undefined) {
+      this.findings = message.lint.findings;
+      this.showFindings(message.lint.errors, message.lint.warnings, message.lint.infos);
+      this.showDialect(message.lint);
+    }
+    this.grid.apply(message);
+    this.decided = new Map(message.decided);
+    this.chosen = message.selected;
+    if (this.grid.selected >= this.grid.length) this.grid.select(0);
+    this.drawMarks();
+    if (newest) {
+      const line = this.chosen?.decision.line ?? null;
+      if (this.goToChosen && line !== null) this.editor.goTo(line);
+      this.goToChosen = false;
+      document.body.removeAttribute("data-answering");
+    }
+  }
+
+  /** The file parsed in the page, for the other views (cached until an input changes). */
+  private policy(): RobotsPolicy {
+    const dialect = byId<HTMLSelectElement>("dialect").value as DialectChoice;
+    const { origin, verdict } = this.state;
+    const text = this.editor.text;
+    const last = this.parsed;
+    if (
+      last !== null &&
+      last.text === text &&
+      last.dialect === dialect &&
+      last.origin === origin &&
+      last.verdict === verdict
+    )
+      return last.policy;
+    // Marked, so that the page's tests see that typing in the tester parses nothing here.
+    performance.mark("heed:parse");
+    const policy = parseRobots(text, { dialect, ...(origin === null ? {} : { origin }) });
+    this.parsed = { text, dialect, origin, verdict, policy };
+    return policy;
   }
 
   /** When the fetched status decides for the whole site, a banner says so. */
@@ -292,18 +351,18 @@ export class Tester {
     return { ms, note: moment(ms) };
   }
 
-  private showDialect(policy: RobotsPolicy, choice: DialectChoice): void {
-    const name = DIALECT_NAMES[policy.dialect] ?? policy.dialect;
+  private showDialect(lint: NonNullable<AnswersMessage["lint"]>): void {
+    const choice = byId<HTMLSelectElement>("dialect").value as DialectChoice;
+    const name = DIALECT_NAMES[lint.dialect] ?? lint.dialect;
     const out = byId("dialect-why");
     if (choice !== "auto") {
       out.textContent = `${name}, as chosen`;
       return;
     }
-    const versionLine = policy.text.lines.find((l) => l.key.toLowerCase() === "robot-version");
     out.textContent =
-      policy.robotVersion === null
+      lint.robotVersion === null
         ? `auto chose ${name}: the file has no Robot-version line`
-        : `auto chose ${name}: line ${versionLine?.number ?? "?"} says Robot-version: ${policy.robotVersion}`;
+        : `auto chose ${name}: line ${lint.versionLine ?? "?"} says Robot-version: ${lint.robotVersion}`;
   }
 
   private showToken(): void {
@@ -357,21 +416,8 @@ export class Tester {
     );
   }
 
-  /** Selects an answer: its deciding line is highlighted, its plan shown. */
-  private select(index: number, moveCursor: boolean): void {
-    const answers = this.grid.focusAnswers();
-    this.selected = index < answers.length ? index : 0;
-    const chosen = answers[this.selected];
-    for (const row of byId("answers-body").querySelectorAll("tr.selected, tr[aria-current]")) {
-      row.classList.remove("selected");
-      row.removeAttribute("aria-current");
-    }
-    const row = byId<HTMLTableSectionElement>("answers-body").rows[this.selected];
-    row?.classList.add("selected");
-    row?.setAttribute("aria-current", "true");
-    const decided = new Map<number, boolean>();
-    for (const { decision } of answers)
-      if (decision.line !== null) decided.set(decision.line, decision.allowed);
+  /** The editor's marks: the lines that decided, the selected answer's line and group, lint. */
+  private drawMarks(): void {
     const findings = new Map<number, { severity: Severity; code: string; message: string }[]>();
     for (const f of this.findings) {
       if (f.line === null) continue;
@@ -380,15 +426,13 @@ export class Tester {
       findings.set(f.line, list);
     }
     const marks: LineMarks = {
-      decided,
-      current: chosen?.decision.line ?? null,
-      group: chosen?.decision.group?.lines ?? [],
+      decided: this.decided,
+      current: this.chosen?.decision.line ?? null,
+      group: this.chosen?.decision.group?.lines ?? [],
       findings,
     };
     this.editor.draw(marks);
-    const line = chosen?.decision.line ?? null;
-    if (moveCursor && line !== null) this.editor.goTo(line);
-    showPlan(chosen ?? null);
+    showPlan(this.chosen);
   }
 
   private async fetchSite(): Promise<void> {
