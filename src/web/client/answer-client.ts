@@ -12,8 +12,8 @@ type Diff = Omit<DiffMessage, "type" | "seq">;
 export interface AnswersHook {
   /** Keeps the worker's replies until `release`. */
   hold(): void;
-  /** Hands the kept replies to the page, in order. */
-  release(): void;
+  /** Hands the first `count` kept replies (all by default) to the page, in order; holds no more. */
+  release(count?: number): void;
   /** Replies kept so far. */
   held(): number;
 }
@@ -70,10 +70,9 @@ export class AnswerClient implements AnswersHook {
     this.holding = true;
   }
 
-  release(): void {
-    this.holding = false;
-    const kept = this.kept;
-    this.kept = [];
+  release(count = this.kept.length): void {
+    const kept = this.kept.splice(0, count);
+    this.holding = this.kept.length > 0;
     for (const message of kept) this.deliver(message);
   }
 

@@ -8,10 +8,9 @@
  */
 import type { AnswersMessage, RowCells } from "./answer-messages.js";
 import { KIND_TEXT, KNOWN_CRAWLERS } from "./crawlers.js";
-import { h } from "./dom.js";
+import { h, setText } from "./dom.js";
+import { rowWindow } from "./row-window.js";
 
-/** Rows drawn above and below those in view, so that a scroll shows drawn rows at once. */
-export const VIEW_MARGIN_ROWS = 10;
 /** A row's height until one is drawn to measure (rows are one line high: the cells do not wrap). */
 const ROW_PX = 33;
 /** The robot in focus's cells, after the URL. */
@@ -105,9 +104,12 @@ export class AnswerGrid {
   /** Draws the rows in view and the margin, removes the others, and sizes the spacers. */
   private draw(): void {
     const count = this.rows.length;
-    const first = Math.max(0, Math.floor(this.scroller.scrollTop / this.rowPx) - VIEW_MARGIN_ROWS);
-    const inView = Math.ceil(this.scroller.clientHeight / this.rowPx) + 1;
-    const last = Math.min(count, first + inView + 2 * VIEW_MARGIN_ROWS);
+    const { first, last } = rowWindow(
+      this.scroller.scrollTop,
+      this.scroller.clientHeight,
+      this.rowPx,
+      count,
+    );
     let lostFocus = false;
     for (const [i, tr] of this.drawn) {
       if (i >= first && i < last && this.rows[i] !== undefined) continue;
@@ -214,11 +216,6 @@ export class AnswerGrid {
     });
     this.head.replaceChildren(...[...this.head.cells].slice(0, 7), ...compared);
   }
-}
-
-/** Writes an element's text only when it changes: most cells keep theirs from one edit to the next. */
-function setText(element: Element | undefined, text: string): void {
-  if (element !== undefined && element.textContent !== text) element.textContent = text;
 }
 
 /** Rows standing in for those not drawn above or below, out of the accessibility tree. */

@@ -21,7 +21,7 @@ import { AnswerClient } from "./answer-client.js";
 import { AnswerGrid } from "./answer-grid.js";
 import type { AnswersMessage } from "./answer-messages.js";
 import { decide, type SiteWide } from "./answer-text.js";
-import { byId, debounce, fill, getJson, h, moment } from "./dom.js";
+import { byId, debounce, fill, getJson, h, moment, setText } from "./dom.js";
 import { Editor, type LineMarks, type Severity } from "./editor.js";
 
 /** URLs asked at once: more lines are reported, not answered (the page must stay quick). */
@@ -85,12 +85,16 @@ export class Tester {
   readonly answers: AnswerClient;
   private parsed: Parsed | null = null;
   private findings: readonly LintFinding[] = [];
+  /** The findings listed, as JSON. */
+  private findingsShown = "";
   /** The URLs field as last read, and the URLs last sent to the worker. */
   private urlsField: { value: string; urls: string[] } = { value: "", urls: [] };
   private sentUrls: string | null = null;
   /** What the worker last said of the robot in focus's answers, for the editor's marks. */
   private decided: ReadonlyMap<number, boolean> = new Map();
   private chosen: { url: string; decision: Decision } | null = null;
+  /** The answer whose plan is shown, as JSON. */
+  private planShown = "";
   /** A row was picked: its line is shown once its answer comes. */
   private goToChosen = false;
   /** Called after each update (the other views follow the file and the robots). */
@@ -210,10 +214,12 @@ export class Tester {
     this.state.compared = this.compared();
     this.showToken();
     const urls = this.urls();
-    byId("urls-note").textContent =
+    setText(
+      byId("urls-note"),
       urls.length > MAX_URLS
         ? `only the first ${MAX_URLS} of ${urls.length} URLs are answered`
-        : "";
+        : "",
+    );
     const asked = urls.length > MAX_URLS ? urls.slice(0, MAX_URLS) : urls;
     const changed = this.sentUrls !== this.urlsField.value;
     this.sentUrls = this.urlsField.value;
@@ -237,7 +243,10 @@ export class Tester {
   private showAnswers(message: AnswersMessage, newest: boolean): void {
     if (message.lint !== undefined) {
       this.findings = message.lint.findings;
-      this.showFindings(message.lint.errors, message.lint.warnings, message.lint.infos);
+      const shown = JSON.stringify(this.findings);
+      if (shown !== this.findingsShown)
+        this.showFindings(message.lint.errors, message.lint.warnings, message.lint.infos);
+      this.findingsShown = shown;
       this.showDialect(message.lint);
     }
     this.grid.apply(message);
@@ -280,12 +289,14 @@ export class Tester {
     const banner = byId("site-banner");
     banner.hidden = closed === null;
     banner.className = closed?.allowed === false ? "banner closed" : "banner open";
-    banner.textContent =
+    setText(
+      banner,
       closed === null
         ? ""
         : closed.allowed
           ? `The site is open to every robot: ${closed.detail}`
-          : `The site is closed to robots: ${closed.detail}`;
+          : `The site is closed to robots: ${closed.detail}`,
+    );
   }
 
   /** The robot in focus, then those compared (each with the focus robot's IP, time and abilities). */
@@ -339,15 +350,15 @@ export class Tester {
     const note = byId("at-note");
     if (text === "") {
       const now = Date.now();
-      note.textContent = `now: ${moment(now)}`;
+      setText(note, `now: ${moment(now)}`);
       return { ms: now, note: "now" };
     }
     const ms = Date.parse(text);
     if (Number.isNaN(ms)) {
-      note.textContent = `not a time heed can read (write 2026-11-24T10:00:00Z); using now`;
+      setText(note, `not a time heed can read (write 2026-11-24T10:00:00Z); using now`);
       return { ms: Date.now(), note: "now" };
     }
-    note.textContent = moment(ms);
+    setText(note, moment(ms));
     return { ms, note: moment(ms) };
   }
 
@@ -356,33 +367,39 @@ export class Tester {
     const name = DIALECT_NAMES[lint.dialect] ?? lint.dialect;
     const out = byId("dialect-why");
     if (choice !== "auto") {
-      out.textContent = `${name}, as chosen`;
+      setText(out, `${name}, as chosen`);
       return;
     }
-    out.textContent =
+    setText(
+      out,
       lint.robotVersion === null
         ? `auto chose ${name}: the file has no Robot-version line`
-        : `auto chose ${name}: line ${lint.versionLine ?? "?"} says Robot-version: ${lint.robotVersion}`;
+        : `auto chose ${name}: line ${lint.versionLine ?? "?"} says Robot-version: ${lint.robotVersion}`,
+    );
   }
 
   private showToken(): void {
     const agent = this.state.robot.agent;
     const out = byId("token");
     if (agent === "") {
-      out.textContent = "name a robot";
+      setText(out, "name a robot");
       return;
     }
     const token = productToken(agent);
-    out.textContent =
-      token === agent ? `token: ${token}` : `heed matches the token ${token} (from the User-Agent)`;
+    setText(
+      out,
+      token === agent ? `token: ${token}` : `heed matches the token ${token} (from the User-Agent)`,
+    );
   }
 
   private showFindings(errors: number, warnings: number, infos: number): void {
     const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-    byId("lint-summary").textContent =
+    setText(
+      byId("lint-summary"),
       this.findings.length === 0
         ? "No findings."
-        : `${count(errors, "error")}, ${count(warnings, "warning")}, ${count(infos, "note")}.`;
+        : `${count(errors, "error")}, ${count(warnings, "warning")}, ${count(infos, "note")}.`,
+    );
     // The file's own findings first (a cut file, say), then by line, as lint gives them.
     const listed = [
       ...this.findings.filter((f) => f.line === null),
@@ -432,7 +449,9 @@ export class Tester {
       findings,
     };
     this.editor.draw(marks);
-    showPlan(this.chosen);
+    const plan = JSON.stringify(this.chosen);
+    if (plan !== this.planShown) showPlan(this.chosen);
+    this.planShown = plan;
   }
 
   private async fetchSite(): Promise<void> {
