@@ -171,6 +171,28 @@ describe("heed ui's tester, as a webmaster uses it", () => {
     await page.close();
   });
 
+  it("REGP: an edit answers every URL again (the plan and the time windows weigh the whole file), in the worker", async () => {
+    const page = await open();
+    await setValue(
+      page,
+      "robots",
+      `Robot-version: 3.0\n\n${UI_ROBOTS_TXT}\nVisit-time: 01:00 UT-05:00 UT`,
+    );
+    await setValue(page, "agent", UI_ROBOTS[0]);
+    await setValue(page, "urls", urlsFor(1000).join("\n"));
+    await settled(page);
+    await pick(page, ...UI_ROBOTS.slice(1));
+    const drawn = await page.locator("#answers-body tr").count();
+    const before = await answered(page);
+    const costs = await measureKeystrokes(page, 2);
+    assert.equal(await answered(page), before + 2 * 5 * 1000);
+    for (const cost of costs) {
+      assert.equal(cost.parses, 0, "the page's main thread parsed the file");
+      assert.ok(cost.rowsTouched <= drawn, `${cost.rowsTouched} rows touched`);
+    }
+    await page.close();
+  });
+
   it("keeps keyboard and screen-reader use of the grid as rows come and go", async () => {
     const page = await open();
     await setValue(page, "robots", UI_ROBOTS_TXT);
