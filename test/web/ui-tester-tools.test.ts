@@ -148,7 +148,7 @@ describe("heed ui's tester, as a webmaster uses it", () => {
     assert.equal(await page.locator("#answers-head-row th.robot").count(), 5, "nothing drawn yet");
     await page.evaluate("window.heedAnswers.release(1)");
     assert.equal(await page.locator("#answers-head-row th.robot").count(), 6);
-    assert.equal(await page.locator("#answers-body td.robot:empty").count(), 0);
+    assert.equal(await page.locator("#answers-body td.robot > .cut:empty").count(), 0);
     assert.equal(
       await page.locator("body[data-answering]").count(),
       1,
@@ -156,7 +156,7 @@ describe("heed ui's tester, as a webmaster uses it", () => {
     );
     await page.evaluate("window.heedAnswers.release()");
     await settled(page);
-    assert.equal(await page.locator("#answers-body td.robot:empty").count(), 0);
+    assert.equal(await page.locator("#answers-body td.robot > .cut:empty").count(), 0);
     assert.equal(await page.locator("#backdrop .line").count(), 13, "the edit's line drawn");
     await page.uncheck('#crawlers input[value="Applebot"]');
     await settled(page);

@@ -8,7 +8,7 @@
  */
 import type { AnswersMessage, RowCells } from "./answer-messages.js";
 import { KIND_TEXT, KNOWN_CRAWLERS } from "./crawlers.js";
-import { h, setText } from "./dom.js";
+import { h } from "./dom.js";
 import { rowWindow } from "./row-window.js";
 
 /** A row's height until one is drawn to measure (rows are one line high: the cells do not wrap). */
@@ -152,8 +152,8 @@ export class AnswerGrid {
         { scope: "row", class: "url" },
         h("button", { type: "button", "data-row": i, class: "link" }),
       ),
-      ...FOCUS_CELLS.map((cls) => h("td", { class: cls })),
-      ...this.heads.map(() => h("td", { class: "robot" })),
+      ...FOCUS_CELLS.map((cls) => h("td", { class: cls }, h("div", { class: "cut" }))),
+      ...this.heads.map(() => h("td", { class: "robot" }, h("div", { class: "cut" }))),
     );
     return tr;
   }
@@ -166,12 +166,12 @@ export class AnswerGrid {
     else tr.removeAttribute("aria-current");
     tr.setAttribute("data-line", cells.line);
     tr.setAttribute("data-reason", cells.reason);
-    setText(tr.cells[0]?.firstElementChild ?? undefined, cells.url);
-    cells.focus.forEach((text, c) => setText(tr.cells[1 + c], text));
+    setCell(tr.cells[0], cells.url);
+    cells.focus.forEach((text, c) => setCell(tr.cells[1 + c], text));
     cells.robots.forEach(([text, cls, line], c) => {
       const cell = tr.cells[7 + c];
       if (cell === undefined) return;
-      setText(cell, text);
+      setCell(cell, text);
       cell.className = `robot ${cls}`;
       cell.setAttribute("data-line", line);
     });
@@ -216,6 +216,14 @@ export class AnswerGrid {
     });
     this.head.replaceChildren(...[...this.head.cells].slice(0, 7), ...compared);
   }
+}
+
+/** A cell's text, and its title: a cell shows two lines at most, and its whole text on hover. */
+function setCell(cell: HTMLTableCellElement | undefined, text: string): void {
+  const inner = cell?.firstElementChild;
+  if (!(inner instanceof HTMLElement) || inner.textContent === text) return;
+  inner.textContent = text;
+  inner.title = text;
 }
 
 /** Rows standing in for those not drawn above or below, out of the accessibility tree. */

@@ -5,28 +5,15 @@
  * page stays one script from its own origin, which its CSP's `script-src 'self'` already allows
  * for workers: no second file, no blob: or data: URL to let in.
  */
-import {
-  type DialectChoice,
-  lintPolicy,
-  parseRobots,
-  type RobotsPolicy,
-} from "../../protocol/robots/index.js";
+import { lintPolicy, parseRobots } from "../../protocol/robots/index.js";
 import { AnswerEngine } from "./answer-engine.js";
 import type { AnswersMessage, AskMessage, DiffMessage, FromWorker } from "./answer-messages.js";
 import { changedAnswers } from "./changed-answers.js";
-
-interface Parsed {
-  readonly text: string;
-  readonly dialect: DialectChoice;
-  readonly origin: string | null;
-  /** The fetch's verdict as JSON: each message brings a copy of its own. */
-  readonly verdict: string;
-  readonly policy: RobotsPolicy;
-}
+import { ParseCache } from "./parse-cache.js";
 
 /** The worker's side: answers each message it is sent with `post`. */
 export class AnswerWorker {
-  private parsed: Parsed | null = null;
+  private readonly parsed = new ParseCache();
   private urls: readonly string[] = [];
   private readonly engine = new AnswerEngine();
   /** The newest edit not yet answered: edits that came meanwhile are answered as one. */
@@ -52,23 +39,10 @@ export class AnswerWorker {
   }
 
   private ask(message: AskMessage): AnswersMessage {
-    const { text, dialect, origin } = message;
-    const verdict = JSON.stringify(message.verdict);
     if (message.urls !== undefined) this.urls = message.urls;
-    const last = this.parsed;
+    const { policy, fresh } = this.parsed.parse(message);
     let lint: AnswersMessage["lint"];
-    let policy: RobotsPolicy;
-    if (
-      last !== null &&
-      last.text === text &&
-      last.dialect === dialect &&
-      last.origin === origin &&
-      last.verdict === verdict
-    ) {
-      policy = last.policy;
-    } else {
-      policy = parseRobots(text, { dialect, ...(origin === null ? {} : { origin }) });
-      this.parsed = { text, dialect, origin, verdict, policy };
+    if (fresh) {
       const report = lintPolicy(
         policy,
         message.verdict === null ? {} : { verdict: message.verdict },

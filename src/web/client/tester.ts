@@ -11,7 +11,6 @@ import {
   type FetchVerdict,
   isRobotsSitemap,
   type LintFinding,
-  parseRobots,
   productToken,
   type Robot,
   type RobotsPolicy,
@@ -23,6 +22,7 @@ import type { AnswersMessage } from "./answer-messages.js";
 import { decide, type SiteWide } from "./answer-text.js";
 import { byId, debounce, fill, getJson, h, moment, setText } from "./dom.js";
 import { Editor, type LineMarks, type Severity } from "./editor.js";
+import { ParseCache } from "./parse-cache.js";
 
 /** URLs asked at once: more lines are reported, not answered (the page must stay quick). */
 export const MAX_URLS = 1000;
@@ -53,15 +53,6 @@ const DIALECT_NAMES: Readonly<Record<string, string>> = {
   regp: "REGP 3.0",
 };
 
-/** The inputs a parse depends on: the same again is not parsed again. */
-interface Parsed {
-  readonly text: string;
-  readonly dialect: DialectChoice;
-  readonly origin: string | null;
-  readonly verdict: FetchVerdict | null;
-  readonly policy: RobotsPolicy;
-}
-
 export interface TesterState {
   /**
    * The file as parsed, for the other views: parsed in the page only when one of them asks (the
@@ -83,7 +74,7 @@ export class Tester {
   private readonly editor: Editor;
   readonly grid: AnswerGrid;
   readonly answers: AnswerClient;
-  private parsed: Parsed | null = null;
+  private readonly parsed = new ParseCache();
   private findings: readonly LintFinding[] = [];
   /** The findings listed, as JSON. */
   private findingsShown = "";
@@ -262,24 +253,16 @@ export class Tester {
     }
   }
 
-  /** The file parsed in the page, for the other views (cached until an input changes). */
+  /** The file parsed in the page, for the other views (kept until an input changes). */
   private policy(): RobotsPolicy {
-    const dialect = byId<HTMLSelectElement>("dialect").value as DialectChoice;
-    const { origin, verdict } = this.state;
-    const text = this.editor.text;
-    const last = this.parsed;
-    if (
-      last !== null &&
-      last.text === text &&
-      last.dialect === dialect &&
-      last.origin === origin &&
-      last.verdict === verdict
-    )
-      return last.policy;
+    const { policy, fresh } = this.parsed.parse({
+      text: this.editor.text,
+      dialect: byId<HTMLSelectElement>("dialect").value as DialectChoice,
+      origin: this.state.origin,
+      verdict: this.state.verdict,
+    });
     // Marked, so that the page's tests see that typing in the tester parses nothing here.
-    performance.mark("heed:parse");
-    const policy = parseRobots(text, { dialect, ...(origin === null ? {} : { origin }) });
-    this.parsed = { text, dialect, origin, verdict, policy };
+    if (fresh) performance.mark("heed:parse");
     return policy;
   }
 
