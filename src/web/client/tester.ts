@@ -86,6 +86,8 @@ export class Tester {
   private chosen: { url: string; decision: Decision } | null = null;
   /** The answer whose plan is shown, as JSON. */
   private planShown = "";
+  /** An edit waits for typing to pause before it is sent. */
+  private scheduled = false;
   /** A row was picked: its line is shown once its answer comes. */
   private goToChosen = false;
   /** Called after each update (the other views follow the file and the robots). */
@@ -123,6 +125,7 @@ export class Tester {
     const schedule = () => {
       // Marked at once, so that whoever waits for the answers waits for this edit's.
       document.body.setAttribute("data-answering", "");
+      this.scheduled = true;
       if (this.editor.text.length > LARGE_FILE_CHARS) later();
       else soon();
     };
@@ -199,6 +202,7 @@ export class Tester {
   /** Sends the edit to the answering worker, which parses, lints and answers what changed. */
   update(): void {
     const started = performance.now();
+    this.scheduled = false;
     const dialect = byId<HTMLSelectElement>("dialect").value as DialectChoice;
     const { origin, verdict, siteWide } = this.state;
     this.state.robot = this.robot();
@@ -245,7 +249,8 @@ export class Tester {
     this.chosen = message.selected;
     if (this.grid.selected >= this.grid.length) this.grid.select(0);
     this.drawMarks();
-    if (newest) {
+    // Settled when this answers the newest edit sent, and no edit waits to be sent.
+    if (newest && !this.scheduled) {
       const line = this.chosen?.decision.line ?? null;
       if (this.goToChosen && line !== null) this.editor.goTo(line);
       this.goToChosen = false;
