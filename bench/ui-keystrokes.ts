@@ -1,6 +1,6 @@
 /**
  * Typing in `heed ui`'s robots.txt editor in real Chromium, and what each keystroke costs the
- * page's main thread: for bench/ui.bench.ts and test/web/ui-keystroke.test.ts.
+ * page's main thread: for bench/ui.bench.ts and test/web/ui-tester-tools.test.ts.
  */
 import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
 

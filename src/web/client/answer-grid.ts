@@ -11,8 +11,8 @@ import { KIND_TEXT, KNOWN_CRAWLERS } from "./crawlers.js";
 import { h } from "./dom.js";
 import { rowWindow } from "./row-window.js";
 
-/** A row's height until one is drawn to measure (rows are one line high: the cells do not wrap). */
-const ROW_PX = 33;
+/** A row's height until one is drawn to measure (every row is one height: app.css clamps cells). */
+const ROW_PX = 54;
 /** The robot in focus's cells, after the URL. */
 const FOCUS_CELLS = ["verdict", "line", "rule", "group", "reason", "usage"] as const;
 
@@ -30,22 +30,21 @@ export class AnswerGrid {
   /** Answers the worker has worked out since the page opened (the page's tests count them). */
   answered = 0;
 
+  /** Stand-ins for the rows not drawn above and below. */
+  private readonly top = spacer();
+  private readonly bottom = spacer();
+
   constructor(
     private readonly table: HTMLTableElement,
     private readonly head: HTMLTableRowElement,
     private readonly body: HTMLTableSectionElement,
     private readonly scroller: HTMLElement,
   ) {
-    this.top = spacer();
-    this.bottom = spacer();
     body.before(this.top);
     body.after(this.bottom);
     scroller.addEventListener("scroll", () => this.soon());
     scroller.addEventListener("keydown", (event) => this.key(event));
   }
-
-  private readonly top: HTMLTableSectionElement;
-  private readonly bottom: HTMLTableSectionElement;
 
   /** The number of rows asked. */
   get length(): number {
@@ -144,7 +143,7 @@ export class AnswerGrid {
   }
 
   private newRow(i: number): HTMLTableRowElement {
-    const tr = h(
+    return h(
       "tr",
       { "data-row": i, "aria-rowindex": i + 2 },
       h(
@@ -155,7 +154,6 @@ export class AnswerGrid {
       ...FOCUS_CELLS.map((cls) => h("td", { class: cls }, h("div", { class: "cut" }))),
       ...this.heads.map(() => h("td", { class: "robot" }, h("div", { class: "cut" }))),
     );
-    return tr;
   }
 
   private fillRow(tr: HTMLTableRowElement, cells: RowCells): void {
