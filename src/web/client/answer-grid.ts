@@ -1,237 +1,236 @@
 /**
- * The answers table: one row per URL, the robot in focus answered in full (verdict, line, rule,
- * group, reason, usage preferences), then one column per robot compared. It answers only what
- * changed: each column keeps its answers by URL while its key (column-key.ts) stays the same,
- * so a new URL costs one answer per robot, a new robot one column, and an edit inside one group
- * the columns of the robots that group is chosen for. The work is cut into slices of at most
- * SLICE_MS, so that typing is never held up by a thousand answers.
+ * The answers table on the page, drawn from the rows the answering worker sends (answer-engine.ts
+ * works them out). Only the rows in view, and VIEW_MARGIN_ROWS either side, are in the DOM: a
+ * thousand URLs by several robots would otherwise cost every edit a thousand rows to restyle. The
+ * table is an ARIA grid that says how many rows there are (aria-rowcount) and where each drawn
+ * row sits (aria-rowindex); the arrow keys, Page Up/Down, Home and End move between the rows'
+ * URLs and bring the row into view, and focus stays on its row while the rows around it change.
  */
-import type { Decision, Robot } from "../../protocol/robots/index.js";
-import {
-  decide,
-  groupText,
-  type Question,
-  reasonText,
-  shortText,
-  usageText,
-  verdictText,
-} from "./answer-text.js";
-import { columnKey } from "./column-key.js";
+import type { AnswersMessage, RowCells } from "./answer-messages.js";
 import { KIND_TEXT, KNOWN_CRAWLERS } from "./crawlers.js";
 import { h } from "./dom.js";
+import { rowWindow } from "./row-window.js";
 
-/** Main-thread time one slice of answering may take before the page gets the thread back. */
-export const SLICE_MS = 8;
-
-interface Column {
-  robot: Robot;
-  key: string;
-  /** Answers by URL, for the current key. */
-  answers: Map<string, Decision>;
-  /** Usage preferences by URL, for the current key. */
-  usage: Map<string, string>;
-}
-
-/** What the grid is asked: the robots' answers share the file, the site's status and the URLs. */
-export interface GridInput {
-  readonly question: Omit<Question, "robot">;
-  /** The robot in focus first, then the robots compared. */
-  readonly robots: readonly Robot[];
-  readonly urls: readonly string[];
-}
+/** A row's height until one is drawn to measure (every row is one height: app.css clamps cells). */
+const ROW_PX = 54;
+/** The robot in focus's cells, after the URL. */
+const FOCUS_CELLS = ["verdict", "line", "rule", "group", "reason", "usage"] as const;
 
 export class AnswerGrid {
-  private columns: Column[] = [];
-  private input: GridInput | null = null;
-  /** The URL each row shows, and the columns each row must draw again. */
-  private shown: string[] = [];
-  private dirty = new Map<number, Set<number>>();
-  private queue: number[] = [];
-  private timer: number | null = null;
-  /** Answers worked out since the grid was made (the page's tests count them). */
+  private rows: (RowCells | undefined)[] = [];
+  private heads: readonly string[] = [];
+  /** The rows in the DOM, by index, and those whose cells changed since they were drawn. */
+  private drawn = new Map<number, HTMLTableRowElement>();
+  private stale = new Set<number>();
+  private rowPx = ROW_PX;
+  private measured = false;
+  private frame: number | null = null;
+  /** The selected row, drawn as such wherever it is drawn. */
+  selected = 0;
+  /** Answers the worker has worked out since the page opened (the page's tests count them). */
   answered = 0;
-  /** Called once every row is answered. */
-  onSettled: () => void = () => undefined;
+
+  /** Stand-ins for the rows not drawn above and below. */
+  private readonly top = spacer();
+  private readonly bottom = spacer();
 
   constructor(
+    private readonly table: HTMLTableElement,
     private readonly head: HTMLTableRowElement,
     private readonly body: HTMLTableSectionElement,
-  ) {}
-
-  /** The robot in focus's answer for row `i`, once answered. */
-  focusAnswer(i: number): { url: string; decision: Decision } | null {
-    const url = this.input?.urls[i];
-    const decision = url === undefined ? undefined : this.columns[0]?.answers.get(url);
-    return url === undefined || decision === undefined ? null : { url, decision };
+    private readonly scroller: HTMLElement,
+  ) {
+    body.before(this.top);
+    body.after(this.bottom);
+    scroller.addEventListener("scroll", () => this.soon());
+    scroller.addEventListener("keydown", (event) => this.key(event));
   }
 
-  /** Every answered row of the robot in focus. */
-  focusAnswers(): { url: string; decision: Decision }[] {
-    const out: { url: string; decision: Decision }[] = [];
-    for (let i = 0; i < (this.input?.urls.length ?? 0); i++) {
-      const answer = this.focusAnswer(i);
-      if (answer !== null) out.push(answer);
+  /** The number of rows asked. */
+  get length(): number {
+    return this.rows.length;
+  }
+
+  /** Takes one reply of the worker: the rows that changed, and the heads when they did. */
+  apply(message: AnswersMessage): void {
+    this.answered += message.answered;
+    if (message.heads !== undefined) {
+      this.heads = message.heads;
+      this.drawHead();
+      for (const tr of this.drawn.values()) tr.remove();
+      this.drawn.clear();
+      this.rows = [];
     }
-    return out;
-  }
-
-  /** New inputs: works out which rows and columns they change, and answers those. */
-  set(input: GridInput): void {
-    this.input = input;
-    const touched = new Set<number>();
-    const columns: Column[] = input.robots.map((robot, c) => {
-      const key = columnKey(input.question.policy, robot, input.question.siteWide);
-      const old = this.columns.find((col) => col.key === key && col.robot.agent === robot.agent);
-      if (old !== undefined) {
-        old.robot = robot;
-        if (old !== this.columns[c]) touched.add(c);
-        return old;
-      }
-      touched.add(c);
-      return { robot, key, answers: new Map(), usage: new Map() };
-    });
-    const headChanged =
-      columns.length !== this.columns.length ||
-      columns.some((col, c) => col.robot.agent !== this.columns[c]?.robot.agent);
-    this.columns = columns;
-    if (headChanged) this.drawHead();
-    for (const col of columns) prune(col, input.urls);
-    while (this.body.rows.length > input.urls.length) this.body.lastElementChild?.remove();
-    this.shown.length = Math.min(this.shown.length, input.urls.length);
-    // Rows still waiting from the last inputs keep their columns to draw (a new head redraws
-    // every row whole anyway).
-    const waiting = headChanged ? new Map<number, Set<number>>() : this.dirty;
-    this.dirty = new Map();
-    const all = columns.map((_, c) => c);
-    input.urls.forEach((url, row) => {
-      const cols = new Set(this.shown[row] !== url || headChanged ? all : touched);
-      for (const c of waiting.get(row) ?? []) cols.add(c);
-      if (cols.size > 0) this.dirty.set(row, cols);
-    });
-    this.queue = [...this.dirty.keys()].reverse();
-    this.start();
-  }
-
-  private start(): void {
-    if (this.timer !== null) return;
-    document.body.setAttribute("data-answering", "");
-    this.timer = window.setTimeout(() => this.slice(), 0);
-  }
-
-  private slice(): void {
-    const input = this.input;
-    const started = performance.now();
-    while (input !== null && this.queue.length > 0 && performance.now() - started < SLICE_MS) {
-      const row = this.queue.pop() as number;
-      this.drawRow(input, row, this.dirty.get(row) ?? new Set());
-      this.dirty.delete(row);
+    this.rows.length = message.rows;
+    for (const [i, cells] of message.changed) {
+      this.rows[i] = cells;
+      if (this.drawn.has(i)) this.stale.add(i);
     }
-    performance.measure("heed:answer-slice", { start: started, end: performance.now() });
-    if (this.queue.length > 0) {
-      this.timer = window.setTimeout(() => this.slice(), 0);
-      return;
-    }
-    this.timer = null;
+    this.table.setAttribute("aria-rowcount", String(message.rows + 1));
     this.body.setAttribute("data-answered", String(this.answered));
-    document.body.removeAttribute("data-answering");
-    this.onSettled();
+    this.draw();
   }
 
-  private answer(input: GridInput, c: number, url: string): Decision {
-    const col = this.columns[c] as Column;
-    let decision = col.answers.get(url);
-    if (decision === undefined) {
-      const question = { ...input.question, robot: col.robot };
-      decision = decide(question, url);
-      col.answers.set(url, decision);
-      col.usage.set(url, usageText(question, url, decision));
-      this.answered++;
-    }
-    return decision;
+  /** Marks row `i` selected (and no other). */
+  select(i: number): void {
+    this.drawn.get(this.selected)?.classList.remove("selected");
+    this.drawn.get(this.selected)?.removeAttribute("aria-current");
+    this.selected = i;
+    this.drawn.get(i)?.classList.add("selected");
+    this.drawn.get(i)?.setAttribute("aria-current", "true");
   }
 
-  private drawRow(input: GridInput, i: number, cols: ReadonlySet<number>): void {
-    const url = input.urls[i] as string;
-    let tr = this.body.rows[i];
-    if (tr === undefined || this.shown[i] !== url) {
-      const fresh = h(
-        "tr",
-        { "data-row": i },
-        h(
-          "th",
-          { scope: "row", class: "url" },
-          h("button", { type: "button", "data-row": i, class: "link" }, url),
-        ),
-        ...["verdict", "line", "rule", "group", "reason", "usage"].map((cls) =>
-          h("td", { class: cls }),
-        ),
-        ...this.columns.slice(1).map(() => h("td", { class: "robot" })),
-      );
-      if (tr === undefined) this.body.append(fresh);
-      else tr.replaceWith(fresh);
-      tr = fresh;
-      this.shown[i] = url;
-    }
-    for (const c of cols) {
-      const decision = this.answer(input, c, url);
-      if (c === 0) this.drawFocus(tr, url, decision);
-      else {
-        const cell = tr.cells[6 + c] as HTMLTableCellElement;
-        const usage = this.columns[c]?.usage.get(url) ?? "";
-        setText(cell, usage === "" ? shortText(decision) : `${shortText(decision)}; ${usage}`);
-        cell.className = `robot ${verdictText(decision)}`;
-        cell.setAttribute("data-line", String(decision.line ?? ""));
-      }
-    }
+  /** Scrolls row `i` into view, draws it and moves focus to its URL. */
+  focusRow(i: number): void {
+    const row = Math.max(0, Math.min(i, this.rows.length - 1));
+    const y = row * this.rowPx;
+    const view = this.scroller.clientHeight - this.head.offsetHeight;
+    if (y < this.scroller.scrollTop) this.scroller.scrollTop = y;
+    else if (y + this.rowPx > this.scroller.scrollTop + view)
+      this.scroller.scrollTop = y + this.rowPx - view;
+    this.draw();
+    this.drawn.get(row)?.querySelector("button")?.focus();
   }
 
-  private drawFocus(tr: HTMLTableRowElement, url: string, decision: Decision): void {
-    tr.className = `answer ${verdictText(decision)}`;
-    tr.setAttribute("data-line", String(decision.line ?? ""));
-    tr.setAttribute("data-reason", decision.reason);
-    const cells = tr.cells;
-    setText(cells[1], verdictText(decision));
-    setText(cells[2], decision.line === null ? "–" : String(decision.line));
-    setText(cells[3], decision.rule ?? "");
-    setText(cells[4], groupText(decision));
-    setText(cells[5], reasonText(decision));
-    setText(cells[6], this.columns[0]?.usage.get(url) ?? "");
+  private soon(): void {
+    if (this.frame !== null) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = null;
+      this.draw();
+    });
+  }
+
+  /** Draws the rows in view and the margin, removes the others, and sizes the spacers. */
+  private draw(): void {
+    const count = this.rows.length;
+    const { first, last } = rowWindow(
+      this.scroller.scrollTop,
+      this.scroller.clientHeight,
+      this.rowPx,
+      count,
+    );
+    let lostFocus = false;
+    for (const [i, tr] of this.drawn) {
+      if (i >= first && i < last && this.rows[i] !== undefined) continue;
+      lostFocus ||= tr.contains(document.activeElement);
+      tr.remove();
+      this.drawn.delete(i);
+    }
+    let before: HTMLTableRowElement | null = null;
+    for (let i = first; i < last; i++) {
+      const cells = this.rows[i];
+      if (cells === undefined) continue;
+      let tr = this.drawn.get(i);
+      if (tr === undefined) {
+        tr = this.newRow(i);
+        if (before === null) this.body.prepend(tr);
+        else before.after(tr);
+        this.drawn.set(i, tr);
+        this.fillRow(tr, cells);
+      } else if (this.stale.has(i)) this.fillRow(tr, cells);
+      before = tr;
+    }
+    this.stale.clear();
+    setHeight(this.top, first * this.rowPx);
+    setHeight(this.bottom, Math.max(0, count - last) * this.rowPx);
+    if (!this.measured) {
+      // Once: measuring costs a layout in the middle of the script.
+      const px = this.drawn.values().next().value?.getBoundingClientRect().height ?? 0;
+      if (px > 0) [this.rowPx, this.measured] = [px, true];
+    }
+    // The focused row scrolled away: focus goes to the scrolling box, not to the page's start.
+    if (lostFocus) this.scroller.focus({ preventScroll: true });
+  }
+
+  private newRow(i: number): HTMLTableRowElement {
+    return h(
+      "tr",
+      { "data-row": i, "aria-rowindex": i + 2 },
+      h(
+        "th",
+        { scope: "row", class: "url" },
+        h("button", { type: "button", "data-row": i, class: "link" }),
+      ),
+      ...FOCUS_CELLS.map((cls) => h("td", { class: cls }, h("div", { class: "cut" }))),
+      ...this.heads.map(() => h("td", { class: "robot" }, h("div", { class: "cut" }))),
+    );
+  }
+
+  private fillRow(tr: HTMLTableRowElement, cells: RowCells): void {
+    const i = Number(tr.getAttribute("data-row"));
+    const verdict = cells.focus[0] ?? "";
+    tr.className = `answer ${verdict}${i === this.selected ? " selected" : ""}`;
+    if (i === this.selected) tr.setAttribute("aria-current", "true");
+    else tr.removeAttribute("aria-current");
+    tr.setAttribute("data-line", cells.line);
+    tr.setAttribute("data-reason", cells.reason);
+    setCell(tr.cells[0], cells.url);
+    cells.focus.forEach((text, c) => setCell(tr.cells[1 + c], text));
+    cells.robots.forEach(([text, cls, line], c) => {
+      const cell = tr.cells[7 + c];
+      if (cell === undefined) return;
+      setCell(cell, text);
+      cell.className = `robot ${cls}`;
+      cell.setAttribute("data-line", line);
+    });
+  }
+
+  private key(event: KeyboardEvent): void {
+    const button = (event.target as Element).closest("button[data-row]");
+    // From the scrolling box itself, the keys start at the first row in view.
+    const i =
+      button !== null
+        ? Number(button.getAttribute("data-row"))
+        : event.target === this.scroller
+          ? Math.floor(this.scroller.scrollTop / this.rowPx) - 1
+          : null;
+    if (i === null) return;
+    const page = Math.max(1, Math.floor(this.scroller.clientHeight / this.rowPx) - 1);
+    const to: Record<string, number> = {
+      ArrowDown: i + 1,
+      ArrowUp: i - 1,
+      PageDown: i + page,
+      PageUp: i - page,
+      Home: 0,
+      End: this.rows.length - 1,
+    };
+    const next = to[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    this.focusRow(next);
   }
 
   private drawHead(): void {
-    const compared = this.columns.slice(1).map((col) => {
-      const known = KNOWN_CRAWLERS.find(
-        (k) => k.token.toLowerCase() === col.robot.agent.toLowerCase(),
-      );
+    const compared = this.heads.map((agent) => {
+      const known = KNOWN_CRAWLERS.find((k) => k.token.toLowerCase() === agent.toLowerCase());
       return h(
         "th",
-        { scope: "col", class: "robot", "data-robot": col.robot.agent },
-        col.robot.agent,
+        { scope: "col", class: "robot", "data-robot": agent },
+        agent,
         known === undefined
           ? null
           : h("span", { class: `kind ${known.kind}` }, KIND_TEXT[known.kind]),
       );
     });
     this.head.replaceChildren(...[...this.head.cells].slice(0, 7), ...compared);
-    // Every row's cells follow the head: rows are drawn again whole.
-    this.body.replaceChildren();
-    this.shown = [];
   }
 }
 
-/** Writes a cell only when its text changes: most cells keep theirs from one edit to the next. */
-function setText(cell: HTMLTableCellElement | undefined, text: string): void {
-  if (cell !== undefined && cell.textContent !== text) cell.textContent = text;
+/** A cell's text, and its title: a cell shows two lines at most, and its whole text on hover. */
+function setCell(cell: HTMLTableCellElement | undefined, text: string): void {
+  const inner = cell?.firstElementChild;
+  if (!(inner instanceof HTMLElement) || inner.textContent === text) return;
+  inner.textContent = text;
+  inner.title = text;
 }
 
-/** Forgets the answers of URLs no longer asked, once they outnumber those asked. */
-function prune(col: Column, urls: readonly string[]): void {
-  if (col.answers.size <= urls.length * 2) return;
-  const asked = new Set(urls);
-  for (const url of col.answers.keys()) {
-    if (!asked.has(url)) {
-      col.answers.delete(url);
-      col.usage.delete(url);
-    }
-  }
+/** Rows standing in for those not drawn above or below, out of the accessibility tree. */
+function spacer(): HTMLTableSectionElement {
+  return h("tbody", { class: "spacer", "aria-hidden": "true" }, h("tr", {}, h("td")));
+}
+
+function setHeight(spacer: HTMLTableSectionElement, px: number): void {
+  const cell = spacer.rows[0]?.cells[0] as HTMLTableCellElement;
+  cell.style.height = `${px}px`;
+  spacer.hidden = px === 0;
 }

@@ -6,8 +6,15 @@
  * seeds/004 3.2.1), chosen by the User-agent lines, and from the lines no group owns (Sitemap,
  * which the access plan lists, and the rest). So the key is every line of the file less the
  * rules, Crawl-delay and other lines of the groups not chosen. Line numbers are part of it:
- * answers name their lines. REGP weighs IP, time and requirements from
- * anywhere in the file, so there the key is the whole file and the whole robot.
+ * answers name their lines.
+ *
+ * REGP is keyed by the whole file and the whole robot, and an edit there answers every URL
+ * again. Each REGP answer carries the access plan, which draws on the global section and the
+ * header as well as the robot's sequence (seeds/003 §3.2), and is judged at the visit's moment
+ * against the time windows (§3.2.8), with the robot's IP and languages: when the tester asks
+ * for "now", that moment moves with every edit, and an answer kept from the last edit could
+ * say a window is open after it closed. So nothing is kept; the answering worker does the work,
+ * off the page's main thread, and sends back only the rows whose cells changed.
  */
 import type { Robot, RobotsPolicy } from "../../protocol/robots/index.js";
 import type { SiteWide } from "./site-wide.js";

@@ -55,3 +55,11 @@ export async function getJson<T>(path: string, params: Record<string, string>): 
   if (!response.ok) throw new Error(body.error ?? `the server answered ${response.status}`);
   return body;
 }
+
+/**
+ * Writes an element's text only when it changes: writing the same text again still replaces
+ * the text node, which costs a layout and a paint.
+ */
+export function setText(element: Element | undefined, text: string): void {
+  if (element !== undefined && element.textContent !== text) element.textContent = text;
+}

@@ -27,6 +27,8 @@ export class Editor {
   readonly textarea: HTMLTextAreaElement;
   private readonly backdrop: HTMLElement;
   private readonly gutter: HTMLElement;
+  /** What each line of the backdrop was drawn from. */
+  private drawn: string[] = [];
 
   constructor(textarea: HTMLTextAreaElement, backdrop: HTMLElement, gutter: HTMLElement) {
     this.textarea = textarea;
@@ -43,11 +45,12 @@ export class Editor {
     this.textarea.value = value;
   }
 
-  /** Redraws the backdrop and the gutter for the current text. */
+  /**
+   * Redraws the backdrop and the gutter for the current text: only the lines whose text or
+   * marks changed, so that a keystroke redraws a line, not the file.
+   */
   draw(marks: LineMarks): void {
     const lines = this.textarea.value.split(/\r\n|\r|\n/);
-    const rows: HTMLElement[] = [];
-    const numbers: HTMLElement[] = [];
     const group = new Set(marks.group);
     lines.forEach((text, i) => {
       const n = i + 1;
@@ -59,28 +62,29 @@ export class Editor {
       const findings = marks.findings.get(n) ?? [];
       const worst = worstOf(findings.map((f) => f.severity));
       if (worst !== null) classes.push(`lint-${worst}`);
-      rows.push(
-        h(
-          "div",
-          { class: classes.join(" "), "data-line": n },
-          h("span", { class: "text" }, text === "" ? " " : text),
-          ...findings.map((f) =>
-            h("span", { class: `note ${f.severity}` }, `${f.code}: ${f.message}`),
-          ),
-        ),
+      const notes = findings.map((f) => [f.severity, `${f.code}: ${f.message}`] as const);
+      const key = JSON.stringify([classes, text, notes]);
+      if (this.drawn[i] === key) return;
+      this.drawn[i] = key;
+      const row = h(
+        "div",
+        { class: classes.join(" "), "data-line": n },
+        h("span", { class: "text" }, text === "" ? " " : text),
+        ...notes.map(([severity, note]) => h("span", { class: `note ${severity}` }, note)),
       );
-      numbers.push(
-        h(
-          "div",
-          {
-            class: `num${worst === null ? "" : ` lint-${worst}`}${marks.current === n ? " current" : ""}`,
-          },
-          String(n),
-        ),
+      const number = h(
+        "div",
+        {
+          class: `num${worst === null ? "" : ` lint-${worst}`}${marks.current === n ? " current" : ""}`,
+        },
+        String(n),
       );
+      place(this.backdrop, i, row);
+      place(this.gutter, i, number);
     });
-    this.backdrop.replaceChildren(...rows);
-    this.gutter.replaceChildren(...numbers);
+    this.drawn.length = lines.length;
+    while (this.backdrop.children.length > lines.length) this.backdrop.lastElementChild?.remove();
+    while (this.gutter.children.length > lines.length) this.gutter.lastElementChild?.remove();
     this.follow();
   }
 
@@ -114,4 +118,11 @@ function worstOf(severities: readonly Severity[]): Severity | null {
   if (severities.includes("warning")) return "warning";
   if (severities.includes("info")) return "info";
   return null;
+}
+
+/** Puts `child` at index `i` of `parent`, in place of the one there. */
+function place(parent: HTMLElement, i: number, child: HTMLElement): void {
+  const old = parent.children[i];
+  if (old === undefined) parent.append(child);
+  else old.replaceWith(child);
 }

@@ -5,7 +5,6 @@
  * differ, and the answers the edit changes for every URL and robot of the tester.
  */
 import {
-  type Decision,
   type DialectChoice,
   htmlPageLine,
   MAX_ROBOTS_BYTES,
@@ -15,7 +14,8 @@ import {
   type RobotsPolicy,
 } from "../../protocol/robots/index.js";
 import type { RobotsAnswer } from "../fetches.js";
-import { decide, shortText, type SiteWide } from "./answer-text.js";
+import type { AnswerClient } from "./answer-client.js";
+import { shortText } from "./answer-text.js";
 import { byId, fill, getJson, h } from "./dom.js";
 import { lineDiff } from "./line-diff.js";
 
@@ -83,32 +83,8 @@ export interface CompareInput {
   readonly dialect: DialectChoice;
   readonly robots: readonly Robot[];
   readonly urls: readonly string[];
-}
-
-export interface ChangedAnswer {
-  readonly url: string;
-  readonly robot: string;
-  readonly live: Decision;
-  readonly edited: Decision;
-}
-
-/** The answers whose verdict differs between the live file and the edited one. */
-export function changedAnswers(
-  live: { policy: RobotsPolicy; siteWide: SiteWide | null },
-  edited: RobotsPolicy,
-  robots: readonly Robot[],
-  urls: readonly string[],
-): ChangedAnswer[] {
-  const out: ChangedAnswer[] = [];
-  for (const robot of robots) {
-    for (const url of urls) {
-      const before = decide({ ...live, robot }, url);
-      const after = decide({ policy: edited, robot, siteWide: null }, url);
-      if (before.allowed !== after.allowed)
-        out.push({ url, robot: robot.agent, live: before, edited: after });
-    }
-  }
-  return out;
+  /** The answering worker, which works out the changed answers. */
+  readonly answers: AnswerClient;
 }
 
 /** Fetches the live file and shows the comparison in #diff. */
@@ -136,9 +112,15 @@ export async function compareWithLive(input: CompareInput): Promise<void> {
     answer.verdict.action === "parse"
       ? null
       : { allowed: answer.verdict.action === "allow-all", detail: answer.verdict.why };
-  // Both files read for the live file's site, so that they answer its URLs alike.
-  const edited = parseRobots(input.editedText, { dialect: input.dialect, origin });
-  const changes = changedAnswers({ policy, siteWide }, edited, input.robots, input.urls);
+  const { changes } = await input.answers.diff({
+    liveText,
+    liveSiteWide: siteWide,
+    editedText: input.editedText,
+    dialect: input.dialect,
+    origin,
+    robots: input.robots,
+    urls: input.urls,
+  });
   const diff = lineDiff(liveText, input.editedText);
   const added = diff.filter((d) => d.op === "added").length;
   const removed = diff.filter((d) => d.op === "removed").length;

@@ -3,6 +3,7 @@
  * address's fragment, so each has an address and the back button works. A permalink's state
  * follows the view's name in the fragment (`#tester&state=…`).
  */
+import { runAnswerWorker } from "./answer-worker.js";
 import { CrawlView } from "./crawl.js";
 import { drawCrawlerPicker } from "./crawler-picker.js";
 import { byId } from "./dom.js";
@@ -15,7 +16,7 @@ type View = (typeof VIEWS)[number];
 
 async function start(): Promise<void> {
   drawCrawlerPicker(byId("crawler-list"));
-  const tester = new Tester();
+  const tester = new Tester(import.meta.url);
   const more = new More(tester);
   // The other views follow the tester only while they are shown (and when they are shown).
   tester.onChange = () => {
@@ -63,4 +64,7 @@ async function start(): Promise<void> {
   document.body.setAttribute("data-ready", "true");
 }
 
-void start();
+// The same script runs the page and, in a worker of its own, the tester's answering.
+if (typeof document === "undefined")
+  runAnswerWorker(globalThis as unknown as Parameters<typeof runAnswerWorker>[0]);
+else void start();

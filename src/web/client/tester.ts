@@ -11,17 +11,18 @@ import {
   type FetchVerdict,
   isRobotsSitemap,
   type LintFinding,
-  lintPolicy,
-  parseRobots,
   productToken,
   type Robot,
   type RobotsPolicy,
 } from "../../protocol/robots/index.js";
 import type { RobotsAnswer } from "../fetches.js";
+import { AnswerClient } from "./answer-client.js";
 import { AnswerGrid } from "./answer-grid.js";
+import type { AnswersMessage } from "./answer-messages.js";
 import { decide, type SiteWide } from "./answer-text.js";
-import { byId, debounce, fill, getJson, h, moment } from "./dom.js";
+import { byId, debounce, fill, getJson, h, moment, setText } from "./dom.js";
 import { Editor, type LineMarks, type Severity } from "./editor.js";
+import { ParseCache } from "./parse-cache.js";
 
 /** URLs asked at once: more lines are reported, not answered (the page must stay quick). */
 export const MAX_URLS = 1000;
@@ -52,18 +53,12 @@ const DIALECT_NAMES: Readonly<Record<string, string>> = {
   regp: "REGP 3.0",
 };
 
-/** The inputs a parse depends on: the same again is not parsed again. */
-interface Parsed {
-  readonly text: string;
-  readonly dialect: DialectChoice;
-  readonly origin: string | null;
-  readonly verdict: FetchVerdict | null;
-  readonly policy: RobotsPolicy;
-}
-
 export interface TesterState {
-  /** The last policy parsed, for the other views. */
-  policy: RobotsPolicy | null;
+  /**
+   * The file as parsed, for the other views: parsed in the page only when one of them asks (the
+   * tester's own answers are worked out in the answering worker).
+   */
+  readonly policy: RobotsPolicy | null;
   /** The robot in focus, for the other views. */
   robot: Robot;
   /** The robots compared beside it. */
@@ -75,38 +70,62 @@ export interface TesterState {
 }
 
 export class Tester {
-  readonly state: TesterState = {
-    policy: null,
-    robot: { agent: "" },
-    compared: [],
-    siteWide: null,
-    verdict: null,
-    origin: null,
-  };
+  readonly state: TesterState;
   private readonly editor: Editor;
   readonly grid: AnswerGrid;
-  private selected = 0;
-  private parsed: Parsed | null = null;
+  readonly answers: AnswerClient;
+  private readonly parsed = new ParseCache();
   private findings: readonly LintFinding[] = [];
+  /** The findings listed, as JSON. */
+  private findingsShown = "";
+  /** The URLs field as last read, and the URLs last sent to the worker. */
+  private urlsField: { value: string; urls: string[] } = { value: "", urls: [] };
+  private sentUrls: string | null = null;
+  /** What the worker last said of the robot in focus's answers, for the editor's marks. */
+  private decided: ReadonlyMap<number, boolean> = new Map();
+  private chosen: { url: string; decision: Decision } | null = null;
+  /** The answer whose plan is shown, as JSON. */
+  private planShown = "";
+  /** An edit waits for typing to pause before it is sent. */
+  private scheduled = false;
+  /** A row was picked: its line is shown once its answer comes. */
+  private goToChosen = false;
   /** Called after each update (the other views follow the file and the robots). */
   onChange: () => void = () => undefined;
 
-  constructor() {
+  /** `scriptUrl`: the page's own script, which the answering worker runs. */
+  constructor(scriptUrl: string) {
+    const parse = () => this.policy();
+    this.state = {
+      get policy() {
+        return parse();
+      },
+      robot: { agent: "" },
+      compared: [],
+      siteWide: null,
+      verdict: null,
+      origin: null,
+    };
     this.editor = new Editor(
       byId<HTMLTextAreaElement>("robots"),
       byId("backdrop"),
       byId("gutter-lines"),
     );
     this.grid = new AnswerGrid(
+      byId<HTMLTableElement>("answers"),
       byId<HTMLTableRowElement>("answers-head-row"),
       byId<HTMLTableSectionElement>("answers-body"),
+      byId("answers-scroll"),
     );
-    this.grid.onSettled = () => this.select(this.selected, false);
+    this.answers = new AnswerClient(scriptUrl, (message, newest) =>
+      this.showAnswers(message, newest),
+    );
     const soon = debounce(() => this.update(), EDIT_DEBOUNCE_MS);
     const later = debounce(() => this.update(), LARGE_FILE_DEBOUNCE_MS);
     const schedule = () => {
       // Marked at once, so that whoever waits for the answers waits for this edit's.
       document.body.setAttribute("data-answering", "");
+      this.scheduled = true;
       if (this.editor.text.length > LARGE_FILE_CHARS) later();
       else soon();
     };
@@ -137,7 +156,9 @@ export class Tester {
     byId("answers").addEventListener("click", (event) => {
       const button = (event.target as Element).closest("button[data-row]");
       if (button === null) return;
-      this.select(Number(button.getAttribute("data-row")), true);
+      this.grid.select(Number(button.getAttribute("data-row")));
+      this.goToChosen = true;
+      this.update();
     });
     byId("lint-list").addEventListener("click", (event) => {
       const button = (event.target as Element).closest("button[data-line]");
@@ -166,53 +187,88 @@ export class Tester {
 
   /** The URLs asked, as typed (at most MAX_URLS are answered). */
   urls(): string[] {
-    return byId<HTMLTextAreaElement>("urls")
-      .value.split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter((l) => l !== "");
+    const value = byId<HTMLTextAreaElement>("urls").value;
+    if (value !== this.urlsField.value)
+      this.urlsField = {
+        value,
+        urls: value
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter((l) => l !== ""),
+      };
+    return this.urlsField.urls;
   }
 
-  /** Parses and lints when the file changed, then answers what changed. */
+  /** Sends the edit to the answering worker, which parses, lints and answers what changed. */
   update(): void {
     const started = performance.now();
+    this.scheduled = false;
     const dialect = byId<HTMLSelectElement>("dialect").value as DialectChoice;
-    const { origin, verdict } = this.state;
-    const text = this.editor.text;
-    const last = this.parsed;
-    let policy: RobotsPolicy;
-    if (
-      last !== null &&
-      last.text === text &&
-      last.dialect === dialect &&
-      last.origin === origin &&
-      last.verdict === verdict
-    ) {
-      policy = last.policy;
-    } else {
-      policy = parseRobots(text, { dialect, ...(origin === null ? {} : { origin }) });
-      this.parsed = { text, dialect, origin, verdict, policy };
-      const report = lintPolicy(policy, verdict === null ? {} : { verdict });
-      this.findings = report.findings;
-      this.showFindings(report.errors, report.warnings, report.infos);
-    }
-    this.state.policy = policy;
+    const { origin, verdict, siteWide } = this.state;
     this.state.robot = this.robot();
     this.state.compared = this.compared();
-    this.showDialect(policy, dialect);
     this.showToken();
     const urls = this.urls();
-    byId("urls-note").textContent =
+    setText(
+      byId("urls-note"),
       urls.length > MAX_URLS
         ? `only the first ${MAX_URLS} of ${urls.length} URLs are answered`
-        : "";
-    this.grid.set({
-      question: { policy, siteWide: this.state.siteWide },
+        : "",
+    );
+    const asked = urls.length > MAX_URLS ? urls.slice(0, MAX_URLS) : urls;
+    const changed = this.sentUrls !== this.urlsField.value;
+    this.sentUrls = this.urlsField.value;
+    document.body.setAttribute("data-answering", "");
+    this.answers.ask({
+      text: this.editor.text,
+      dialect,
+      origin,
+      verdict,
+      siteWide,
       robots: this.robots(),
-      urls: urls.slice(0, MAX_URLS),
+      ...(changed ? { urls: asked } : {}),
+      selected: this.grid.selected,
     });
     this.showBanner();
     performance.measure("heed:update", { start: started, end: performance.now() });
     this.onChange();
+  }
+
+  /** One reply of the worker: lint's findings when it parsed, the rows that changed. */
+  private showAnswers(message: AnswersMessage, newest: boolean): void {
+    if (message.lint !== undefined) {
+      this.findings = message.lint.findings;
+      const shown = JSON.stringify(this.findings);
+      if (shown !== this.findingsShown)
+        this.showFindings(message.lint.errors, message.lint.warnings, message.lint.infos);
+      this.findingsShown = shown;
+      this.showDialect(message.lint);
+    }
+    this.grid.apply(message);
+    this.decided = new Map(message.decided);
+    this.chosen = message.selected;
+    if (this.grid.selected >= this.grid.length) this.grid.select(0);
+    this.drawMarks();
+    // Settled when this answers the newest edit sent, and no edit waits to be sent.
+    if (newest && !this.scheduled) {
+      const line = this.chosen?.decision.line ?? null;
+      if (this.goToChosen && line !== null) this.editor.goTo(line);
+      this.goToChosen = false;
+      document.body.removeAttribute("data-answering");
+    }
+  }
+
+  /** The file parsed in the page, for the other views (kept until an input changes). */
+  private policy(): RobotsPolicy {
+    const { policy, fresh } = this.parsed.parse({
+      text: this.editor.text,
+      dialect: byId<HTMLSelectElement>("dialect").value as DialectChoice,
+      origin: this.state.origin,
+      verdict: this.state.verdict,
+    });
+    // Marked, so that the page's tests see that typing in the tester parses nothing here.
+    if (fresh) performance.mark("heed:parse");
+    return policy;
   }
 
   /** When the fetched status decides for the whole site, a banner says so. */
@@ -221,12 +277,14 @@ export class Tester {
     const banner = byId("site-banner");
     banner.hidden = closed === null;
     banner.className = closed?.allowed === false ? "banner closed" : "banner open";
-    banner.textContent =
+    setText(
+      banner,
       closed === null
         ? ""
         : closed.allowed
           ? `The site is open to every robot: ${closed.detail}`
-          : `The site is closed to robots: ${closed.detail}`;
+          : `The site is closed to robots: ${closed.detail}`,
+    );
   }
 
   /** The robot in focus, then those compared (each with the focus robot's IP, time and abilities). */
@@ -280,50 +338,56 @@ export class Tester {
     const note = byId("at-note");
     if (text === "") {
       const now = Date.now();
-      note.textContent = `now: ${moment(now)}`;
+      setText(note, `now: ${moment(now)}`);
       return { ms: now, note: "now" };
     }
     const ms = Date.parse(text);
     if (Number.isNaN(ms)) {
-      note.textContent = `not a time heed can read (write 2026-11-24T10:00:00Z); using now`;
+      setText(note, `not a time heed can read (write 2026-11-24T10:00:00Z); using now`);
       return { ms: Date.now(), note: "now" };
     }
-    note.textContent = moment(ms);
+    setText(note, moment(ms));
     return { ms, note: moment(ms) };
   }
 
-  private showDialect(policy: RobotsPolicy, choice: DialectChoice): void {
-    const name = DIALECT_NAMES[policy.dialect] ?? policy.dialect;
+  private showDialect(lint: NonNullable<AnswersMessage["lint"]>): void {
+    const choice = byId<HTMLSelectElement>("dialect").value as DialectChoice;
+    const name = DIALECT_NAMES[lint.dialect] ?? lint.dialect;
     const out = byId("dialect-why");
     if (choice !== "auto") {
-      out.textContent = `${name}, as chosen`;
+      setText(out, `${name}, as chosen`);
       return;
     }
-    const versionLine = policy.text.lines.find((l) => l.key.toLowerCase() === "robot-version");
-    out.textContent =
-      policy.robotVersion === null
+    setText(
+      out,
+      lint.robotVersion === null
         ? `auto chose ${name}: the file has no Robot-version line`
-        : `auto chose ${name}: line ${versionLine?.number ?? "?"} says Robot-version: ${policy.robotVersion}`;
+        : `auto chose ${name}: line ${lint.versionLine ?? "?"} says Robot-version: ${lint.robotVersion}`,
+    );
   }
 
   private showToken(): void {
     const agent = this.state.robot.agent;
     const out = byId("token");
     if (agent === "") {
-      out.textContent = "name a robot";
+      setText(out, "name a robot");
       return;
     }
     const token = productToken(agent);
-    out.textContent =
-      token === agent ? `token: ${token}` : `heed matches the token ${token} (from the User-Agent)`;
+    setText(
+      out,
+      token === agent ? `token: ${token}` : `heed matches the token ${token} (from the User-Agent)`,
+    );
   }
 
   private showFindings(errors: number, warnings: number, infos: number): void {
     const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-    byId("lint-summary").textContent =
+    setText(
+      byId("lint-summary"),
       this.findings.length === 0
         ? "No findings."
-        : `${count(errors, "error")}, ${count(warnings, "warning")}, ${count(infos, "note")}.`;
+        : `${count(errors, "error")}, ${count(warnings, "warning")}, ${count(infos, "note")}.`,
+    );
     // The file's own findings first (a cut file, say), then by line, as lint gives them.
     const listed = [
       ...this.findings.filter((f) => f.line === null),
@@ -357,21 +421,8 @@ export class Tester {
     );
   }
 
-  /** Selects an answer: its deciding line is highlighted, its plan shown. */
-  private select(index: number, moveCursor: boolean): void {
-    const answers = this.grid.focusAnswers();
-    this.selected = index < answers.length ? index : 0;
-    const chosen = answers[this.selected];
-    for (const row of byId("answers-body").querySelectorAll("tr.selected, tr[aria-current]")) {
-      row.classList.remove("selected");
-      row.removeAttribute("aria-current");
-    }
-    const row = byId<HTMLTableSectionElement>("answers-body").rows[this.selected];
-    row?.classList.add("selected");
-    row?.setAttribute("aria-current", "true");
-    const decided = new Map<number, boolean>();
-    for (const { decision } of answers)
-      if (decision.line !== null) decided.set(decision.line, decision.allowed);
+  /** The editor's marks: the lines that decided, the selected answer's line and group, lint. */
+  private drawMarks(): void {
     const findings = new Map<number, { severity: Severity; code: string; message: string }[]>();
     for (const f of this.findings) {
       if (f.line === null) continue;
@@ -380,15 +431,15 @@ export class Tester {
       findings.set(f.line, list);
     }
     const marks: LineMarks = {
-      decided,
-      current: chosen?.decision.line ?? null,
-      group: chosen?.decision.group?.lines ?? [],
+      decided: this.decided,
+      current: this.chosen?.decision.line ?? null,
+      group: this.chosen?.decision.group?.lines ?? [],
       findings,
     };
     this.editor.draw(marks);
-    const line = chosen?.decision.line ?? null;
-    if (moveCursor && line !== null) this.editor.goTo(line);
-    showPlan(chosen ?? null);
+    const plan = JSON.stringify(this.chosen);
+    if (plan !== this.planShown) showPlan(this.chosen);
+    this.planShown = plan;
   }
 
   private async fetchSite(): Promise<void> {

@@ -41,6 +41,7 @@ export function wireTools(tester: Tester): void {
       dialect: byId<HTMLSelectElement>("dialect").value as DialectChoice,
       robots: tester.robots(),
       urls: tester.urls().slice(0, MAX_URLS),
+      answers: tester.answers,
     });
   });
 }
