@@ -19,6 +19,24 @@ export const MAX_SLEEP_MS = 1000;
 export const LEASED_POLL_MS = 100;
 
 /**
+ * How many times the free slots a process reads of ready sites in a shared store, to choose
+ * among: with 4 processes, each picking a random quarter of 4× the sites, a site is wanted by
+ * two at once far less often than when all four take the same first ones.
+ */
+export const READY_SPREAD = 4;
+
+/** `n` of `items` chosen at random, in random order (all of them when there are no more). */
+export function pickSome<T>(items: readonly T[], n: number): T[] {
+  const pool = [...items];
+  const count = Math.min(n, pool.length);
+  for (let i = 0; i < count; i++) {
+    const j = i + Math.floor(Math.random() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
+  }
+  return pool.slice(0, count);
+}
+
+/**
  * Why a run with nothing left to do now ended: everything fetched, or URLs left queued on
  * sites whose page budget it spent, or on sites it set aside as unreachable.
  */
@@ -132,7 +150,10 @@ export class Schedule {
       );
       if (room > 0) {
         const busy = this.busy(lease);
-        const ready = await store.frontier.readyOrigins(now(), room, busy);
+        // Processes sharing the store each read the same first ready sites: each visits a
+        // random few of a wider slice, so that they seldom race for one site's reservation.
+        const wide = store.shared ? room * READY_SPREAD : room;
+        const ready = pickSome(await store.frontier.readyOrigins(now(), wide, busy), room);
         for (const origin of ready) this.launch(lease, origin);
         if (ready.length > 0) {
           // A store that answers at once (SQLite) would keep this loop in microtasks: let

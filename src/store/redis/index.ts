@@ -10,6 +10,7 @@ import { redisFrontier, type FrontierClient } from "./frontier.js";
 import { redisKeys } from "./keys.js";
 import { redisDatasetCatalogs } from "./datasets.js";
 import { redisItemLog } from "./items.js";
+import { definePageStepCommands, redisPageSteps, type PageStepCommands } from "./page-steps.js";
 import { redisCrawlLog, redisPageStore, redisRobotsCache } from "./records.js";
 import { storeRefusal } from "./refusals.js";
 import { ADD, LEASE, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
@@ -166,6 +167,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   client.defineCommand("heedRecover", { lua: RECOVER, numberOfKeys: 0 });
   client.defineCommand("heedSetNext", { lua: SET_NEXT, numberOfKeys: 0 });
   defineReservationCommands(client);
+  definePageStepCommands(client);
 
   // Once: a second close (a caller's cleanup after its own) must not send QUIT again on a
   // connection the first one is closing: that command would fail with "Connection is closed."
@@ -183,9 +185,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     });
   };
   const keys = redisKeys(prefix);
+  const frontier = redisFrontier(client as FrontierClient, prefix, keys);
   return {
     shared: true,
-    frontier: redisFrontier(client as FrontierClient, prefix, keys),
+    frontier,
+    steps: redisPageSteps(client as Redis & PageStepCommands, prefix, frontier),
     robots: redisRobotsCache(client, keys),
     reservations: redisReservations(client as Redis & ReservationCommands, prefix),
     log: redisCrawlLog(client, keys),

@@ -74,7 +74,7 @@ export function redisRobotsCache(client: Redis, keys: RedisKeys): RobotsCache {
 }
 
 /** A record as kept in the list: JSON, the optional fields left out when null. */
-function recordIn(record: CrawlRecord): string {
+export function recordIn(record: CrawlRecord): string {
   const stored = storedRecord(record);
   const json: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(stored)) {
@@ -135,20 +135,30 @@ export function redisCrawlLog(client: Redis, keys: RedisKeys): CrawlLog {
   };
 }
 
+/** A page's validators as kept in the pages hash: JSON without the URL (revisitAt absent when null). */
+export function pageValue(page: PageValidators): string {
+  const { etag, lastModified, fetchedAt, status } = page;
+  const revisitAt = page.revisitAt ?? null;
+  const fields = { etag, lastModified, fetchedAt, status };
+  return JSON.stringify(revisitAt === null ? fields : { ...fields, revisitAt });
+}
+
+/** A page's validators read back from {@link pageValue}'s JSON. */
+export function pageOut(url: string, json: string): PageValidators {
+  const page = JSON.parse(json) as Omit<PageValidators, "url">;
+  return { url, ...page, revisitAt: page.revisitAt ?? null };
+}
+
 export function redisPageStore(client: Redis, keys: RedisKeys): PageStore {
   return {
     async get(url) {
       const json = await client.hget(keys.pages, url);
-      if (json === null) return null;
-      const page = JSON.parse(json) as Omit<PageValidators, "url">;
-      return { url, ...page, revisitAt: page.revisitAt ?? null };
+      return json === null ? null : pageOut(url, json);
     },
     async put(page) {
-      const { url, etag, lastModified, fetchedAt, status } = page;
+      const { url } = page;
       const revisitAt = page.revisitAt ?? null;
-      const fields = { etag, lastModified, fetchedAt, status };
-      const value = JSON.stringify(revisitAt === null ? fields : { ...fields, revisitAt });
-      const step = client.multi().hset(keys.pages, url, value);
+      const step = client.multi().hset(keys.pages, url, pageValue(page));
       if (revisitAt === null) step.zrem(keys.revisits, url);
       else step.zadd(keys.revisits, revisitAt, url);
       await step.exec();
