@@ -8,7 +8,7 @@
  * page (user + system of every crawler process, GNU time), and on Redis what the server saw a
  * page: the commands clients sent as `MONITOR` counts them (commands run inside scripts
  * aside), the Lua script calls among them, and the round trips (the server's
- * `total_reads_processed`: each read of a client's socket, one for a pipelined batch). Then the
+ * `total_reads_processed`: each read of a client's socket; at concurrency 1, one a round trip). Then the
  * Redis bytes a queued URL: `used_memory` before and after queuing URLs across sites.
  *
  *   node dist/bench/fleet.bench.js [--sites 50] [--pages 20] [--urls 20000]
@@ -43,8 +43,12 @@ const URLS = Math.min(
   1_000_000,
 );
 const PROCESSES = [1, 2, 4] as const;
+/** Requests in flight a process: enough to keep the store busy. */
+const CONCURRENCY = 32;
 const LIMIT_MS = 300_000;
-const BIN = fileURLToPath(new URL("../src/cli/bin.js", import.meta.url));
+/** The CLI under test; HEED_BENCH_BIN names another build's bin.js (figures before a change). */
+const BIN =
+  process.env["HEED_BENCH_BIN"] ?? fileURLToPath(new URL("../src/cli/bin.js", import.meta.url));
 
 const children = new Set<ChildProcess>();
 process.on("exit", () => {
@@ -89,7 +93,12 @@ interface Crawled {
 }
 
 /** One `heed crawl`, timed by GNU time: pages fetched and CPU ms. */
-function crawlProcess(seeds: readonly string[], store: string, maxPages: number): Promise<Crawled> {
+function crawlProcess(
+  seeds: readonly string[],
+  store: string,
+  maxPages: number,
+  concurrency: number,
+): Promise<Crawled> {
   const child = spawn(
     "/usr/bin/time",
     [
@@ -107,7 +116,7 @@ function crawlProcess(seeds: readonly string[], store: string, maxPages: number)
       "--json",
       "--allow-private",
       "--concurrency",
-      "32",
+      String(concurrency),
       "--max-pages",
       String(maxPages),
     ],
@@ -167,6 +176,7 @@ async function readsProcessed(info: Redis): Promise<number> {
 interface Row {
   readonly store: string;
   readonly processes: number;
+  readonly concurrency: number;
   readonly pages: number;
   readonly seconds: number;
   readonly cpuMs: number;
@@ -181,6 +191,7 @@ async function crawlRow(
   store: string,
   port: number,
   redisUrl: string | null,
+  concurrency = CONCURRENCY,
 ): Promise<Row> {
   const seeds = Array.from({ length: SITES }, (_, i) => `http://${siteHost(i)}:${port}/`);
   const info = redisUrl === null ? null : new Redis(redisUrl);
@@ -189,7 +200,7 @@ async function crawlRow(
   const started = performance.now();
   const total = SITES * PAGES;
   const runs = await Promise.all(
-    Array.from({ length: processes }, () => crawlProcess(seeds, store, total)),
+    Array.from({ length: processes }, () => crawlProcess(seeds, store, total, concurrency)),
   );
   const seconds = (performance.now() - started) / 1000;
   // The bench's own reads: this INFO and the MONITOR request.
@@ -200,6 +211,7 @@ async function crawlRow(
   return {
     store: name,
     processes,
+    concurrency,
     pages,
     seconds,
     cpuMs: runs.reduce((sum, r) => sum + r.cpuMs, 0),
@@ -246,28 +258,31 @@ try {
   redis = await startRedisServer();
   const rows: Row[] = [];
   for (const processes of PROCESSES) {
-    rows.push(
-      await crawlRow("SQLite", processes, join(dir, `fleet-${processes}.db`), web.port, null),
-    );
-    rows.push(
-      await crawlRow("Redis", processes, `${redis.url}#fleet-${processes}:`, web.port, redis.url),
-    );
+    const db = join(dir, `fleet-${processes}.db`);
+    rows.push(await crawlRow("SQLite", processes, db, web.port, null));
+    const store = `${redis.url}#fleet-${processes}:`;
+    rows.push(await crawlRow("Redis", processes, store, web.port, redis.url));
   }
+  // One request at a time: the server's reads are then the client's round trips, one each
+  // (with many in flight, ioredis's writes of several visits arrive in one read).
+  rows.push(await crawlRow("Redis", 1, `${redis.url}#fleet-seq:`, web.port, redis.url, 1));
   printTable(
-    `heed crawl as a fleet: ${SITES} sites × ${PAGES} pages, no delay, --concurrency 32 a process`,
+    `heed crawl as a fleet: ${SITES} sites × ${PAGES} pages, no delay`,
     [
       "store",
       "processes",
+      "concurrency",
       "pages",
       "pages/s",
       "CPU ms a page",
       "commands a page",
       "Lua calls a page",
-      "round trips a page",
+      "reads a page",
     ],
     rows.map((r) => [
       r.store,
       String(r.processes),
+      String(r.concurrency),
       fmt(r.pages, 0),
       fmt(r.pages / r.seconds, 1),
       fmt(r.cpuMs / r.pages, 2),

@@ -4,10 +4,9 @@
  * processes and machines.
  */
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import { StoreError, checkCount, checkNewUrls, checkNumber } from "../errors.js";
 import type { Frontier, Lease, NewUrl, Outcome } from "../types.js";
-import type { RedisKeys } from "./keys.js";
+import type { RedisClient, RedisKeys } from "./keys.js";
 
 /** The scripts as ioredis commands (defined in ./index.ts); arguments are ARGV. */
 export interface FrontierCommands {
@@ -18,7 +17,7 @@ export interface FrontierCommands {
   heedSetNext(...argv: string[]): Promise<number>;
 }
 
-export type FrontierClient = Redis & FrontierCommands;
+export type FrontierClient = RedisClient & FrontierCommands;
 
 /**
  * URLs a script call adds: one call is atomic and blocks the server while it runs, so a large

@@ -1,11 +1,11 @@
 /**
- * A page's path through Redis in three round trips (issue: a fleet's cost a page): the site's
+ * A page's path through Redis in three round trips (a fleet's cost a page): the site's
  * reservation, the lease and the URL's validators in one script call; the reservation's release
  * after the request; the settle with the page's links, validators and log line in one more.
  * Each script is the separate steps' Lua (./scripts.ts, ./reservations.ts) run in one call.
  */
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+
 import { checkRecord } from "../crawl-log.js";
 import { checkNewUrls, checkNumber, checkRule } from "../errors.js";
 import type { Frontier, PageSteps, ReservedLease } from "../types.js";
@@ -13,6 +13,7 @@ import { ADD_SLICE, leaseOut, outcomeArgs, urlArgs } from "./frontier.js";
 import { pageOut, pageValue, recordIn } from "./records.js";
 import { RELEASE_BODY, TAKE_BODY } from "./reservations.js";
 import { ADD_BODY, LEASE_BODY, PRELUDE, SETTLE_BODY } from "./scripts.js";
+import type { RedisClient } from "./keys.js";
 
 /**
  * leaseReserved. ARGV: prefix, origin, owner, now, gapMs, requests, windowMs, inFlight,
@@ -60,13 +61,13 @@ export interface PageStepCommands {
   heedSettlePage(...argv: string[]): Promise<number>;
 }
 
-export function definePageStepCommands(client: Redis): void {
-  client.defineCommand("heedLeaseReserved", { lua: LEASE_RESERVED, numberOfKeys: 0 });
-  client.defineCommand("heedSettlePage", { lua: SETTLE_PAGE, numberOfKeys: 0 });
+export function definePageStepCommands(client: RedisClient): void {
+  client.defineCommand("heedLeaseReserved", { lua: LEASE_RESERVED, numberOfKeys: 1 });
+  client.defineCommand("heedSettlePage", { lua: SETTLE_PAGE, numberOfKeys: 1 });
 }
 
 export function redisPageSteps(
-  client: Redis & PageStepCommands,
+  client: RedisClient & PageStepCommands,
   prefix: string,
   frontier: Frontier,
 ): PageSteps {

@@ -1,5 +1,4 @@
 /** The robots cache, crawl log and page validators in Redis (layout: ./keys.ts). */
-import type { Redis } from "ioredis";
 import {
   OPTIONAL_FIELDS,
   checkBatch,
@@ -17,7 +16,7 @@ import type {
   PageValidators,
   RobotsCache,
 } from "../types.js";
-import type { RedisKeys } from "./keys.js";
+import type { RedisClient, RedisKeys } from "./keys.js";
 
 const ACTIONS: ReadonlySet<string> = new Set(["parse", "allow-all", "disallow-all", "unreachable"]);
 
@@ -25,7 +24,7 @@ function isAction(value: string): value is CachedRobots["action"] {
   return ACTIONS.has(value);
 }
 
-export function redisRobotsCache(client: Redis, keys: RedisKeys): RobotsCache {
+export function redisRobotsCache(client: RedisClient, keys: RedisKeys): RobotsCache {
   return {
     async get(origin) {
       const fields = await client.hgetallBuffer(keys.robots(origin));
@@ -106,7 +105,7 @@ function recordOut(text: string): StoredRecord {
   };
 }
 
-export function redisCrawlLog(client: Redis, keys: RedisKeys): CrawlLog {
+export function redisCrawlLog(client: RedisClient, keys: RedisKeys): CrawlLog {
   return {
     async append(record) {
       checkRecord(record);
@@ -149,7 +148,7 @@ export function pageOut(url: string, json: string): PageValidators {
   return { url, ...page, revisitAt: page.revisitAt ?? null };
 }
 
-export function redisPageStore(client: Redis, keys: RedisKeys): PageStore {
+export function redisPageStore(client: RedisClient, keys: RedisKeys): PageStore {
   return {
     async get(url) {
       const json = await client.hget(keys.pages, url);

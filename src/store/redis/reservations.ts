@@ -17,10 +17,11 @@
  * | P identity     | str  | the crawl's identity; P seeds: its seeds as JSON                       |
  */
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+
 import { checkCount, checkNumber, checkRule } from "../errors.js";
 import type { PaceState, ProcessBeat, Reservation, Reservations } from "../types.js";
-import { PRELUDE } from "./scripts.js";
+import { PRELUDE, ROUTED } from "./scripts.js";
+import type { RedisClient } from "./keys.js";
 
 /** Requests of one key kept for rate windows: more than any Request-rate a site would set. */
 const WINDOW_KEPT = 1000;
@@ -141,7 +142,7 @@ return { count, ended }
 `;
 
 /** claimSitemaps. ARGV: prefix, origin, owner, now, since. Returns 1 when claimed. */
-export const CLAIM_SITEMAPS = `
+export const CLAIM_SITEMAPS = `${ROUTED}
 local P = ARGV[1]
 local read = redis.call('HGET', P .. 'smread', ARGV[2])
 if read and tonumber(read) >= tonumber(ARGV[5]) then return 0 end
@@ -159,11 +160,11 @@ export interface ReservationCommands {
   heedClaimSitemaps(...argv: string[]): Promise<number>;
 }
 
-export function defineReservationCommands(client: Redis): void {
-  client.defineCommand("heedTake", { lua: TAKE, numberOfKeys: 0 });
-  client.defineCommand("heedRelease", { lua: RELEASE, numberOfKeys: 0 });
-  client.defineCommand("heedReap", { lua: REAP, numberOfKeys: 0 });
-  client.defineCommand("heedClaimSitemaps", { lua: CLAIM_SITEMAPS, numberOfKeys: 0 });
+export function defineReservationCommands(client: RedisClient): void {
+  client.defineCommand("heedTake", { lua: TAKE, numberOfKeys: 1 });
+  client.defineCommand("heedRelease", { lua: RELEASE, numberOfKeys: 1 });
+  client.defineCommand("heedReap", { lua: REAP, numberOfKeys: 1 });
+  client.defineCommand("heedClaimSitemaps", { lua: CLAIM_SITEMAPS, numberOfKeys: 1 });
 }
 
 function isBeat(value: unknown): value is ProcessBeat {
@@ -178,7 +179,7 @@ function isBeat(value: unknown): value is ProcessBeat {
 }
 
 export function redisReservations(
-  client: Redis & ReservationCommands,
+  client: RedisClient & ReservationCommands,
   prefix: string,
 ): Reservations {
   const P = prefix;

@@ -15,7 +15,16 @@
 /** Fixed width of the arrival number that starts a queue member: ties of score sort by it. */
 export const SEQ_WIDTH = 15;
 
-export const PRELUDE = `
+/**
+ * Every script is defined with one key, the prefix (so that a cluster client sends it to the
+ * node owning the prefix's hash slot: every key of the crawl is in that slot), and reads it as
+ * ARGV[1], where the scripts had it before.
+ */
+export const ROUTED = `
+table.insert(ARGV, 1, KEYS[1])
+`;
+
+export const PRELUDE = `${ROUTED}
 local P = ARGV[1]
 local COUNTS = P .. 'counts'
 
