@@ -11,8 +11,12 @@
  * `total_reads_processed`: each read of a client's socket; at concurrency 1, one a round trip). Then the
  * Redis bytes a queued URL: `used_memory` before and after queuing URLs across sites.
  *
- *   node dist/bench/fleet.bench.js [--sites 50] [--pages 20] [--urls 20000]
- *   HEED_BENCH_FLEET_LARGE=1: 10,000 sites and 100,000 queued URLs (`npm run bench:fleet`)
+ *   node dist/bench/fleet.bench.js [--sites 50] [--pages 20] [--urls 20000] [--cluster]
+ *   HEED_BENCH_FLEET_LARGE=1: 10,000 sites, 100,000 queued URLs and the cluster rows
+ *   (`npm run bench:fleet`)
+ *
+ * CPU a page is given twice: all of it, and without each process's start-up and end (the CPU
+ * of a crawl of one site whose robots.txt refuses everything, measured after each row).
  *
  * Bounded: each crawl is killed after 300 s; every child and redis-server end with the bench.
  */
@@ -27,10 +31,13 @@ import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { openRedisStore } from "../src/store/redis/index.js";
 import type { NewUrl } from "../src/store/types.js";
+import { startRedisCluster, type RedisCluster } from "../test/helpers/redis-cluster.js";
 import { startRedisServer, type RedisServer } from "../test/helpers/redis-server.js";
 import { fmt, option, printTable } from "./report.js";
 
 const LARGE = process.env["HEED_BENCH_FLEET_LARGE"] === "1";
+/** Rows on a 3-master Redis Cluster too (started here): `--cluster`, or the large bench. */
+const CLUSTER = LARGE || process.argv.includes("--cluster");
 /** Sites are 127.0.X.Y: at most 250 × 250 of them. */
 const MAX_SITES = 62_500;
 const SITES = Math.min(
@@ -55,6 +62,9 @@ process.on("exit", () => {
   for (const child of children) child.kill("SIGKILL");
 });
 
+/** A site whose robots.txt refuses everything: a crawl of it is a process's start-up and end. */
+const IDLE_HOST = "127.0.254.254";
+
 /** The i-th site's address: 127.0.X.Y with X, Y in 1..250. */
 function siteHost(i: number): string {
   return `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
@@ -66,7 +76,8 @@ async function startWeb(): Promise<{ port: number; close(): void }> {
     const path = req.url ?? "/";
     if (path === "/robots.txt") {
       res.writeHead(200, { "content-type": "text/plain" });
-      res.end("User-agent: *\nAllow: /\n");
+      const closed = (req.headers.host ?? "").startsWith(`${IDLE_HOST}:`);
+      res.end(closed ? "User-agent: *\nDisallow: /\n" : "User-agent: *\nAllow: /\n");
       return;
     }
     const m = /^\/(?:p(\d+)\.html)?$/.exec(path);
@@ -146,31 +157,51 @@ function crawlProcess(
 }
 
 /** Counts the commands clients send, as MONITOR shows them (script commands aside). */
-async function monitor(url: string): Promise<{ commands: number; lua: number; stop(): void }> {
-  const { hostname, port } = new URL(url);
-  const socket = connect({ host: hostname, port: Number(port) });
-  await new Promise<void>((resolve) => socket.once("connect", resolve));
-  const seen = { commands: 0, lua: 0, stop: () => socket.destroy() };
-  let rest = "";
-  socket.on("data", (chunk: Buffer) => {
-    const lines = (rest + chunk.toString("latin1")).split("\r\n");
-    rest = lines.pop() ?? "";
-    for (const line of lines) {
-      // `+1700000000.123456 [0 127.0.0.1:54321] "EVALSHA" …`; `[0 lua]` ran inside a script.
-      const m = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
-      if (m === null || m[1] === "lua") continue;
-      seen.commands++;
-      const name = (m[2] ?? "").toUpperCase();
-      if (name === "EVALSHA" || name === "EVAL") seen.lua++;
-    }
-  });
-  socket.write("MONITOR\r\n");
+async function monitor(
+  urls: readonly string[],
+): Promise<{ commands: number; lua: number; stop(): void }> {
+  const seen = { commands: 0, lua: 0, stop: () => {} };
+  const sockets = await Promise.all(
+    urls.map(async (url) => {
+      const { hostname, port } = new URL(url);
+      const socket = connect({ host: hostname, port: Number(port) });
+      await new Promise<void>((resolve) => socket.once("connect", resolve));
+      let rest = "";
+      socket.on("data", (chunk: Buffer) => {
+        const lines = (rest + chunk.toString("latin1")).split("\r\n");
+        rest = lines.pop() ?? "";
+        for (const line of lines) {
+          // `+1700000000.123456 [0 127.0.0.1:54321] "EVALSHA" …`; `[0 lua]` ran inside a script.
+          const m = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
+          if (m === null || m[1] === "lua") continue;
+          seen.commands++;
+          const name = (m[2] ?? "").toUpperCase();
+          if (name === "EVALSHA" || name === "EVAL") seen.lua++;
+        }
+      });
+      socket.write("MONITOR\r\n");
+      return socket;
+    }),
+  );
+  seen.stop = () => {
+    for (const socket of sockets) socket.destroy();
+  };
   return seen;
 }
 
-async function readsProcessed(info: Redis): Promise<number> {
-  const text = await info.info("stats");
-  return Number(/total_reads_processed:(\d+)/.exec(text)?.[1] ?? Number.NaN);
+/** The servers' reads of client sockets, summed over the nodes. */
+async function readsProcessed(urls: readonly string[]): Promise<number> {
+  let sum = 0;
+  for (const url of urls) {
+    const info = new Redis(url);
+    try {
+      const text = await info.info("stats");
+      sum += Number(/total_reads_processed:(\d+)/.exec(text)?.[1] ?? Number.NaN);
+    } finally {
+      info.disconnect();
+    }
+  }
+  return sum;
 }
 
 interface Row {
@@ -180,6 +211,8 @@ interface Row {
   readonly pages: number;
   readonly seconds: number;
   readonly cpuMs: number;
+  /** CPU ms of one process's start-up and end alone. */
+  readonly startMs: number;
   readonly commands: number;
   readonly lua: number;
   readonly trips: number;
@@ -190,34 +223,36 @@ async function crawlRow(
   processes: number,
   store: string,
   port: number,
-  redisUrl: string | null,
+  nodes: readonly string[],
   concurrency = CONCURRENCY,
 ): Promise<Row> {
   const seeds = Array.from({ length: SITES }, (_, i) => `http://${siteHost(i)}:${port}/`);
-  const info = redisUrl === null ? null : new Redis(redisUrl);
-  const watch = redisUrl === null ? null : await monitor(redisUrl);
-  const readsBefore = info === null ? 0 : await readsProcessed(info);
+  const watch = nodes.length === 0 ? null : await monitor(nodes);
+  const readsBefore = await readsProcessed(nodes);
   const started = performance.now();
   const total = SITES * PAGES;
   const runs = await Promise.all(
     Array.from({ length: processes }, () => crawlProcess(seeds, store, total, concurrency)),
   );
   const seconds = (performance.now() - started) / 1000;
-  // The bench's own reads: this INFO and the MONITOR request.
-  const trips = info === null ? Number.NaN : (await readsProcessed(info)) - readsBefore - 2;
+  // The bench's own reads: a MONITOR request and an INFO a node.
+  const trips = (await readsProcessed(nodes)) - readsBefore - 2 * nodes.length;
   watch?.stop();
-  info?.disconnect();
+  // A process's start-up and end, measured alone (a crawl of a site that refuses everything).
+  const idle = await crawlProcess([`http://${IDLE_HOST}:${port}/`], `${store}-idle`, 1, 1);
   const pages = runs.reduce((sum, r) => sum + r.pages, 0);
+  const cpuMs = runs.reduce((sum, r) => sum + r.cpuMs, 0);
   return {
     store: name,
     processes,
     concurrency,
     pages,
     seconds,
-    cpuMs: runs.reduce((sum, r) => sum + r.cpuMs, 0),
-    commands: watch === null ? Number.NaN : watch.commands - 1,
+    cpuMs,
+    startMs: idle.cpuMs,
+    commands: watch === null ? Number.NaN : watch.commands - nodes.length,
     lua: watch === null ? Number.NaN : watch.lua,
-    trips,
+    trips: nodes.length === 0 ? Number.NaN : trips,
   };
 }
 
@@ -254,18 +289,25 @@ async function bytesPerQueuedUrl(url: string): Promise<number> {
 const web = await startWeb();
 const dir = mkdtempSync(join(tmpdir(), "heed-fleet-"));
 let redis: RedisServer | null = null;
+let cluster: RedisCluster | null = null;
 try {
   redis = await startRedisServer();
+  cluster = CLUSTER ? await startRedisCluster() : null;
+  const clusterNodes = cluster?.nodes.map((n) => n.url) ?? [];
   const rows: Row[] = [];
   for (const processes of PROCESSES) {
     const db = join(dir, `fleet-${processes}.db`);
-    rows.push(await crawlRow("SQLite", processes, db, web.port, null));
+    rows.push(await crawlRow("SQLite", processes, db, web.port, []));
     const store = `${redis.url}#fleet-${processes}:`;
-    rows.push(await crawlRow("Redis", processes, store, web.port, redis.url));
+    rows.push(await crawlRow("Redis", processes, store, web.port, [redis.url]));
+    if (cluster !== null) {
+      const spec = `${cluster.url}#fleet-${processes}:`;
+      rows.push(await crawlRow("Redis Cluster", processes, spec, web.port, clusterNodes));
+    }
   }
   // One request at a time: the server's reads are then the client's round trips, one each
   // (with many in flight, ioredis's writes of several visits arrive in one read).
-  rows.push(await crawlRow("Redis", 1, `${redis.url}#fleet-seq:`, web.port, redis.url, 1));
+  rows.push(await crawlRow("Redis", 1, `${redis.url}#fleet-seq:`, web.port, [redis.url], 1));
   printTable(
     `heed crawl as a fleet: ${SITES} sites × ${PAGES} pages, no delay`,
     [
@@ -275,6 +317,7 @@ try {
       "pages",
       "pages/s",
       "CPU ms a page",
+      "start-up aside",
       "commands a page",
       "Lua calls a page",
       "reads a page",
@@ -286,6 +329,7 @@ try {
       fmt(r.pages, 0),
       fmt(r.pages / r.seconds, 1),
       fmt(r.cpuMs / r.pages, 2),
+      fmt((r.cpuMs - r.processes * r.startMs) / r.pages, 2),
       fmt(r.commands / r.pages, 1),
       fmt(r.lua / r.pages, 2),
       fmt(r.trips / r.pages, 1),
@@ -297,6 +341,7 @@ try {
   );
 } finally {
   web.close();
+  await cluster?.stop();
   await redis?.stop();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { EMPTY_PLAN } from "../../protocol/robots/plan.js";
 import type { Lease, NewUrl } from "../../store/types.js";
 import type { IndexedPage } from "../agent-paths.js";
-import type { EnqueueRequest, EnqueueResult, PageHooks } from "../crawler.js";
+import type { EnqueueRequest, EnqueueResult, PageHooks } from "../crawl-options.js";
 import { LINK_PRIORITY } from "../discovery.js";
 import { newUrl } from "../frontier-entry.js";
 import { onHost } from "../other-host.js";

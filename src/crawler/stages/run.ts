@@ -7,7 +7,7 @@ import { tapClient } from "../../net/exchange-tap.js";
 import type { HttpClient } from "../../net/http-client.js";
 import type { Robot } from "../../protocol/robots/index.js";
 import type { CrawlRecord, CrawlStore, Lease, Outcome, SettleWrites } from "../../store/types.js";
-import type { CrawlerOptions, CrawlEvent } from "../crawler.js";
+import type { CrawlerOptions, CrawlEvent } from "../crawl-options.js";
 import { makeScope, type Scope } from "../scope.js";
 import { normalizeUrl } from "../url-normal.js";
 

@@ -4,7 +4,7 @@
  * next site is due or a visit ends, and decides when the run is over. Owns the visits in
  * flight, the sites with a visit not yet past its reservation, and the loop's wake-up.
  */
-import type { CrawlSummary } from "../crawler.js";
+import type { CrawlSummary } from "../crawl-options.js";
 import type { ProcessWatch } from "../process-watch.js";
 import { ruleOf } from "../site-gate.js";
 import { cancellableSleep, sleep } from "../sleep.js";

@@ -12,7 +12,7 @@ import type { PageResult } from "../../net/http-client.js";
 import type { RobotsPolicy } from "../../protocol/robots/index.js";
 import type { Discovery, Lease, NewUrl, PageValidators } from "../../store/types.js";
 import type { IndexedPage } from "../agent-paths.js";
-import type { FetchedPage } from "../crawler.js";
+import type { FetchedPage } from "../crawl-options.js";
 import { describeError } from "../describe-error.js";
 import { readMeta } from "../discovery.js";
 import { newUrl } from "../frontier-entry.js";
