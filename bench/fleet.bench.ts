@@ -7,9 +7,9 @@
  * Printed per row: pages/s (over the wall time from the first start to the last exit), CPU ms a
  * page (user + system of every crawler process, GNU time), and on Redis what the server saw a
  * page: the commands clients sent as `MONITOR` counts them (commands run inside scripts
- * aside), the Lua script calls among them, and the round trips (the server's
- * `total_reads_processed`: each read of a client's socket; at concurrency 1, one a round trip). Then the
- * Redis bytes a queued URL: `used_memory` before and after queuing URLs across sites.
+ * aside), the Lua script calls among them, and the server's reads of client sockets
+ * (`total_reads_processed`; at concurrency 1, one a round trip). Then the Redis bytes a queued
+ * URL: `used_memory` before and after queuing URLs across sites.
  *
  *   node dist/bench/fleet.bench.js [--sites 50] [--pages 20] [--urls 20000] [--cluster]
  *   HEED_BENCH_FLEET_LARGE=1: 10,000 sites, 100,000 queued URLs and the cluster rows

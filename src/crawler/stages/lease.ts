@@ -2,9 +2,9 @@
  * The lease stage: a visit to a site due in the frontier. The site's robots.txt first (read
  * under the robots stage); a site closed for now is waited for a bounded time, then set aside
  * for the run; a closed time window keeps it waiting without taking a URL; its sitemaps are
- * fed once; then the site's reservation in the store and a URL leased, in one store step. Owns since
- * when each site has been closed and waited on, the sites set aside, and the sites to leave
- * alone briefly because others' requests to them are in flight.
+ * fed once; then the site's reservation in the store and a URL leased, in one store step.
+ * Owns since when each site has been closed and waited on, the sites set aside, and the sites
+ * to leave alone briefly because others' requests to them are in flight.
  */
 import type { SiteGate } from "../site-gate.js";
 import type { TdmRepFiles } from "../usage-site-files.js";
