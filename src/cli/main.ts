@@ -291,7 +291,12 @@ function defineCrawl(program: Command, io: Io, setExit: SetExit): void {
       "the URL in the User-Agent header: NAME/<version> (+<url>)",
       "https://www.npmjs.com/package/heed",
     )
-    .addOption(storeOption("the crawl's SQLite file, or redis://host:port[#prefix] to share it"))
+    .addOption(
+      storeOption(
+        "the crawl's SQLite file, or redis://host:port[#prefix] " +
+          "(redis+cluster://host:port,…[#prefix] for a cluster) to share it",
+      ),
+    )
     .option("--out <dir>", "write what is fetched as WARC 1.1 files (.warc.gz) in this directory")
     .option(
       "--warc-max-bytes <n>",

@@ -12,7 +12,7 @@
 import type { HttpClient } from "../net/http-client.js";
 import { fetchRobots } from "../net/robots-fetch.js";
 import type { AccessPlan } from "../protocol/robots/plan.js";
-import type { CrawlStore, PaceRule, Reservation } from "../store/types.js";
+import type { CrawlStore, Lease, PaceRule, PageValidators, Reservation } from "../store/types.js";
 import { ProcessWatch } from "./process-watch.js";
 import { copyPlan } from "./robots-copy.js";
 import { SiteRules } from "./site-rules.js";
@@ -112,6 +112,43 @@ export class SiteGate {
       held.push({ key, id: got.id, gapMs: rule.gapMs });
     }
     return { origin, at, held };
+  }
+
+  /**
+   * Tries once to take the site's reservation under `plan` and lease its best due URL: when the
+   * plan binds only the name token, one store step (the site's reservation, the lease and the
+   * URL's validators together); with an IP-bound pace, {@link tryTake} then the lease. A null
+   * lease (nothing due) holds nothing: the reservation is given back already.
+   */
+  async tryLease(
+    origin: string,
+    plan: AccessPlan,
+    leaseMs: number,
+  ): Promise<
+    | {
+        readonly ticket: Ticket;
+        readonly lease: Lease;
+        readonly validators?: PageValidators | null;
+      }
+    | { readonly ticket: null; readonly lease: null }
+    | Extract<Reservation, { granted: false }>
+  > {
+    const { store, owner, now } = this.options;
+    if (paced(plan, "ip")) {
+      const got = await this.tryTake(origin, plan);
+      if (!("held" in got)) return got;
+      const lease = await store.frontier.lease(origin, now(), leaseMs, null, owner);
+      if (lease !== null) return { ticket: got, lease };
+      await this.release(got, false);
+      return { ticket: null, lease: null };
+    }
+    const rule = ruleOf(plan, "agent", this.options.perHostOf?.(origin) ?? this.options.perHost);
+    const at = now();
+    const got = await store.steps.leaseReserved(origin, owner, at, rule, leaseMs);
+    if (!got.granted) return got;
+    if (got.lease === null) return { ticket: null, lease: null };
+    const ticket = { origin, at, held: [{ key: origin, id: got.id, gapMs: rule.gapMs }] };
+    return { ticket, lease: got.lease, validators: got.validators };
   }
 
   /** Waits for the site's reservation; null when the crawl was stopped meanwhile. */

@@ -215,6 +215,57 @@ export interface PageStore {
   due(now: number, batch: number): AsyncIterable<readonly string[]>;
 }
 
+/**
+ * What a page's settle writes in the same step as the settle itself: one script call on Redis,
+ * one transaction on SQLite. Each part is optional.
+ */
+export interface SettleWrites {
+  /** URLs the page brought (its links), added as {@link Frontier.add} adds them. */
+  readonly links?: readonly NewUrl[];
+  /** The page's validators, as {@link PageStore.put} keeps them. */
+  readonly page?: PageValidators;
+  /** The page's crawl log line, as {@link CrawlLog.append} keeps it. */
+  readonly record?: CrawlRecord;
+}
+
+/** The answer to {@link PageSteps.leaseReserved}. */
+export type ReservedLease =
+  | Extract<Reservation, { granted: false }>
+  | {
+      readonly granted: true;
+      /** The reservation taken: give it back with {@link Reservations.release}. */
+      readonly id: string;
+      readonly lease: Lease;
+      /** What the store keeps of the URL's last fetch ({@link PageStore.get}). */
+      readonly validators: PageValidators | null;
+    }
+  /** The reservation was free but no URL of the site was due: it is given back unused already. */
+  | { readonly granted: true; readonly id: string; readonly lease: null };
+
+/**
+ * A page's path through the store in few steps, so that a fleet of processes costs the store
+ * little a page: the site's reservation, the lease and the URL's validators in one step; the
+ * settle with the page's links, validators and log line in another. Each is what the separate
+ * calls would do, in one atomic step.
+ */
+export interface PageSteps {
+  /**
+   * {@link Reservations.take} under `rule` with the origin as key; when granted,
+   * {@link Frontier.lease} of the origin's best due URL (the caller now holding the
+   * reservation) and {@link PageStore.get} of that URL; when no URL is due, the reservation is
+   * released unused in the same step.
+   */
+  leaseReserved(
+    origin: string,
+    owner: string,
+    now: number,
+    rule: PaceRule,
+    leaseMs: number,
+  ): Promise<ReservedLease>;
+  /** {@link Frontier.settle}, with `writes` made in the same step (even when the lease was lost). */
+  settle(lease: Lease, outcome: Outcome, writes: SettleWrites): Promise<void>;
+}
+
 /** Everything a crawl keeps; `close` flushes and releases the back end. */
 export interface CrawlStore {
   /**
@@ -232,6 +283,8 @@ export interface CrawlStore {
   readonly datasets: DatasetCatalogs;
   /** What page handlers pushed: the crawl's own records (`heed export --items`). */
   readonly items: ItemLog;
+  /** A page's reservation, lease and settle in few round trips. */
+  readonly steps: PageSteps;
   /**
    * Why the store was given up, when it was: a server unreachable for longer than its bounded
    * wait. Calls made since then fail; this says why, for a person. Null while it works.

@@ -12,7 +12,7 @@ import { reportHtml } from "../crawler/report-html.js";
 import { isRequest, reportBuilder, type ReportBuilder } from "../crawler/report.js";
 import type { SitePace } from "../crawler/site-pace.js";
 import type { DialectChoice } from "../protocol/robots/index.js";
-import { openStore } from "../store/open.js";
+import { isRedisSpec, openStore } from "../store/open.js";
 import type { CrawlRecord, CrawlStore } from "../store/index.js";
 import type { CrawlSnapshot, HostRow, SkippedRow } from "./crawl-snapshot.js";
 
@@ -64,7 +64,7 @@ export class CrawlFeed {
   async refresh(): Promise<CrawlSnapshot> {
     const at = this.now();
     const source = shown(this.spec);
-    const redis = /^rediss?:\/\//i.test(this.spec);
+    const redis = isRedisSpec(this.spec);
     if (this.store === null) {
       if (!redis && !existsSync(this.spec)) return blank("no-store", source, at, null);
       try {

@@ -803,6 +803,144 @@ export function storeContract(name: string, harness: StoreHarness): void {
     );
   });
 
+  describe(`${name}: PageSteps — "what the separate calls would do, in one atomic step"`, () => {
+    const RULE = { gapMs: 1000, rate: null, inFlight: 1 } as const;
+
+    it(
+      "leaseReserved takes the reservation, leases the best URL and reads its validators",
+      withStore(async (store, place) => {
+        await store.frontier.add([entry(A, "/low"), entry(A, "/high", { priority: 5 })]);
+        await store.pages.put({
+          url: `${A}/high`,
+          etag: '"v1"',
+          lastModified: null,
+          fetchedAt: T0 - 10,
+          status: 200,
+        });
+        const got = await store.steps.leaseReserved(A, "p1", T0, RULE, LEASE_MS);
+        assert.ok(got.granted && got.lease !== null, JSON.stringify(got));
+        assert.equal(got.lease.entry.url, `${A}/high`);
+        assert.equal(got.lease.until, T0 + LEASE_MS);
+        assert.deepEqual(got.validators, {
+          url: `${A}/high`,
+          etag: '"v1"',
+          lastModified: null,
+          fetchedAt: T0 - 10,
+          status: 200,
+          revisitAt: null,
+        });
+        // The reservation is held: another process is refused while it is in flight.
+        const other = await place.open();
+        assert.deepEqual(await other.steps.leaseReserved(A, "p2", T0 + 1, RULE, LEASE_MS), {
+          granted: false,
+          retryAt: T0 + 1,
+          why: "in-flight",
+        });
+        await store.reservations.release(A, got.id, T0 + 100, RULE.gapMs, true);
+        assert.deepEqual(await other.steps.leaseReserved(A, "p2", T0 + 200, RULE, LEASE_MS), {
+          granted: false,
+          retryAt: T0 + 1100,
+          why: "gap",
+        });
+        const next = await other.steps.leaseReserved(A, "p2", T0 + 1100, RULE, LEASE_MS);
+        assert.ok(next.granted && next.lease !== null);
+        assert.equal(next.lease.entry.url, `${A}/low`);
+        assert.equal(next.validators, null);
+        assert.equal((await store.frontier.counts()).leased, 2);
+      }),
+    );
+
+    it(
+      "leaseReserved with nothing due gives the reservation back unused: no gap, nothing in flight",
+      withStore(async (store) => {
+        await store.frontier.add([entry(A, "/later", { notBefore: T0 + 5000 })]);
+        const got = await store.steps.leaseReserved(A, "p1", T0, RULE, LEASE_MS);
+        assert.ok(got.granted && got.lease === null, JSON.stringify(got));
+        assert.equal((await store.reservations.pace(A, 10)).inFlight, 0);
+        assert.deepEqual((await store.reservations.pace(A, 10)).recent, []);
+        assert.ok((await store.reservations.take(A, "p1", T0 + 1, RULE)).granted);
+      }),
+    );
+
+    it(
+      "settle keeps the links, the validators and the log line with the outcome",
+      withStore(async (store) => {
+        await store.frontier.add([entry(A, "/")]);
+        const lease = await mustLease(store.frontier, A, T0);
+        const record: CrawlRecord = {
+          url: `${A}/`,
+          origin: A,
+          at: T0,
+          ms: 5,
+          status: 200,
+          bytes: 10,
+          outcome: "fetched",
+          detail: null,
+        };
+        await store.steps.settle(
+          lease,
+          { kind: "done", status: 200, at: T0 + 5 },
+          {
+            links: [entry(A, "/a", { depth: 1 }), entry(B, "/b", { depth: 1 })],
+            page: {
+              url: `${A}/`,
+              etag: null,
+              lastModified: "Tue, 01 Jan 2030 00:00:00 GMT",
+              fetchedAt: T0,
+              status: 200,
+              revisitAt: T0 + 50,
+            },
+            record,
+          },
+        );
+        const counts = await store.frontier.counts();
+        assert.deepEqual([counts.done, counts.leased, counts.queued], [1, 0, 2]);
+        assert.equal((await store.pages.get(`${A}/`))?.revisitAt, T0 + 50);
+        const due: string[] = [];
+        for await (const batch of store.pages.due(T0 + 60, 10)) due.push(...batch);
+        assert.deepEqual(due, [`${A}/`]);
+        const [logged] = await store.log.list(10, 0);
+        assert.equal(logged?.url, `${A}/`);
+        assert.equal(logged?.outcome, "fetched");
+        assert.equal(await store.log.count(), 1);
+        assert.deepEqual(await drain(store.frontier, B, T0 + 10), [`${B}/b`]);
+      }),
+    );
+
+    it(
+      "settle of a lease recovered since ends nothing, and still keeps the page's writes",
+      withStore(async (store) => {
+        await store.frontier.add([entry(A, "/")]);
+        const lease = await mustLease(store.frontier, A, T0);
+        await store.frontier.recover(T0 + LEASE_MS + 1);
+        await store.steps.settle(
+          lease,
+          { kind: "done", status: 200, at: T0 + 5 },
+          { links: [entry(A, "/a")] },
+        );
+        const counts = await store.frontier.counts();
+        assert.deepEqual([counts.done, counts.queued], [0, 2]);
+      }),
+    );
+
+    it(
+      "settle refuses a bad link or record before writing anything",
+      withStore(async (store) => {
+        await store.frontier.add([entry(A, "/")]);
+        const lease = await mustLease(store.frontier, A, T0);
+        await assert.rejects(
+          store.steps.settle(
+            lease,
+            { kind: "done", status: 200, at: T0 },
+            { links: [{ ...entry(A, "/x"), depth: Number.NaN }] },
+          ),
+          StoreError,
+        );
+        assert.equal((await store.frontier.counts()).leased, 1);
+      }),
+    );
+  });
+
   describe(`${name}: a store reopened`, () => {
     it(
       "keeps the queue, the leases, the counts and the politeness state",

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { EMPTY_PLAN } from "../../protocol/robots/plan.js";
 import type { Lease, NewUrl } from "../../store/types.js";
 import type { IndexedPage } from "../agent-paths.js";
-import type { EnqueueRequest, EnqueueResult, PageHooks } from "../crawler.js";
+import type { EnqueueRequest, EnqueueResult, PageHooks } from "../crawl-options.js";
 import { LINK_PRIORITY } from "../discovery.js";
 import { newUrl } from "../frontier-entry.js";
 import { onHost } from "../other-host.js";
@@ -103,12 +103,17 @@ export class DiscoverStage {
     return { url: link, priority: d.plan?.indexPage ? INDEX_PAGE_PRIORITY : LINK_PRIORITY };
   }
 
-  /** Queues the links of the page `from` (at `depth`) that the crawl follows. */
-  async queueLinks(from: string, depth: number, links: readonly string[]): Promise<void> {
-    const found = links.flatMap((link) => {
+  /** The links of the page `from` (at `depth`) that the crawl follows, as URLs to queue. */
+  linksToQueue(from: string, depth: number, links: readonly string[]): NewUrl[] {
+    return links.flatMap((link) => {
       const placed = this.follows(from, link) ? this.place(link) : null;
       return placed === null ? [] : [newUrl(placed.url, depth + 1, placed.priority, from)];
     });
+  }
+
+  /** Queues the links of the page `from` (at `depth`) that the crawl follows. */
+  async queueLinks(from: string, depth: number, links: readonly string[]): Promise<void> {
+    const found = this.linksToQueue(from, depth, links);
     if (found.length > 0) await this.run.store.frontier.add(found);
   }
 

@@ -73,6 +73,8 @@ export function sameRule(a: AccessPlan | null, b: AccessPlan, perHost: number): 
 /** The site's reservation as one fetch holds it: taken again, given back once. */
 interface Hold {
   ticket: Ticket | null;
+  /** The URL's validators as the lease brought them; undefined: not asked yet. */
+  readonly validators: PageValidators | null | undefined;
 }
 
 export class FetchStage {
@@ -102,8 +104,9 @@ export class FetchStage {
     lease: Lease,
     held: Ticket,
     waitingFrom: number,
+    validators?: PageValidators | null,
   ): Promise<void> {
-    const hold: Hold = { ticket: held };
+    const hold: Hold = { ticket: held, validators };
     try {
       await this.leased(origin, view, lease, waitingFrom, hold);
     } finally {
@@ -241,7 +244,7 @@ export class FetchStage {
       siteCookie: plan.cookie?.value ?? null,
       userCookie: options.cookie?.(origin) ?? null,
       extra: options.extraHeaders?.(origin) ?? null,
-      validators: await store.pages.get(url),
+      validators: hold.validators !== undefined ? hold.validators : await store.pages.get(url),
     });
     const result = await run.client.fetchPage(url, { headers });
     const end = run.now();

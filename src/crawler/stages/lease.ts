@@ -2,9 +2,9 @@
  * The lease stage: a visit to a site due in the frontier. The site's robots.txt first (read
  * under the robots stage); a site closed for now is waited for a bounded time, then set aside
  * for the run; a closed time window keeps it waiting without taking a URL; its sitemaps are
- * fed once; then the site's reservation in the store, and only then a URL leased. Owns since
- * when each site has been closed and waited on, the sites set aside, and the sites to leave
- * alone briefly because others' requests to them are in flight.
+ * fed once; then the site's reservation in the store and a URL leased, in one store step.
+ * Owns since when each site has been closed and waited on, the sites set aside, and the sites
+ * to leave alone briefly because others' requests to them are in flight.
  */
 import type { SiteGate } from "../site-gate.js";
 import type { TdmRepFiles } from "../usage-site-files.js";
@@ -103,23 +103,19 @@ export class LeaseStage {
     await this.tdmrep?.ensure(origin);
     // The site's reservation first (DESIGN §2): its gap, rate window and requests in flight,
     // over every process sharing the store. A refusal moves the site's next moment in the store.
-    const got = await gate.tryTake(origin, base.plan);
+    const got = await gate.tryLease(origin, base.plan, LEASE_MS);
     this.reserved(origin);
-    if (!("held" in got)) {
+    if (!("ticket" in got)) {
       if (!this.waitingSince.has(origin)) this.waitingSince.set(origin, now());
       if (got.why === "in-flight") this.coolUntil.set(origin, now() + IN_FLIGHT_COOL_MS);
       return;
     }
+    if (got.ticket === null) return;
     this.holding.set(origin, (this.holding.get(origin) ?? 0) + 1);
     try {
-      const lease = await store.frontier.lease(origin, now(), LEASE_MS, null, run.owner);
-      if (lease === null) {
-        await gate.release(got, false);
-        return;
-      }
-      const since = this.waitingSince.get(origin) ?? got.at;
+      const since = this.waitingSince.get(origin) ?? got.ticket.at;
       this.waitingSince.delete(origin);
-      await this.fetch.one(origin, view, lease, got, since);
+      await this.fetch.one(origin, view, got.lease, got.ticket, since, got.validators);
     } finally {
       const n = (this.holding.get(origin) ?? 1) - 1;
       if (n === 0) this.holding.delete(origin);

@@ -6,8 +6,8 @@
 import { tapClient } from "../../net/exchange-tap.js";
 import type { HttpClient } from "../../net/http-client.js";
 import type { Robot } from "../../protocol/robots/index.js";
-import type { CrawlRecord, CrawlStore } from "../../store/types.js";
-import type { CrawlerOptions, CrawlEvent } from "../crawler.js";
+import type { CrawlRecord, CrawlStore, Lease, Outcome, SettleWrites } from "../../store/types.js";
+import type { CrawlerOptions, CrawlEvent } from "../crawl-options.js";
 import { makeScope, type Scope } from "../scope.js";
 import { normalizeUrl } from "../url-normal.js";
 
@@ -93,6 +93,20 @@ export class CrawlRun {
     return told === undefined
       ? this.store.log.append(record)
       : this.store.log.append(record).then(() => told(record));
+  }
+
+  /**
+   * Ends a lease with its crawl log line and the page's links and validators, in one store step
+   * (one round trip on Redis, one transaction on SQLite).
+   */
+  async settleLogged(
+    lease: Lease,
+    outcome: Outcome,
+    record: CrawlRecord,
+    writes: Omit<SettleWrites, "record"> = {},
+  ): Promise<void> {
+    await this.store.steps.settle(lease, outcome, { ...writes, record });
+    this.options.onRecord?.(record);
   }
 
   /** Requests in flight at once to `origin` over the crawl: its own setting, else `perHost`. */

@@ -4,7 +4,7 @@
  * next site is due or a visit ends, and decides when the run is over. Owns the visits in
  * flight, the sites with a visit not yet past its reservation, and the loop's wake-up.
  */
-import type { CrawlSummary } from "../crawler.js";
+import type { CrawlSummary } from "../crawl-options.js";
 import type { ProcessWatch } from "../process-watch.js";
 import { ruleOf } from "../site-gate.js";
 import { cancellableSleep, sleep } from "../sleep.js";
@@ -18,6 +18,24 @@ import type { CrawlRun } from "./run.js";
 export const MAX_SLEEP_MS = 1000;
 /** How often a process with nothing to do looks again while others hold the last URLs. */
 export const LEASED_POLL_MS = 100;
+
+/**
+ * How many times the free slots a process reads of ready sites in a shared store, to choose
+ * among: with 4 processes, each picking a random quarter of 4× the sites, a site is wanted by
+ * two at once far less often than when all four take the same first ones.
+ */
+export const READY_SPREAD = 4;
+
+/** `n` of `items` chosen at random, in random order (all of them when there are no more). */
+export function pickSome<T>(items: readonly T[], n: number): T[] {
+  const pool = [...items];
+  const count = Math.min(n, pool.length);
+  for (let i = 0; i < count; i++) {
+    const j = i + Math.floor(Math.random() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
+  }
+  return pool.slice(0, count);
+}
 
 /**
  * Why a run with nothing left to do now ended: everything fetched, or URLs left queued on
@@ -141,7 +159,10 @@ export class Schedule {
       );
       if (room > 0) {
         const busy = this.busy(lease);
-        const ready = await store.frontier.readyOrigins(now(), room, busy);
+        // Processes sharing the store each read the same first ready sites: each visits a
+        // random few of a wider slice, so that they seldom race for one site's reservation.
+        const wide = store.shared ? room * READY_SPREAD : room;
+        const ready = pickSome(await store.frontier.readyOrigins(now(), wide, busy), room);
         for (const origin of ready) this.launch(lease, origin);
         if (ready.length > 0) {
           // A store that answers at once (SQLite) would keep this loop in microtasks: let

@@ -10,9 +10,9 @@ import { LICENSE, PAYMENT_REQUIRED } from "../report.js";
 import { linkLicenses } from "../../protocol/robots/index.js";
 import type { PageResult } from "../../net/http-client.js";
 import type { RobotsPolicy } from "../../protocol/robots/index.js";
-import type { Discovery, Lease } from "../../store/types.js";
+import type { Discovery, Lease, NewUrl, PageValidators } from "../../store/types.js";
 import type { IndexedPage } from "../agent-paths.js";
-import type { FetchedPage } from "../crawler.js";
+import type { FetchedPage } from "../crawl-options.js";
 import { describeError } from "../describe-error.js";
 import { readMeta } from "../discovery.js";
 import { newUrl } from "../frontier-entry.js";
@@ -181,18 +181,20 @@ export class SettleStage {
       run.done++;
       return;
     }
+    let validators: PageValidators | undefined;
     if (status === 200 || status === 304) {
       const revisit = revisitOf({ changefreq: meta.changefreq ?? null, plan: decision.plan });
       // A 304 keeps the validators the site answered before (RFC 9110 §15.4.5 may omit them).
       const known = status === 304 ? await store.pages.get(url) : null;
-      await store.pages.put({
+      // Kept with the settle, in the same store step.
+      validators = {
         url,
         etag: result.etag ?? known?.etag ?? null,
         lastModified: result.lastModified ?? known?.lastModified ?? null,
         fetchedAt: at,
         status,
         revisitAt: revisit === null ? null : at + revisit.afterMs,
-      });
+      };
     }
     const html =
       status === 200 && result.body !== null && isHtml(result.contentType)
@@ -239,12 +241,14 @@ export class SettleStage {
     // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
     // page has every link followed, however deep it stands.
     const deepEnough = run.following && (meta.type === "list" || depth < options.maxDepth);
+    // The page's links go with the settle, in the same store step.
+    let found: NewUrl[] = [];
     if (meta.type !== "data" && deepEnough && !nofollow) {
       const links =
         options.links !== undefined && status === 200 && result.body !== null
           ? readLinks(await options.links(page), url, options.sortQuery === true)
           : (html?.links ?? []);
-      await this.discover.queueLinks(url, depth, links);
+      found = this.discover.linksToQueue(url, depth, links);
     }
     const keep = keepPage({
       headerNoindex: header.noindex,
@@ -253,6 +257,8 @@ export class SettleStage {
     });
     // Not kept (noindex, or a purpose refused): fetched, links followed as allowed, not handed on.
     if (keep.keep && options.onPage !== undefined) {
+      // A page handler sees the page's links queued already, as its enqueue counts them.
+      if (found.length > 0) await store.frontier.add(found.splice(0));
       const refuse = nofollow || meta.type === "data";
       try {
         await options.onPage(
@@ -276,17 +282,24 @@ export class SettleStage {
         return;
       }
     }
-    await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
-    await run.log(
-      url,
-      origin,
-      at,
-      result.ms,
-      status,
-      result.wireBytes,
-      status === 304 ? "not-modified" : keep.keep ? "fetched" : keep.outcome,
-      keep.keep || keep.outcome === "fetched-noindex" ? decision.rule : keep.why,
-      { ...timing, ...ref, canonical, usage: usage.record },
+    await run.settleLogged(
+      lease,
+      { kind: "done", status, at: run.now() },
+      {
+        url,
+        origin,
+        at,
+        ms: result.ms,
+        status,
+        bytes: result.wireBytes,
+        outcome: status === 304 ? "not-modified" : keep.keep ? "fetched" : keep.outcome,
+        detail: keep.keep || keep.outcome === "fetched-noindex" ? decision.rule : keep.why,
+        ...timing,
+        ...ref,
+        canonical,
+        usage: usage.record,
+      },
+      { links: found, ...(validators === undefined ? {} : { page: validators }) },
     );
     run.counted(origin);
     run.emit({ type: "fetched", url, status });

@@ -2,13 +2,12 @@
  * Each host's dataset catalog in Redis: one hash (`P datasets`, ./keys.ts), field
  * `<agent> <origin>` (an agent is a name token, without spaces), value the catalog as JSON.
  */
-import type { Redis } from "ioredis";
 import { checkCatalog, isForm, isOutcome } from "../datasets.js";
 import { StoreError } from "../errors.js";
 import type { DatasetCatalogs, StoredCatalog } from "../types.js";
-import type { RedisKeys } from "./keys.js";
+import type { RedisClient, RedisKeys } from "./keys.js";
 
-export function redisDatasetCatalogs(client: Redis, keys: RedisKeys): DatasetCatalogs {
+export function redisDatasetCatalogs(client: RedisClient, keys: RedisKeys): DatasetCatalogs {
   const field = (origin: string, agent: string) => `${agent} ${origin}`;
   return {
     async put(catalog) {

@@ -4,10 +4,9 @@
  * processes and machines.
  */
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import { StoreError, checkCount, checkNewUrls, checkNumber } from "../errors.js";
 import type { Frontier, Lease, NewUrl, Outcome } from "../types.js";
-import type { RedisKeys } from "./keys.js";
+import type { RedisClient, RedisKeys } from "./keys.js";
 
 /** The scripts as ioredis commands (defined in ./index.ts); arguments are ARGV. */
 export interface FrontierCommands {
@@ -18,19 +17,19 @@ export interface FrontierCommands {
   heedSetNext(...argv: string[]): Promise<number>;
 }
 
-export type FrontierClient = Redis & FrontierCommands;
+export type FrontierClient = RedisClient & FrontierCommands;
 
 /**
  * URLs a script call adds: one call is atomic and blocks the server while it runs, so a large
  * batch goes in slices of this many (a few milliseconds each).
  */
-const ADD_SLICE = 500;
+export const ADD_SLICE = 500;
 
-function nullable(value: string | null): string {
+export function nullable(value: string | null): string {
   return value === null ? "0" : `1${value}`;
 }
 
-function toNumber(value: string | null | undefined, what: string): number {
+export function toNumber(value: string | null | undefined, what: string): number {
   const n = Number(value);
   if (value === null || value === undefined || value === "" || !Number.isFinite(n)) {
     throw new StoreError("HEED_STORE_CORRUPT", `${what}: expected a number, got ${String(value)}`);
@@ -38,7 +37,7 @@ function toNumber(value: string | null | undefined, what: string): number {
   return n;
 }
 
-function outcomeArgs(outcome: Outcome): [string, string] {
+export function outcomeArgs(outcome: Outcome): [string, string] {
   switch (outcome.kind) {
     case "done":
       return [String(outcome.at), String(outcome.status)];
@@ -51,24 +50,54 @@ function outcomeArgs(outcome: Outcome): [string, string] {
   }
 }
 
+/** The 8 strings the add script takes a URL (./scripts.ts ADD_BODY). */
+export function urlArgs(entry: NewUrl): string[] {
+  return [
+    entry.url,
+    entry.origin,
+    String(entry.depth),
+    String(entry.priority),
+    String(-entry.priority),
+    String(entry.notBefore),
+    nullable(entry.referrer),
+    nullable(entry.meta),
+  ];
+}
+
+/** A lease from the lease script's answer: url, depth, priority, notBefore, referrer, meta, attempts. */
+export function leaseOut(
+  got: readonly (string | null)[],
+  origin: string,
+  id: string,
+  until: number,
+): Lease {
+  const [url, depth, priority, notBefore, referrer, meta, attempts] = got;
+  if (url === null || url === undefined) {
+    throw new StoreError("HEED_STORE_CORRUPT", `lease of ${origin}: no URL in the answer`);
+  }
+  return {
+    id,
+    until,
+    entry: {
+      url,
+      origin,
+      depth: toNumber(depth, `depth of ${url}`),
+      priority: toNumber(priority, `priority of ${url}`),
+      notBefore: toNumber(notBefore, `notBefore of ${url}`),
+      referrer: referrer ?? null,
+      meta: meta ?? null,
+      attempts: toNumber(attempts, `attempts of ${url}`),
+    },
+  };
+}
+
 export function redisFrontier(client: FrontierClient, prefix: string, keys: RedisKeys): Frontier {
   const addOrRevisit = async (urls: readonly NewUrl[], mode: "add" | "revisit") => {
     checkNewUrls(urls);
     let queued = 0;
     for (let start = 0; start < urls.length; start += ADD_SLICE) {
       const argv = [prefix, mode];
-      for (const entry of urls.slice(start, start + ADD_SLICE)) {
-        argv.push(
-          entry.url,
-          entry.origin,
-          String(entry.depth),
-          String(entry.priority),
-          String(-entry.priority),
-          String(entry.notBefore),
-          nullable(entry.referrer),
-          nullable(entry.meta),
-        );
-      }
+      for (const entry of urls.slice(start, start + ADD_SLICE)) argv.push(...urlArgs(entry));
       queued += await client.heedAdd(...argv);
     }
     return queued;
@@ -117,25 +146,7 @@ export function redisFrontier(client: FrontierClient, prefix: string, keys: Redi
         id,
         owner ?? "",
       );
-      if (got === null) return null;
-      const [url, depth, priority, notBefore, referrer, meta, attempts] = got;
-      if (url === null || url === undefined) {
-        throw new StoreError("HEED_STORE_CORRUPT", `lease of ${origin}: no URL in the answer`);
-      }
-      return {
-        id,
-        until,
-        entry: {
-          url,
-          origin,
-          depth: toNumber(depth, `depth of ${url}`),
-          priority: toNumber(priority, `priority of ${url}`),
-          notBefore: toNumber(notBefore, `notBefore of ${url}`),
-          referrer: referrer ?? null,
-          meta: meta ?? null,
-          attempts: toNumber(attempts, `attempts of ${url}`),
-        },
-      } satisfies Lease;
+      return got === null ? null : leaseOut(got, origin, id, until);
     },
 
     async settle(lease, outcome) {

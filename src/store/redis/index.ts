@@ -3,13 +3,14 @@
  * key starts with `prefix` (layout: ./keys.ts); the frontier's steps are Lua scripts, atomic
  * on the server. Needs one Redis server (or one cluster slot: put a hash tag in the prefix).
  */
-import { type Command, Redis } from "ioredis";
+import { Cluster, type Command, Redis } from "ioredis";
 import { StoreError } from "../errors.js";
 import type { CrawlStore } from "../types.js";
 import { redisFrontier, type FrontierClient } from "./frontier.js";
-import { redisKeys } from "./keys.js";
+import { redisKeys, type RedisClient } from "./keys.js";
 import { redisDatasetCatalogs } from "./datasets.js";
 import { redisItemLog } from "./items.js";
+import { definePageStepCommands, redisPageSteps, type PageStepCommands } from "./page-steps.js";
 import { redisCrawlLog, redisPageStore, redisRobotsCache } from "./records.js";
 import { storeRefusal } from "./refusals.js";
 import { ADD, LEASE, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
@@ -20,7 +21,10 @@ import {
 } from "./reservations.js";
 
 export interface RedisStoreOptions {
-  /** `redis://[user:password@]host[:port][/db]` (or `rediss://` for TLS). */
+  /**
+   * `redis://[user:password@]host[:port][/db]` (or `rediss://` for TLS), or a Redis Cluster:
+   * `redis+cluster://host:port,host:port,…` (any of its nodes; the client finds the others).
+   */
   readonly url: string;
   /** Starts every key, e.g. `heed:crawl-1:`; crawls with different prefixes do not meet. */
   readonly prefix: string;
@@ -50,19 +54,24 @@ const SILENCE_CHECK_MS = 1000;
 const MAX_RECONNECT_DELAY_MS = 2_000;
 
 export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlStore> {
-  const { url, prefix } = options;
-  if (!/^rediss?:\/\//i.test(url)) {
+  const { url } = options;
+  const nodes = clusterNodes(url);
+  if (nodes === null && !/^rediss?:\/\//i.test(url)) {
     throw new StoreError(
       "HEED_STORE_BAD_ARGUMENT",
-      `url: expected redis://… or rediss://…, got ${JSON.stringify(url)}`,
+      `url: expected redis://…, rediss://… or redis+cluster://…, got ${JSON.stringify(url)}`,
     );
   }
-  if (typeof prefix !== "string") {
+  if (typeof options.prefix !== "string") {
     throw new StoreError(
       "HEED_STORE_BAD_ARGUMENT",
-      `prefix: expected a string, got ${typeof prefix}`,
+      `prefix: expected a string, got ${typeof options.prefix}`,
     );
   }
+  // On a cluster every key of the crawl is in one hash slot, the prefix's hash tag: the scripts
+  // read and write many keys in one step, which a cluster allows only within one slot.
+  const prefix =
+    nodes === null || /\{[^}]+\}/.test(options.prefix) ? options.prefix : `{${options.prefix}}`;
 
   let connected = false;
   let lastError: unknown = null;
@@ -75,20 +84,27 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     client.disconnect();
     options.onFailure?.(failure);
   };
-  const watched = new WatchedRedis(url, {
-    lazyConnect: true,
+  const connection = {
     // RESP2: the scripts' replies (false → null) and the reply shapes are those of every Redis
     // since 2.6, whatever the server speaks.
     protocol: 2,
     connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    // Fail the first connection at once (a wrong URL should say so); later, reconnect until
-    // the bounded wait below gives up.
-    retryStrategy: (times) =>
-      connected && failure === null ? Math.min(times * 100, MAX_RECONNECT_DELAY_MS) : null,
     // Calls made while the connection is lost wait for it (not 20 tries and a stack trace).
     maxRetriesPerRequest: null,
-  });
-  const client: Redis = watched;
+  } as const;
+  // Fail the first connection at once (a wrong URL should say so); later, reconnect until the
+  // bounded wait below gives up.
+  const retry = (times: number): number | null =>
+    connected && failure === null ? Math.min(times * 100, MAX_RECONNECT_DELAY_MS) : null;
+  const client: RedisClient =
+    nodes === null
+      ? new Redis(url, { ...connection, lazyConnect: true, retryStrategy: retry })
+      : new Cluster(nodes, {
+          lazyConnect: true,
+          clusterRetryStrategy: retry,
+          redisOptions: connection,
+        });
+  const watched = watchCommands(client);
   watched.onCommandError = (error) => {
     if (failure !== null || !connected) return;
     const refused = storeRefusal(error);
@@ -160,12 +176,13 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     });
   }
 
-  client.defineCommand("heedAdd", { lua: ADD, numberOfKeys: 0 });
-  client.defineCommand("heedLease", { lua: LEASE, numberOfKeys: 0 });
-  client.defineCommand("heedSettle", { lua: SETTLE, numberOfKeys: 0 });
-  client.defineCommand("heedRecover", { lua: RECOVER, numberOfKeys: 0 });
-  client.defineCommand("heedSetNext", { lua: SET_NEXT, numberOfKeys: 0 });
+  client.defineCommand("heedAdd", { lua: ADD, numberOfKeys: 1 });
+  client.defineCommand("heedLease", { lua: LEASE, numberOfKeys: 1 });
+  client.defineCommand("heedSettle", { lua: SETTLE, numberOfKeys: 1 });
+  client.defineCommand("heedRecover", { lua: RECOVER, numberOfKeys: 1 });
+  client.defineCommand("heedSetNext", { lua: SET_NEXT, numberOfKeys: 1 });
   defineReservationCommands(client);
+  definePageStepCommands(client);
 
   // Once: a second close (a caller's cleanup after its own) must not send QUIT again on a
   // connection the first one is closing: that command would fail with "Connection is closed."
@@ -183,9 +200,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     });
   };
   const keys = redisKeys(prefix);
+  const frontier = redisFrontier(client as FrontierClient, prefix, keys);
   return {
     shared: true,
-    frontier: redisFrontier(client as FrontierClient, prefix, keys),
+    frontier,
+    steps: redisPageSteps(client as Redis & PageStepCommands, prefix, frontier),
     robots: redisRobotsCache(client, keys),
     reservations: redisReservations(client as Redis & ReservationCommands, prefix),
     log: redisCrawlLog(client, keys),
@@ -200,33 +219,56 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   };
 }
 
-/** ioredis's client, with every command's error shown to `onCommandError` (the store's give-up rules). */
-class WatchedRedis extends Redis {
-  onCommandError: (error: unknown) => void = () => {};
+/**
+ * Every command's error shown to `onCommandError` (the store's give-up rules), and how long
+ * calls have waited with no answer coming: the client's sendCommand, wrapped.
+ */
+function watchCommands(client: RedisClient): {
+  onCommandError: (error: unknown) => void;
+  silentFor(): number;
+} {
   /** Calls sent and not answered yet. */
-  private waiting = 0;
+  let waiting = 0;
   /** When an answer last came, or the first call of a quiet spell went out (ms, monotonic). */
-  private lastAnswer = performance.now();
-
-  override sendCommand(command: Command, stream?: Parameters<Redis["sendCommand"]>[1]): unknown {
-    if (this.waiting === 0) this.lastAnswer = performance.now();
-    this.waiting++;
-    const answered = (): void => {
-      this.waiting--;
-      this.lastAnswer = performance.now();
-    };
-    const sent = super.sendCommand(command, stream);
+  let lastAnswer = performance.now();
+  const watch = {
+    onCommandError: (_error: unknown): void => {},
+    /** How long calls have waited with no answer coming (ms); 0 when none waits. */
+    silentFor: (): number => (waiting === 0 ? 0 : performance.now() - lastAnswer),
+  };
+  const send = client.sendCommand.bind(client) as (command: Command, ...rest: unknown[]) => unknown;
+  const answered = (): void => {
+    waiting--;
+    lastAnswer = performance.now();
+  };
+  client.sendCommand = ((command: Command, ...rest: unknown[]): unknown => {
+    if (waiting === 0) lastAnswer = performance.now();
+    waiting++;
+    const sent = send(command, ...rest);
     command.promise.then(answered, (error: unknown) => {
       answered();
-      this.onCommandError(error);
+      watch.onCommandError(error);
     });
     return sent;
-  }
+  }) as typeof client.sendCommand;
+  return watch;
+}
 
-  /** How long calls have waited with no answer coming (ms); 0 when none waits. */
-  silentFor(): number {
-    return this.waiting === 0 ? 0 : performance.now() - this.lastAnswer;
-  }
+/** The nodes of a `redis+cluster://host:port,host:port,…` URL; null for any other URL. */
+export function clusterNodes(url: string): { host: string; port: number }[] | null {
+  const m = /^redis\+cluster:\/\/([^/?#]*)\/?$/i.exec(url);
+  if (m === null) return null;
+  const nodes = (m[1] ?? "").split(",").map((node) => {
+    const at = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(node.trim());
+    const port = Number(at?.[2] ?? "6379");
+    if (at === null || port < 1 || port > 65535)
+      throw new StoreError(
+        "HEED_STORE_BAD_ARGUMENT",
+        `url: expected redis+cluster://host:port,host:port,…, got ${JSON.stringify(node)} in ${JSON.stringify(url)}`,
+      );
+    return { host: (at[1] ?? "").replace(/^\[|\]$/g, ""), port };
+  });
+  return nodes;
 }
 
 /** The URL without its password, for messages. */

@@ -1,11 +1,10 @@
 /** The records page handlers pushed, in Redis: one list (`P items`, ./keys.ts), JSON texts. */
-import type { Redis } from "ioredis";
 import { checkBatch } from "../crawl-log.js";
 import { checkItems } from "../items.js";
 import type { ItemLog } from "../types.js";
-import type { RedisKeys } from "./keys.js";
+import type { RedisClient, RedisKeys } from "./keys.js";
 
-export function redisItemLog(client: Redis, keys: RedisKeys): ItemLog {
+export function redisItemLog(client: RedisClient, keys: RedisKeys): ItemLog {
   return {
     async append(items) {
       checkItems(items);

@@ -27,6 +27,8 @@
  * | P datasets      | hash   | `<agent> <origin>` → that host's dataset catalog as JSON              |
  * | P items         | list   | records page handlers pushed, JSON texts, in order of appending      |
  */
+import type { Cluster, Redis } from "ioredis";
+
 export function redisKeys(prefix: string) {
   return {
     url: (url: string) => `${prefix}u:${url}`,
@@ -43,3 +45,6 @@ export function redisKeys(prefix: string) {
 }
 
 export type RedisKeys = ReturnType<typeof redisKeys>;
+
+/** A connection to one Redis server, or to a Redis Cluster (every key of a crawl in one slot). */
+export type RedisClient = Redis | Cluster;

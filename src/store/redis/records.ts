@@ -1,5 +1,4 @@
 /** The robots cache, crawl log and page validators in Redis (layout: ./keys.ts). */
-import type { Redis } from "ioredis";
 import {
   OPTIONAL_FIELDS,
   checkBatch,
@@ -17,7 +16,7 @@ import type {
   PageValidators,
   RobotsCache,
 } from "../types.js";
-import type { RedisKeys } from "./keys.js";
+import type { RedisClient, RedisKeys } from "./keys.js";
 
 const ACTIONS: ReadonlySet<string> = new Set(["parse", "allow-all", "disallow-all", "unreachable"]);
 
@@ -25,7 +24,7 @@ function isAction(value: string): value is CachedRobots["action"] {
   return ACTIONS.has(value);
 }
 
-export function redisRobotsCache(client: Redis, keys: RedisKeys): RobotsCache {
+export function redisRobotsCache(client: RedisClient, keys: RedisKeys): RobotsCache {
   return {
     async get(origin) {
       const fields = await client.hgetallBuffer(keys.robots(origin));
@@ -74,7 +73,7 @@ export function redisRobotsCache(client: Redis, keys: RedisKeys): RobotsCache {
 }
 
 /** A record as kept in the list: JSON, the optional fields left out when null. */
-function recordIn(record: CrawlRecord): string {
+export function recordIn(record: CrawlRecord): string {
   const stored = storedRecord(record);
   const json: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(stored)) {
@@ -106,7 +105,7 @@ function recordOut(text: string): StoredRecord {
   };
 }
 
-export function redisCrawlLog(client: Redis, keys: RedisKeys): CrawlLog {
+export function redisCrawlLog(client: RedisClient, keys: RedisKeys): CrawlLog {
   return {
     async append(record) {
       checkRecord(record);
@@ -135,20 +134,30 @@ export function redisCrawlLog(client: Redis, keys: RedisKeys): CrawlLog {
   };
 }
 
-export function redisPageStore(client: Redis, keys: RedisKeys): PageStore {
+/** A page's validators as kept in the pages hash: JSON without the URL (revisitAt absent when null). */
+export function pageValue(page: PageValidators): string {
+  const { etag, lastModified, fetchedAt, status } = page;
+  const revisitAt = page.revisitAt ?? null;
+  const fields = { etag, lastModified, fetchedAt, status };
+  return JSON.stringify(revisitAt === null ? fields : { ...fields, revisitAt });
+}
+
+/** A page's validators read back from {@link pageValue}'s JSON. */
+export function pageOut(url: string, json: string): PageValidators {
+  const page = JSON.parse(json) as Omit<PageValidators, "url">;
+  return { url, ...page, revisitAt: page.revisitAt ?? null };
+}
+
+export function redisPageStore(client: RedisClient, keys: RedisKeys): PageStore {
   return {
     async get(url) {
       const json = await client.hget(keys.pages, url);
-      if (json === null) return null;
-      const page = JSON.parse(json) as Omit<PageValidators, "url">;
-      return { url, ...page, revisitAt: page.revisitAt ?? null };
+      return json === null ? null : pageOut(url, json);
     },
     async put(page) {
-      const { url, etag, lastModified, fetchedAt, status } = page;
+      const { url } = page;
       const revisitAt = page.revisitAt ?? null;
-      const fields = { etag, lastModified, fetchedAt, status };
-      const value = JSON.stringify(revisitAt === null ? fields : { ...fields, revisitAt });
-      const step = client.multi().hset(keys.pages, url, value);
+      const step = client.multi().hset(keys.pages, url, pageValue(page));
       if (revisitAt === null) step.zrem(keys.revisits, url);
       else step.zadd(keys.revisits, revisitAt, url);
       await step.exec();

@@ -1,5 +1,5 @@
 /**
- * Replies with which a Redis server refuses every write until a person acts: the crawl cannot
+ * Replies with which a Redis server (or cluster) refuses every write until a person acts: the crawl cannot
  * go on past them, and asking again only spins (tens of thousands of failing calls a second).
  * Anything else (a script's own error, a reply of a wrong type) is left to its caller.
  */
@@ -12,6 +12,10 @@ const REFUSALS: readonly (readonly [prefix: string, meaning: string])[] = [
   ["MISCONF", "cannot save its data"],
   // An ACL user without the rights the store's commands need.
   ["NOPERM", "permission refused"],
+  // A cluster asked for keys of several slots in one step (a prefix whose hash tag was lost):
+  // asking again gives the same answer.
+  ["CROSSSLOT", "keys of several cluster slots in one step"],
+  ["EXECABORT", "a transaction refused"],
 ];
 
 /** Why the server refuses writes for good, in its own words; null for any other error. */

@@ -17,52 +17,60 @@
  * | P identity     | str  | the crawl's identity; P seeds: its seeds as JSON                       |
  */
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+
 import { checkCount, checkNumber, checkRule } from "../errors.js";
 import type { PaceState, ProcessBeat, Reservation, Reservations } from "../types.js";
-import { PRELUDE } from "./scripts.js";
+import { PRELUDE, ROUTED } from "./scripts.js";
+import type { RedisClient } from "./keys.js";
 
 /** Requests of one key kept for rate windows: more than any Request-rate a site would set. */
 const WINDOW_KEPT = 1000;
+
+export const TAKE_BODY = `
+-- Takes key's reservation for a request starting at nowArg: {1, id}, or {0, retryAt, why}.
+local function takeOne(key, owner, nowArg, gap, n, w, most, id)
+  local now = tonumber(nowArg)
+  local due, why = now, 'gap'
+  local nxt = redis.call('HGET', P .. 'next', key)
+  if nxt and tonumber(nxt) > due then due = tonumber(nxt) end
+  local ended = redis.call('HGET', P .. 'end', key)
+  if ended and tonumber(ended) + gap > due then due = tonumber(ended) + gap end
+  if n > 0 then
+    -- seeds/003 3.2.7: at most n requests in any window of w ms.
+    local nth = redis.call('ZREVRANGE', P .. 'win:' .. key, n - 1, n - 1, 'WITHSCORES')
+    if #nth > 0 and tonumber(nth[2]) + w > due then
+      due = tonumber(nth[2]) + w
+      why = 'rate'
+    end
+  end
+  if due > now then
+    -- Only ever later: the ready set then brings the site back when it is due.
+    if not nxt or tonumber(nxt) < due then
+      redis.call('HSET', P .. 'next', key, string.format('%.0f', due))
+      refresh(key)
+    end
+    return { 0, string.format('%.0f', due), why }
+  end
+  local flying = tonumber(redis.call('HGET', P .. 'nfly', key) or '0')
+  if flying >= most then return { 0, nowArg, 'in-flight' } end
+  redis.call('HINCRBY', P .. 'nfly', key, 1)
+  redis.call('HSET', P .. 'fly', key .. '\\n' .. id, owner)
+  redis.call('ZADD', P .. 'win:' .. key, nowArg, id)
+  redis.call('ZREMRANGEBYRANK', P .. 'win:' .. key, 0, -${WINDOW_KEPT + 1})
+  return { 1, id }
+end
+`;
 
 /**
  * take. ARGV: prefix, key, owner, now, gapMs, requests (0: no rate), windowMs, inFlight, id.
  * Returns {1, id} or {0, retryAt, why}.
  */
-export const TAKE = `${PRELUDE}
-local key, owner, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
-local gap, n, w, most = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
-local due, why = now, 'gap'
-local nxt = redis.call('HGET', P .. 'next', key)
-if nxt and tonumber(nxt) > due then due = tonumber(nxt) end
-local ended = redis.call('HGET', P .. 'end', key)
-if ended and tonumber(ended) + gap > due then due = tonumber(ended) + gap end
-if n > 0 then
-  -- seeds/003 3.2.7: at most n requests in any window of w ms.
-  local nth = redis.call('ZREVRANGE', P .. 'win:' .. key, n - 1, n - 1, 'WITHSCORES')
-  if #nth > 0 and tonumber(nth[2]) + w > due then
-    due = tonumber(nth[2]) + w
-    why = 'rate'
-  end
-end
-if due > now then
-  -- Only ever later: the ready set then brings the site back when it is due.
-  if not nxt or tonumber(nxt) < due then
-    redis.call('HSET', P .. 'next', key, string.format('%.0f', due))
-    refresh(key)
-  end
-  return { 0, string.format('%.0f', due), why }
-end
-local flying = tonumber(redis.call('HGET', P .. 'nfly', key) or '0')
-if flying >= most then return { 0, ARGV[4], 'in-flight' } end
-redis.call('HINCRBY', P .. 'nfly', key, 1)
-redis.call('HSET', P .. 'fly', key .. '\\n' .. ARGV[9], owner)
-redis.call('ZADD', P .. 'win:' .. key, ARGV[4], ARGV[9])
-redis.call('ZREMRANGEBYRANK', P .. 'win:' .. key, 0, -${WINDOW_KEPT + 1})
-return { 1, ARGV[9] }
+export const TAKE = `${PRELUDE}${TAKE_BODY}
+return takeOne(ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]),
+  tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9])
 `;
 
-const RELEASE_BODY = `
+export const RELEASE_BODY = `
 local function release(key, id, ended, gap, used)
   if redis.call('HDEL', P .. 'fly', key .. '\\n' .. id) == 0 then return 0 end
   redis.call('HINCRBY', P .. 'nfly', key, -1)
@@ -134,7 +142,7 @@ return { count, ended }
 `;
 
 /** claimSitemaps. ARGV: prefix, origin, owner, now, since. Returns 1 when claimed. */
-export const CLAIM_SITEMAPS = `
+export const CLAIM_SITEMAPS = `${ROUTED}
 local P = ARGV[1]
 local read = redis.call('HGET', P .. 'smread', ARGV[2])
 if read and tonumber(read) >= tonumber(ARGV[5]) then return 0 end
@@ -152,11 +160,11 @@ export interface ReservationCommands {
   heedClaimSitemaps(...argv: string[]): Promise<number>;
 }
 
-export function defineReservationCommands(client: Redis): void {
-  client.defineCommand("heedTake", { lua: TAKE, numberOfKeys: 0 });
-  client.defineCommand("heedRelease", { lua: RELEASE, numberOfKeys: 0 });
-  client.defineCommand("heedReap", { lua: REAP, numberOfKeys: 0 });
-  client.defineCommand("heedClaimSitemaps", { lua: CLAIM_SITEMAPS, numberOfKeys: 0 });
+export function defineReservationCommands(client: RedisClient): void {
+  client.defineCommand("heedTake", { lua: TAKE, numberOfKeys: 1 });
+  client.defineCommand("heedRelease", { lua: RELEASE, numberOfKeys: 1 });
+  client.defineCommand("heedReap", { lua: REAP, numberOfKeys: 1 });
+  client.defineCommand("heedClaimSitemaps", { lua: CLAIM_SITEMAPS, numberOfKeys: 1 });
 }
 
 function isBeat(value: unknown): value is ProcessBeat {
@@ -171,7 +179,7 @@ function isBeat(value: unknown): value is ProcessBeat {
 }
 
 export function redisReservations(
-  client: Redis & ReservationCommands,
+  client: RedisClient & ReservationCommands,
   prefix: string,
 ): Reservations {
   const P = prefix;

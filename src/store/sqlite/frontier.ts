@@ -86,6 +86,9 @@ const STATE_OF_OUTCOME = { done: DONE, skipped: SKIPPED, failed: FAILED } as con
 /** The frontier, and the step that gives back a dead process's leases (for the reservations). */
 export function sqliteFrontier(db: Database.Database): Frontier & {
   readonly recoverOwner: (owner: string) => number;
+  /** The add and settle steps, run inside a caller's transaction (../sqlite/page-steps.ts). */
+  readonly addNow: (urls: readonly NewUrl[]) => number;
+  readonly settleNow: (lease: Lease, outcome: Outcome) => void;
 } {
   const sql = {
     findUrl: db.prepare<[bigint, string], FoundUrl>(
@@ -363,6 +366,8 @@ export function sqliteFrontier(db: Database.Database): Frontier & {
 
   return {
     recoverOwner,
+    addNow: (urls) => (urls.length === 0 ? 0 : addOrRevisit(urls, false)),
+    settleNow: (lease, outcome) => settleOne(lease, outcome),
     async add(urls) {
       checkNewUrls(urls);
       return urls.length === 0 ? 0 : addOrRevisit.immediate(urls, false);

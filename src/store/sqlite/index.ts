@@ -13,6 +13,7 @@ import { StoreError } from "../errors.js";
 import type { CrawlStore } from "../types.js";
 import { sqliteDatasetCatalogs } from "./datasets.js";
 import { sqliteFrontier } from "./frontier.js";
+import { sqlitePageSteps } from "./page-steps.js";
 import { sqliteItemLog } from "./items.js";
 import { sqliteReservations } from "./reservations.js";
 import { sqliteCrawlLog, sqlitePageStore, sqliteRobotsCache } from "./records.js";
@@ -81,13 +82,17 @@ export async function openSqliteStore(
   }
 
   const frontier = sqliteFrontier(db);
+  const reservations = sqliteReservations(db, frontier.recoverOwner);
+  const log = sqliteCrawlLog(db);
+  const pages = sqlitePageStore(db);
   return {
     shared: false,
     frontier,
-    reservations: sqliteReservations(db, frontier.recoverOwner),
+    reservations,
+    steps: sqlitePageSteps(db, { frontier, reservations, pages, appendNow: log.appendNow }),
     robots: sqliteRobotsCache(db),
-    log: sqliteCrawlLog(db),
-    pages: sqlitePageStore(db),
+    log,
+    pages,
     datasets: sqliteDatasetCatalogs(db),
     items: sqliteItemLog(db),
     failure: () => null,

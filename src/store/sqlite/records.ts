@@ -2,7 +2,14 @@
 import type Database from "better-sqlite3";
 import { checkBatch, checkRecord, storedRecord, viaOut, type StoredRecord } from "../crawl-log.js";
 import { StoreError, checkCount } from "../errors.js";
-import type { CachedRobots, CrawlLog, PageStore, PageValidators, RobotsCache } from "../types.js";
+import type {
+  CachedRobots,
+  CrawlLog,
+  CrawlRecord,
+  PageStore,
+  PageValidators,
+  RobotsCache,
+} from "../types.js";
 
 interface RobotsRow {
   readonly origin: string;
@@ -119,7 +126,10 @@ function recordOut(row: LogRow): StoredRecord {
   };
 }
 
-export function sqliteCrawlLog(db: Database.Database): CrawlLog {
+export function sqliteCrawlLog(db: Database.Database): CrawlLog & {
+  /** Appends a checked record, inside a caller's transaction (./page-steps.ts). */
+  readonly appendNow: (record: CrawlRecord) => void;
+} {
   const append = db.prepare<[StoredRecord]>(
     `INSERT INTO crawl_log (url, origin, at, ms, status, bytes, outcome, detail, canonical, via,
        referrer, required_gap_ms, gap_ms, waited_ms, usage)
@@ -135,6 +145,7 @@ export function sqliteCrawlLog(db: Database.Database): CrawlLog {
   );
   const count = db.prepare<[], number>("SELECT count(*) FROM crawl_log").pluck();
   return {
+    appendNow: (record) => void append.run(storedRecord(record)),
     async append(record) {
       checkRecord(record);
       append.run(storedRecord(record));
@@ -161,7 +172,10 @@ export function sqliteCrawlLog(db: Database.Database): CrawlLog {
   };
 }
 
-export function sqlitePageStore(db: Database.Database): PageStore {
+export function sqlitePageStore(db: Database.Database): PageStore & {
+  /** Keeps a page's validators, inside a caller's transaction (./page-steps.ts). */
+  readonly putNow: (page: PageValidators) => void;
+} {
   const get = db.prepare<
     [string],
     {
@@ -176,6 +190,10 @@ export function sqlitePageStore(db: Database.Database): PageStore {
     `INSERT OR REPLACE INTO pages (url, etag, last_modified, fetched_at, status, revisit_at)
      VALUES (@url, @etag, @lastModified, @fetchedAt, @status, @revisitAt)`,
   );
+  const putNow = (page: PageValidators): void => {
+    const { url, etag, lastModified, fetchedAt, status } = page;
+    put.run({ url, etag, lastModified, fetchedAt, status, revisitAt: page.revisitAt ?? null });
+  };
   // Keyset paging over the partial index: each batch costs the same wherever it starts.
   const due = db.prepare<[number, number, string, number], { url: string; at: number }>(
     `SELECT url, revisit_at AS at FROM pages
@@ -195,9 +213,9 @@ export function sqlitePageStore(db: Database.Database): PageStore {
         revisitAt: row.revisit_at,
       };
     },
+    putNow,
     async put(page) {
-      const { url, etag, lastModified, fetchedAt, status } = page;
-      put.run({ url, etag, lastModified, fetchedAt, status, revisitAt: page.revisitAt ?? null });
+      putNow(page);
     },
     async *due(now, batch) {
       let after = { at: Number.MIN_SAFE_INTEGER, url: "" };

@@ -1,0 +1,347 @@
+/**
+ * The fleet bench: `heed crawl` in 1, 2 and 4 processes sharing one store (SQLite, Redis),
+ * against a local web of many sites. Each site is a loopback address of its own
+ * (`http://127.0.X.Y:PORT`, one server listening for all of them), with pages linking to each
+ * other and no delay, so that the store's cost a page shows rather than the sites' pace.
+ *
+ * Printed per row: pages/s (over the wall time from the first start to the last exit), CPU ms a
+ * page (user + system of every crawler process, GNU time), and on Redis what the server saw a
+ * page: the commands clients sent as `MONITOR` counts them (commands run inside scripts
+ * aside), the Lua script calls among them, and the server's reads of client sockets
+ * (`total_reads_processed`; at concurrency 1, one a round trip). Then the Redis bytes a queued
+ * URL: `used_memory` before and after queuing URLs across sites.
+ *
+ *   node dist/bench/fleet.bench.js [--sites 50] [--pages 20] [--urls 20000] [--cluster]
+ *   HEED_BENCH_FLEET_LARGE=1: 10,000 sites, 100,000 queued URLs and the cluster rows
+ *   (`npm run bench:fleet`)
+ *
+ * CPU a page is given twice: all of it, and without each process's start-up and end (the CPU
+ * of a crawl of one site whose robots.txt refuses everything, measured after each row).
+ *
+ * Bounded: each crawl is killed after 300 s; every child and redis-server end with the bench.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { type AddressInfo, connect } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
+import { openRedisStore } from "../src/store/redis/index.js";
+import type { NewUrl } from "../src/store/types.js";
+import { startRedisCluster, type RedisCluster } from "../test/helpers/redis-cluster.js";
+import { startRedisServer, type RedisServer } from "../test/helpers/redis-server.js";
+import { fmt, option, printTable } from "./report.js";
+
+const LARGE = process.env["HEED_BENCH_FLEET_LARGE"] === "1";
+/** Rows on a 3-master Redis Cluster too (started here): `--cluster`, or the large bench. */
+const CLUSTER = LARGE || process.argv.includes("--cluster");
+/** Sites are 127.0.X.Y: at most 250 × 250 of them. */
+const MAX_SITES = 62_500;
+const SITES = Math.min(
+  Math.max(Number(option("--sites", LARGE ? "10000" : "50")) || 50, 1),
+  MAX_SITES,
+);
+const PAGES = Math.min(Math.max(Number(option("--pages", LARGE ? "2" : "20")) || 20, 1), 1000);
+const URLS = Math.min(
+  Math.max(Number(option("--urls", LARGE ? "100000" : "20000")) || 20_000, 100),
+  1_000_000,
+);
+const PROCESSES = [1, 2, 4] as const;
+/** Requests in flight a process: enough to keep the store busy. */
+const CONCURRENCY = 32;
+const LIMIT_MS = 300_000;
+/** The CLI under test; HEED_BENCH_BIN names another build's bin.js (figures before a change). */
+const BIN =
+  process.env["HEED_BENCH_BIN"] ?? fileURLToPath(new URL("../src/cli/bin.js", import.meta.url));
+
+const children = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+/** A site whose robots.txt refuses everything: a crawl of it is a process's start-up and end. */
+const IDLE_HOST = "127.0.254.254";
+
+/** The i-th site's address: 127.0.X.Y with X, Y in 1..250. */
+function siteHost(i: number): string {
+  return `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
+}
+
+/** One server for every site: a page links to the next five of its site; robots.txt allows all. */
+async function startWeb(): Promise<{ port: number; close(): void }> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = req.url ?? "/";
+    if (path === "/robots.txt") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      const closed = (req.headers.host ?? "").startsWith(`${IDLE_HOST}:`);
+      res.end(closed ? "User-agent: *\nDisallow: /\n" : "User-agent: *\nAllow: /\n");
+      return;
+    }
+    const m = /^\/(?:p(\d+)\.html)?$/.exec(path);
+    if (m === null) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    const n = m[1] === undefined ? 0 : Number(m[1]);
+    const links = [1, 2, 3, 4, 5].map((i) => `<a href="/p${(n + i) % PAGES}.html">x</a>`);
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(
+      `<!doctype html><title>${n}</title><p>${"lorem ipsum ".repeat(50)}</p>${links.join("")}`,
+    );
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, "0.0.0.0", resolve));
+  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
+}
+
+interface Crawled {
+  readonly pages: number;
+  readonly cpuMs: number;
+}
+
+/** One `heed crawl`, timed by GNU time: pages fetched and CPU ms. */
+function crawlProcess(
+  seeds: readonly string[],
+  store: string,
+  maxPages: number,
+  concurrency: number,
+): Promise<Crawled> {
+  const child = spawn(
+    "/usr/bin/time",
+    [
+      "-f",
+      "TIME %U %S",
+      process.execPath,
+      BIN,
+      "crawl",
+      ...seeds,
+      "--agent",
+      "heedbench",
+      "--store",
+      store,
+      "--quiet",
+      "--json",
+      "--allow-private",
+      "--concurrency",
+      String(concurrency),
+      "--max-pages",
+      String(maxPages),
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  children.add(child);
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (c: Buffer) => (out += c.toString("utf8")));
+  child.stderr?.on("data", (c: Buffer) => (err += c.toString("utf8")));
+  const timer = setTimeout(() => child.kill("SIGKILL"), LIMIT_MS);
+  return new Promise((resolve) => {
+    child.on("close", () => {
+      clearTimeout(timer);
+      children.delete(child);
+      const time = /TIME ([\d.]+) ([\d.]+)/.exec(err);
+      const cpuMs = time === null ? Number.NaN : (Number(time[1]) + Number(time[2])) * 1000;
+      let pages = 0;
+      try {
+        pages = (JSON.parse(out) as { fetched: number }).fetched;
+      } catch {
+        process.stderr.write(`crawl gave no summary: ${err.slice(-500)}\n`);
+      }
+      resolve({ pages, cpuMs });
+    });
+  });
+}
+
+/** Counts the commands clients send, as MONITOR shows them (script commands aside). */
+async function monitor(
+  urls: readonly string[],
+): Promise<{ commands: number; lua: number; stop(): void }> {
+  const seen = { commands: 0, lua: 0, stop: () => {} };
+  const sockets = await Promise.all(
+    urls.map(async (url) => {
+      const { hostname, port } = new URL(url);
+      const socket = connect({ host: hostname, port: Number(port) });
+      await new Promise<void>((resolve) => socket.once("connect", resolve));
+      let rest = "";
+      socket.on("data", (chunk: Buffer) => {
+        const lines = (rest + chunk.toString("latin1")).split("\r\n");
+        rest = lines.pop() ?? "";
+        for (const line of lines) {
+          // `+1700000000.123456 [0 127.0.0.1:54321] "EVALSHA" …`; `[0 lua]` ran inside a script.
+          const m = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
+          if (m === null || m[1] === "lua") continue;
+          seen.commands++;
+          const name = (m[2] ?? "").toUpperCase();
+          if (name === "EVALSHA" || name === "EVAL") seen.lua++;
+        }
+      });
+      socket.write("MONITOR\r\n");
+      return socket;
+    }),
+  );
+  seen.stop = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return seen;
+}
+
+/** The servers' reads of client sockets, summed over the nodes. */
+async function readsProcessed(urls: readonly string[]): Promise<number> {
+  let sum = 0;
+  for (const url of urls) {
+    const info = new Redis(url);
+    try {
+      const text = await info.info("stats");
+      sum += Number(/total_reads_processed:(\d+)/.exec(text)?.[1] ?? Number.NaN);
+    } finally {
+      info.disconnect();
+    }
+  }
+  return sum;
+}
+
+interface Row {
+  readonly store: string;
+  readonly processes: number;
+  readonly concurrency: number;
+  readonly pages: number;
+  readonly seconds: number;
+  readonly cpuMs: number;
+  /** CPU ms of one process's start-up and end alone. */
+  readonly startMs: number;
+  readonly commands: number;
+  readonly lua: number;
+  readonly trips: number;
+}
+
+async function crawlRow(
+  name: string,
+  processes: number,
+  store: string,
+  port: number,
+  nodes: readonly string[],
+  concurrency = CONCURRENCY,
+): Promise<Row> {
+  const seeds = Array.from({ length: SITES }, (_, i) => `http://${siteHost(i)}:${port}/`);
+  const watch = nodes.length === 0 ? null : await monitor(nodes);
+  const readsBefore = await readsProcessed(nodes);
+  const started = performance.now();
+  const total = SITES * PAGES;
+  const runs = await Promise.all(
+    Array.from({ length: processes }, () => crawlProcess(seeds, store, total, concurrency)),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  // The bench's own reads: a MONITOR request and an INFO a node.
+  const trips = (await readsProcessed(nodes)) - readsBefore - 2 * nodes.length;
+  watch?.stop();
+  // A process's start-up and end, measured alone (a crawl of a site that refuses everything).
+  const idle = await crawlProcess([`http://${IDLE_HOST}:${port}/`], `${store}-idle`, 1, 1);
+  const pages = runs.reduce((sum, r) => sum + r.pages, 0);
+  const cpuMs = runs.reduce((sum, r) => sum + r.cpuMs, 0);
+  return {
+    store: name,
+    processes,
+    concurrency,
+    pages,
+    seconds,
+    cpuMs,
+    startMs: idle.cpuMs,
+    commands: watch === null ? Number.NaN : watch.commands - nodes.length,
+    lua: watch === null ? Number.NaN : watch.lua,
+    trips: nodes.length === 0 ? Number.NaN : trips,
+  };
+}
+
+/** Redis bytes a queued URL: used_memory before and after queuing URLS URLs across the sites. */
+async function bytesPerQueuedUrl(url: string): Promise<number> {
+  const info = new Redis(url);
+  const prefix = "bench-memory:";
+  const store = await openRedisStore({ url, prefix });
+  const used = async () =>
+    Number(/used_memory:(\d+)/.exec(await info.info("memory"))?.[1] ?? Number.NaN);
+  try {
+    const before = await used();
+    const batch: NewUrl[] = [];
+    for (let i = 0; i < URLS; i++) {
+      const origin = `https://site-${i % SITES}.example`;
+      batch.push({
+        url: `${origin}/section/${i % 97}/article-${i}.html`,
+        origin,
+        depth: 2,
+        priority: 0,
+        notBefore: 0,
+        referrer: `${origin}/section/${i % 97}/`,
+        meta: null,
+      });
+      if (batch.length === 5000 || i === URLS - 1) await store.frontier.add(batch.splice(0));
+    }
+    return ((await used()) - before) / URLS;
+  } finally {
+    await store.close();
+    info.disconnect();
+  }
+}
+
+const web = await startWeb();
+const dir = mkdtempSync(join(tmpdir(), "heed-fleet-"));
+let redis: RedisServer | null = null;
+let cluster: RedisCluster | null = null;
+try {
+  redis = await startRedisServer();
+  cluster = CLUSTER ? await startRedisCluster() : null;
+  const clusterNodes = cluster?.nodes.map((n) => n.url) ?? [];
+  const rows: Row[] = [];
+  for (const processes of PROCESSES) {
+    const db = join(dir, `fleet-${processes}.db`);
+    rows.push(await crawlRow("SQLite", processes, db, web.port, []));
+    const store = `${redis.url}#fleet-${processes}:`;
+    rows.push(await crawlRow("Redis", processes, store, web.port, [redis.url]));
+    if (cluster !== null) {
+      const spec = `${cluster.url}#fleet-${processes}:`;
+      rows.push(await crawlRow("Redis Cluster", processes, spec, web.port, clusterNodes));
+    }
+  }
+  // One request at a time: the server's reads are then the client's round trips, one each
+  // (with many in flight, ioredis's writes of several visits arrive in one read).
+  rows.push(await crawlRow("Redis", 1, `${redis.url}#fleet-seq:`, web.port, [redis.url], 1));
+  printTable(
+    `heed crawl as a fleet: ${SITES} sites × ${PAGES} pages, no delay`,
+    [
+      "store",
+      "processes",
+      "concurrency",
+      "pages",
+      "pages/s",
+      "CPU ms a page",
+      "start-up aside",
+      "commands a page",
+      "Lua calls a page",
+      "reads a page",
+    ],
+    rows.map((r) => [
+      r.store,
+      String(r.processes),
+      String(r.concurrency),
+      fmt(r.pages, 0),
+      fmt(r.pages / r.seconds, 1),
+      fmt(r.cpuMs / r.pages, 2),
+      fmt((r.cpuMs - r.processes * r.startMs) / r.pages, 2),
+      fmt(r.commands / r.pages, 1),
+      fmt(r.lua / r.pages, 2),
+      fmt(r.trips / r.pages, 1),
+    ]),
+  );
+  const bytes = await bytesPerQueuedUrl(redis.url);
+  console.log(
+    `\nRedis bytes a queued URL (${fmt(URLS, 0)} URLs across ${SITES} sites): ${fmt(bytes, 0)}`,
+  );
+} finally {
+  web.close();
+  await cluster?.stop();
+  await redis?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

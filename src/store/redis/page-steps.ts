@@ -1,0 +1,135 @@
+/**
+ * A page's path through Redis in three round trips (a fleet's cost a page): the site's
+ * reservation, the lease and the URL's validators in one script call; the reservation's release
+ * after the request; the settle with the page's links, validators and log line in one more.
+ * Each script is the separate steps' Lua (./scripts.ts, ./reservations.ts) run in one call.
+ */
+import { randomUUID } from "node:crypto";
+
+import { checkRecord } from "../crawl-log.js";
+import { checkNewUrls, checkNumber, checkRule } from "../errors.js";
+import type { Frontier, PageSteps, ReservedLease } from "../types.js";
+import { ADD_SLICE, leaseOut, outcomeArgs, urlArgs } from "./frontier.js";
+import { pageOut, pageValue, recordIn } from "./records.js";
+import { RELEASE_BODY, TAKE_BODY } from "./reservations.js";
+import { ADD_BODY, LEASE_BODY, PRELUDE, SETTLE_BODY } from "./scripts.js";
+import type { RedisClient } from "./keys.js";
+
+/**
+ * leaseReserved. ARGV: prefix, origin, owner, now, gapMs, requests, windowMs, inFlight,
+ * reservation id, lease until, lease id. Returns {0, retryAt, why} (refused), {2} (taken, no URL
+ * due, given back), or {1, validators JSON or false, url, depth, priority, notBefore, referrer,
+ * meta, attempts}.
+ */
+export const LEASE_RESERVED = `${PRELUDE}${TAKE_BODY}${RELEASE_BODY}${LEASE_BODY}
+local origin, owner, now = ARGV[2], ARGV[3], ARGV[4]
+local took = takeOne(origin, owner, now, tonumber(ARGV[5]), tonumber(ARGV[6]),
+  tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9])
+if took[1] == 0 then return took end
+local entry = leaseOne(origin, now, ARGV[10], '', ARGV[11], owner)
+if not entry then
+  release(origin, ARGV[9], now, 0, false)
+  return { 2 }
+end
+table.insert(entry, 1, redis.call('HGET', P .. 'pages', entry[1]))
+table.insert(entry, 1, 1)
+return entry
+`;
+
+/**
+ * settlePage. ARGV: prefix, url, lease id, kind, the outcome's two strings (as SETTLE), the
+ * page's URL ('' none), its validators JSON, its revisit moment ('' none), the log record JSON
+ * ('' none), then 8 strings a link (as ADD). Returns SETTLE's answer.
+ */
+export const SETTLE_PAGE = `${PRELUDE}${ADD_BODY}${SETTLE_BODY}
+local url = ARGV[2]
+if #ARGV >= 11 then addUrls(false, 11, #ARGV) end
+if ARGV[7] ~= '' then
+  redis.call('HSET', P .. 'pages', ARGV[7], ARGV[8])
+  if ARGV[9] == '' then
+    redis.call('ZREM', P .. 'revisits', ARGV[7])
+  else
+    redis.call('ZADD', P .. 'revisits', ARGV[9], ARGV[7])
+  end
+end
+if ARGV[10] ~= '' then redis.call('RPUSH', P .. 'log', ARGV[10]) end
+return settleOne(url, ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+`;
+
+export interface PageStepCommands {
+  heedLeaseReserved(...argv: string[]): Promise<(string | number | null)[]>;
+  heedSettlePage(...argv: string[]): Promise<number>;
+}
+
+export function definePageStepCommands(client: RedisClient): void {
+  client.defineCommand("heedLeaseReserved", { lua: LEASE_RESERVED, numberOfKeys: 1 });
+  client.defineCommand("heedSettlePage", { lua: SETTLE_PAGE, numberOfKeys: 1 });
+}
+
+export function redisPageSteps(
+  client: RedisClient & PageStepCommands,
+  prefix: string,
+  frontier: Frontier,
+): PageSteps {
+  return {
+    async leaseReserved(origin, owner, now, rule, leaseMs): Promise<ReservedLease> {
+      checkNumber("now", now);
+      checkNumber("leaseMs", leaseMs);
+      checkRule(rule);
+      const id = randomUUID();
+      const leaseId = randomUUID();
+      const at = Math.floor(now);
+      const until = at + leaseMs;
+      const reply = await client.heedLeaseReserved(
+        prefix,
+        origin,
+        owner,
+        String(at),
+        String(Math.ceil(rule.gapMs)),
+        String(rule.rate?.requests ?? 0),
+        String(Math.ceil(rule.rate?.windowMs ?? 0)),
+        String(rule.inFlight),
+        id,
+        String(until),
+        leaseId,
+      );
+      const [kind, second, third, ...rest] = reply;
+      if (String(kind) === "0") {
+        const why = third === "rate" ? "rate" : third === "in-flight" ? "in-flight" : "gap";
+        return { granted: false, retryAt: Number(second), why };
+      }
+      if (String(kind) === "2") return { granted: true, id, lease: null };
+      const lease = leaseOut([third ?? null, ...rest].map(text), origin, leaseId, until);
+      const validators = typeof second === "string" ? pageOut(lease.entry.url, second) : null;
+      return { granted: true, id, lease, validators };
+    },
+
+    async settle(lease, outcome, writes) {
+      const [moment, detail] = outcomeArgs(outcome);
+      checkNumber("outcome time", Number(moment));
+      const links = writes.links ?? [];
+      checkNewUrls(links);
+      if (writes.record !== undefined) checkRecord(writes.record);
+      // A script call blocks the server while it runs: links past one slice go first, apart.
+      if (links.length > ADD_SLICE) await frontier.add(links.slice(ADD_SLICE));
+      const argv = [
+        prefix,
+        lease.entry.url,
+        lease.id,
+        outcome.kind,
+        moment,
+        detail,
+        writes.page?.url ?? "",
+        writes.page === undefined ? "" : pageValue(writes.page),
+        (writes.page?.revisitAt ?? null) === null ? "" : String(writes.page?.revisitAt),
+        writes.record === undefined ? "" : recordIn(writes.record),
+      ];
+      for (const entry of links.slice(0, ADD_SLICE)) argv.push(...urlArgs(entry));
+      await client.heedSettlePage(...argv);
+    },
+  };
+}
+
+function text(value: string | number | null): string | null {
+  return value === null ? null : String(value);
+}
