@@ -16,12 +16,14 @@ import {
   sniffRobotVersion,
 } from "./line-reader.js";
 import { MAX_ROBOTS_BYTES } from "./limits.js";
+import { closedAt } from "./pace-extensions.js";
 import { type AccessPlan, EMPTY_PLAN } from "./plan.js";
 import { productToken } from "./product-token.js";
 import { compile } from "./regp/compile.js";
 import { layOut } from "./regp/layout.js";
 import { RegpRules } from "./regp/regp-rules.js";
 import { type IpAddress, parseIp } from "./regp/values/ip.js";
+import { rateGapSeconds } from "./regp/values/rate.js";
 import { originOf, requestPath } from "./request-path.js";
 import { scanGroups } from "./scan.js";
 import {
@@ -223,10 +225,35 @@ export class RobotsPolicy {
       if (this.lastKnown !== null) this.lastKnown.rules = rules;
     }
     if (rules.group === null) return this.byDefault("no-group", token, rules);
+    if (typeof robot !== "string" && robot.at !== undefined) {
+      const closed = this.outsideVisitTime(rules, token, robot.at);
+      if (closed !== null) return closed;
+    }
     const rule = rules.decide(target);
     return rule === null
       ? this.byDefault("no-matching-rule", token, rules)
       : this.decided(rule, token, rules);
+  }
+
+  /**
+   * Koster 1996 and RFC 9309: the robot comes outside every Visit-time of its groups (read as
+   * an extension, pace-extensions.ts). As under REGP, a closed window refuses every path.
+   */
+  private outsideVisitTime(rules: RobotRules, token: string, at: number): Decision | null {
+    const closed = closedAt(rules.pace, at);
+    if (closed === null) return null;
+    return {
+      allowed: false,
+      reason: "time",
+      dialect: this.dialect,
+      agent: token,
+      group: rules.group,
+      line: closed.time.line,
+      rule: closed.time.text,
+      next: closed.next,
+      plan: this.planOf(rules),
+      detail: rules.pace.times.map((t) => t.text).join("; "),
+    };
   }
 
   /** Is an absolute `url` on this policy's origin? A plain prefix needs no URL parse. */
@@ -325,7 +352,10 @@ export class RobotsPolicy {
     };
   }
 
-  /** Koster 1996 and RFC 9309 plan only the group's Crawl-delay and the file's sitemaps. */
+  /**
+   * Koster 1996 and RFC 9309 plan the group's Crawl-delay, Request-rate and Visit-time (the
+   * last two read as extensions) and the file's sitemaps.
+   */
   private classicPlan(agent: string): AccessPlan {
     return this.planOf(this.rulesFor(agent));
   }
@@ -335,10 +365,14 @@ export class RobotsPolicy {
     let plan = rules.plan;
     if (plan === null) {
       const delay = rules.crawlDelay;
+      const { rate, times } = rules.pace;
       plan = {
         ...EMPTY_PLAN,
-        delaySeconds: delay?.value ?? 0,
+        // As REGP plans it: the larger of the delay and the gap the rate implies.
+        delaySeconds: Math.max(delay?.value ?? 0, rate === null ? 0 : rateGapSeconds(rate)),
         crawlDelay: delay,
+        rates: rate === null ? [] : [rate],
+        times,
         sitemaps: this.sitemaps.map((s) => ({ value: s.url, line: s.line })),
       };
       rules.plan = plan;

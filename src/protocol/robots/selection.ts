@@ -10,6 +10,7 @@
  */
 import type { GroupSummary } from "./decision.js";
 import type { AgentLine, Group, Rule } from "./groups.js";
+import { type PaceExtensions, paceOf } from "./pace-extensions.js";
 import { characterMask, type PathPattern } from "./path-pattern.js";
 import type { AccessPlan, FromLine } from "./plan.js";
 
@@ -57,6 +58,7 @@ export class RobotRules {
   private readonly longest: boolean;
   private ordered: Ordered | null = null;
   private selected: Selection | null = null;
+  private paceRead: PaceExtensions | null = null;
 
   constructor(choice: Choice | null) {
     if (choice === null) {
@@ -77,6 +79,12 @@ export class RobotRules {
         : null;
     this.rules = choice.rules;
     this.longest = choice.longest;
+  }
+
+  /** Request-rate and Visit-time of the groups, read when first asked for (pace-extensions.ts). */
+  get pace(): PaceExtensions {
+    this.paceRead ??= paceOf(this.groups);
+    return this.paceRead;
   }
 
   /** The rule that decides `path` (canonical, see requestPath), or null when none matches. */
