@@ -11,7 +11,7 @@ import { MAX_AGENTS_PER_GROUP } from "./limits.js";
 import type { RobotsLine } from "./line-reader.js";
 import { isPlainLiteral, PathPattern, type PatternOptions } from "./path-pattern.js";
 import { agentValueToken } from "./product-token.js";
-import { lineTextAt, lineValueAt } from "./rule-line.js";
+import { lineTextAt, lineValueAt, lineValueSpan, spanLength, startsWithSpan } from "./rule-line.js";
 import { parseSeconds } from "./regp/values/delay.js";
 
 export interface AgentLine {
@@ -32,8 +32,11 @@ export class Rule {
   /** The file's text, the line's content starting at `at`; or, when `at` is -1, the line's own text. */
   private readonly file: string;
   private readonly at: number;
-  /** The value once cut (or given), then its compiled pattern when it needs one. */
-  private value: string | PathPattern | null;
+  /**
+   * The value when given (`at` -1); for a plain path found in place, where it is in the line
+   * ({@link lineValueSpan}), so no string is kept; else its compiled pattern once made.
+   */
+  private value: string | number | PathPattern | null;
   /** Allow, the pattern options and the {@link matches} form, as bits: one field, not four. */
   private flags: number;
 
@@ -56,10 +59,8 @@ export class Rule {
   get source(): string {
     const value = this.value;
     if (typeof value === "string") return value;
-    if (value !== null) return value.source;
-    const cut = lineValueAt(this.file, this.at);
-    this.value = cut;
-    return cut;
+    if (value !== null && typeof value !== "number") return value.source;
+    return lineValueAt(this.file, this.at);
   }
 
   /** The line as written, comment removed. */
@@ -77,6 +78,7 @@ export class Rule {
     if (value instanceof PathPattern) return value;
     const compiled = new PathPattern(this.source, this.options);
     this.value = compiled;
+    // A plain path keeps its form: it is still matched in place, not by the pattern.
     return compiled;
   }
 
@@ -85,12 +87,17 @@ export class Rule {
    * own compiled form, a prefix: it is compared as written and never compiled.
    */
   matches(path: string): boolean {
-    return this.formOf() === LITERAL ? path.startsWith(this.source) : this.pattern.matches(path);
+    if (this.formOf() !== LITERAL) return this.pattern.matches(path);
+    const value = this.value;
+    if (typeof value === "number") return startsWithSpan(path, this.file, this.at, value);
+    return path.startsWith(this.source);
   }
 
   /** The pattern's {@link PathPattern.specificity}, without compiling a plain path. */
   get specificity(): number {
-    return this.formOf() === LITERAL ? this.source.length : this.pattern.specificity;
+    if (this.formOf() !== LITERAL) return this.pattern.specificity;
+    const value = this.value;
+    return typeof value === "number" ? spanLength(value) : this.source.length;
   }
 
   /** True when the pattern is a plain path, matched as written (a prefix) and never compiled. */
@@ -103,6 +110,9 @@ export class Rule {
     if (form === UNKNOWN) {
       form = isPlainLiteral(this.source, this.options) ? LITERAL : COMPILED;
       this.flags |= form;
+      if (form === LITERAL && this.at >= 0 && this.value === null) {
+        this.value = lineValueSpan(this.file, this.at);
+      }
     }
     return form;
   }

@@ -29,8 +29,6 @@ import { scanGroups } from "./scan.js";
 import {
   chooseKoster,
   chooseRfc9309,
-  type GroupsByToken,
-  groupsByToken,
   RobotRules,
   type Selection,
 } from "./selection.js";
@@ -64,8 +62,8 @@ export interface Robot {
 
 // Selections kept per policy; enough for every robot a crawler runs as, bounded for batch runs.
 const SELECTION_CACHE_SIZE = 256;
-// And the characters of the robot names and tokens they are kept by: a name can be 64 KiB
-// long, and a batch keeps up to 64 policies, each asked by 256 robots.
+// And the characters of the tokens they are kept by: a token can be 64 KiB long, and a batch
+// keeps up to 64 policies, each asked by 256 robots.
 const NAME_CHARS_KEPT = 64 * 1024;
 
 /**
@@ -95,19 +93,17 @@ export class RobotsPolicy {
   readonly regp: RegpRules | null;
   /** REGP `Last-modified` (seeds/003 §3.2.2) as an instant, when the file has a readable one. */
   readonly lastModified: number | null;
-  // The three caches are made at the first question: a crawler keeps many files it has not
-  // asked about yet, and an empty Map holds about 190 bytes.
+  /**
+   * Each robot's rules by its lower-cased token, and by which groups they come from (keys
+   * `\0=token`, `\0*`, `\0none`): robots the file does not name share one. One Map, made at
+   * the first question: a crawler keeps many files it has not asked about yet, and a Map
+   * holds about 190 bytes before its first entry.
+   */
   private selections: Map<string, RobotRules> | null = null;
-  private byToken: GroupsByToken | null = null;
-  private byGroups: Map<string, RobotRules> | null = null;
   // The last robot asked about: a crawler asks many URLs of a site as one robot.
   private lastAgent: string | null = null;
   private lastToken = "";
   private lastRules: RobotRules | null = null;
-  private lastKnown: { readonly token: string; rules: RobotRules | null } | null = null;
-  /** Robots asked about, as they named themselves: their token and, once made, their rules. */
-  private agents: Map<string, { readonly token: string; rules: RobotRules | null }> | null = null;
-  private agentChars = 0;
   private tokenChars = 0;
   private readonly scanned: ScannedRobots | null;
   private readText: RobotsText | null;
@@ -188,21 +184,9 @@ export class RobotsPolicy {
   /** The product token of `agent`; what depends only on the robot is worked out once per robot, not once per URL. */
   private tokenFor(agent: string): string {
     if (agent !== this.lastAgent) {
-      const agents = (this.agents ??= new Map());
-      let known = agents.get(agent);
-      if (known === undefined) {
-        known = { token: tokenOf(agent), rules: null };
-        if (agents.size >= SELECTION_CACHE_SIZE || this.agentChars >= NAME_CHARS_KEPT) {
-          agents.clear();
-          this.agentChars = 0;
-        }
-        agents.set(ownString(agent), known);
-        this.agentChars += agent.length;
-      }
       this.lastAgent = agent;
-      this.lastToken = known.token;
-      this.lastKnown = known;
-      this.lastRules = known.rules;
+      this.lastToken = tokenOf(agent);
+      this.lastRules = null;
     }
     return this.lastToken;
   }
@@ -222,7 +206,6 @@ export class RobotsPolicy {
     if (rules === null) {
       rules = this.rulesFor(token);
       this.lastRules = rules;
-      if (this.lastKnown !== null) this.lastKnown.rules = rules;
     }
     if (rules.group === null) return this.byDefault("no-group", token, rules);
     if (typeof robot !== "string" && robot.at !== undefined) {
@@ -291,13 +274,13 @@ export class RobotsPolicy {
         // Robots that fall to the `*` record (every robot the file does not name) share one selection.
         const groupsKey =
           choice === null ? "none" : choice.agents.every((a) => a.token === "*") ? "*" : `=${key}`;
-        rules = this.byGroups?.get(groupsKey) ?? new RobotRules(choice);
+        rules = this.selections?.get(`\0${groupsKey}`) ?? new RobotRules(choice);
         this.remember(key, groupsKey, rules);
       } else {
-        const byToken = (this.byToken ??= groupsByToken(this.groups));
+        const { choice, named } = chooseRfc9309(this.groups, key);
         // Robots the file does not name share the `*` groups' selection, made once.
-        const groupsKey = byToken.has(key) ? `=${key}` : "*";
-        rules = this.byGroups?.get(groupsKey) ?? new RobotRules(chooseRfc9309(byToken, key));
+        const groupsKey = named ? `=${key}` : "*";
+        rules = this.selections?.get(`\0${groupsKey}`) ?? new RobotRules(choice);
         this.remember(key, groupsKey, rules);
       }
     }
@@ -306,14 +289,12 @@ export class RobotsPolicy {
 
   private remember(key: string, groupsKey: string, rules: RobotRules): void {
     const selections = (this.selections ??= new Map());
-    const byGroups = (this.byGroups ??= new Map());
-    if (selections.size >= SELECTION_CACHE_SIZE || this.tokenChars >= NAME_CHARS_KEPT) {
+    if (selections.size >= 2 * SELECTION_CACHE_SIZE || this.tokenChars >= NAME_CHARS_KEPT) {
       selections.clear();
-      byGroups.clear();
       this.tokenChars = 0;
     }
     selections.set(key, rules);
-    byGroups.set(groupsKey, rules);
+    selections.set(`\0${groupsKey}`, rules);
     this.tokenChars += key.length + groupsKey.length;
   }
 

@@ -232,41 +232,40 @@ function describe(rule: Rule, masks: number[], seconds: number[], k: number): vo
 
 /**
  * RFC 9309 §2.2.1: every group naming the product token (case-insensitive), merged; else
- * every `*` group, merged. §2.2.2: the longest match decides; on a tie Allow wins.
+ * every `*` group, merged. §2.2.2: the longest match decides; on a tie Allow wins. `named`
+ * says which: robots the file does not name share the `*` groups' selection.
+ *
+ * The groups are searched whole, once per robot and file (the policy keeps the selection): a
+ * table of the groups by token, kept with every policy asked about, cost more heap than the
+ * selections it sped up (issue 29).
  */
-export function chooseRfc9309(byToken: GroupsByToken, token: string): Choice | null {
-  const chosen = byToken.get(token) ?? byToken.get("*");
-  if (chosen === undefined) return null;
+export function chooseRfc9309(
+  groups: readonly Group[],
+  token: string,
+): { readonly choice: Choice | null; readonly named: boolean } {
+  let named = false;
+  for (const group of groups) {
+    for (const agent of group.agents) if (agent.token === token) named = true;
+    if (named) break;
+  }
+  const wanted = named ? token : "*";
   // Plain loops: flatMap costs more than the rest of choosing.
+  const chosen: Group[] = [];
   const agents: AgentLine[] = [];
-  let rules = (chosen[0] as Group).rules;
-  if (chosen.length > 1) rules = [];
-  for (const group of chosen) {
+  for (const group of groups) {
+    if (!group.agents.some((agent) => agent.token === wanted)) continue;
+    chosen.push(group);
     for (const agent of group.agents) {
       if (agent.token === token || agent.token === "*") agents.push(agent);
     }
-    if (chosen.length > 1) for (const rule of group.rules) (rules as Rule[]).push(rule);
   }
-  return { groups: chosen, agents, rules, longest: true };
-}
-
-/** Groups by the tokens their User-agent lines name, each list in file order. */
-export type GroupsByToken = ReadonlyMap<string, readonly Group[]>;
-
-/**
- * The groups of a file by token, made once per file: each robot then finds its groups by one
- * lookup, where a file of many groups would be searched whole for every robot.
- */
-export function groupsByToken(groups: readonly Group[]): GroupsByToken {
-  const byToken = new Map<string, Group[]>();
-  for (const group of groups) {
-    for (const agent of group.agents) {
-      const list = byToken.get(agent.token);
-      if (list === undefined) byToken.set(agent.token, [group]);
-      else if (list[list.length - 1] !== group) list.push(group);
-    }
+  if (chosen.length === 0) return { choice: null, named };
+  let rules = (chosen[0] as Group).rules;
+  if (chosen.length > 1) {
+    rules = [];
+    for (const group of chosen) for (const rule of group.rules) (rules as Rule[]).push(rule);
   }
-  return byToken;
+  return { choice: { groups: chosen, agents, rules, longest: true }, named };
 }
 
 /**
