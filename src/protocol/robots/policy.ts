@@ -2,10 +2,10 @@
  * A robots.txt compiled once and queried many times. `check` is pure: the same URL and robot
  * always give the same decision. The per-robot selection is cached, which changes speed only.
  */
-import type { Decision, DefaultBasis, GroupSummary } from "./decision.js";
+import type { Decision, DefaultBasis } from "./decision.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
-import { buildGroups, type Group, type Grouping, type Rule, type Sitemap } from "./groups.js";
+import { buildGroups, type Group, type Grouping, type Sitemap } from "./groups.js";
 import {
   decode,
   type ReadOptions,
@@ -22,16 +22,12 @@ import { productToken } from "./product-token.js";
 import { compile } from "./regp/compile.js";
 import { layOut } from "./regp/layout.js";
 import { RegpRules } from "./regp/regp-rules.js";
+import type { RuleTable } from "./rule-table.js";
 import { type IpAddress, parseIp } from "./regp/values/ip.js";
 import { rateGapSeconds } from "./regp/values/rate.js";
 import { originOf, requestPath } from "./request-path.js";
 import { scanGroups } from "./scan.js";
-import {
-  chooseKoster,
-  chooseRfc9309,
-  RobotRules,
-  type Selection,
-} from "./selection.js";
+import { chooseKoster, chooseRfc9309, RobotRules, type Selection } from "./selection.js";
 
 export interface ParseOptions {
   /** Default `auto` (DESIGN §3): chosen by the file's `Robot-version` line. */
@@ -196,7 +192,7 @@ export class RobotsPolicy {
       target.startsWith("/robots.txt") &&
       (target.length === 11 || target.charCodeAt(11) === 0x3f || target.charCodeAt(11) === 0x23)
     ) {
-      return this.answer(true, "robots-txt", token, null, null);
+      return this.answer(true, "robots-txt", token);
     }
     if (this.regp !== null) {
       const who: Robot = typeof robot === "string" ? { agent: robot } : robot;
@@ -212,10 +208,10 @@ export class RobotsPolicy {
       const closed = this.outsideVisitTime(rules, token, robot.at);
       if (closed !== null) return closed;
     }
-    const rule = rules.decide(target);
-    return rule === null
+    const row = rules.decide(target);
+    return row < 0
       ? this.byDefault("no-matching-rule", token, rules)
-      : this.decided(rule, token, rules);
+      : this.decided(rules.table as RuleTable, row, token, rules);
   }
 
   /**
@@ -298,36 +294,31 @@ export class RobotsPolicy {
     this.tokenChars += key.length + groupsKey.length;
   }
 
-  private answer(
-    allowed: boolean,
-    reason: Decision["reason"],
-    agent: string,
-    group: GroupSummary | null,
-    rule: Rule | null,
-  ): Decision {
+  /** An answer no rule gave (`/robots.txt` itself, a URL refused before any rule is asked). */
+  private answer(allowed: boolean, reason: Decision["reason"], agent: string): Decision {
     return {
       allowed,
       reason,
       dialect: this.dialect,
       agent,
-      group,
-      line: rule === null ? null : rule.line,
-      rule: rule === null ? null : rule.text,
+      group: null,
+      line: null,
+      rule: null,
       next: null,
       plan: this.classicPlan(agent),
     };
   }
 
-  /** A rule decided: the query loop's answer, built with no copying. */
-  private decided(rule: Rule, agent: string, rules: RobotRules): Decision {
+  /** Row `row` of the table decided: the query loop's answer, built with no copying. */
+  private decided(table: RuleTable, row: number, agent: string, rules: RobotRules): Decision {
     return {
-      allowed: rule.allow,
+      allowed: table.allow(row),
       reason: "rule",
       dialect: this.dialect,
       agent,
       group: rules.group,
-      line: rule.line,
-      rule: rule.text,
+      line: table.line(row),
+      rule: table.text(row),
       next: null,
       plan: this.planOf(rules),
     };
@@ -408,7 +399,7 @@ export class RobotsPolicy {
   }
 
   private refuse(agent: string, reason: Decision["reason"], error: string): Decision {
-    return { ...this.answer(false, reason, agent, null, null), error };
+    return { ...this.answer(false, reason, agent), error };
   }
 }
 

@@ -9,10 +9,11 @@
  * every URL of the site, a batch some fifty per file), and scanning first cost a batch 3%.
  */
 import type { GroupSummary } from "./decision.js";
-import type { AgentLine, Group, Rule } from "./groups.js";
+import type { AgentLine, Group } from "./groups.js";
 import { type PaceExtensions, paceOf } from "./pace-extensions.js";
 import { characterMask, type PathPattern } from "./path-pattern.js";
 import type { AccessPlan, FromLine } from "./plan.js";
+import type { Rule, RuleTable } from "./rule-table.js";
 
 /** What applies to one robot: the groups chosen and their rules in deciding order. */
 export interface Selection {
@@ -32,19 +33,23 @@ export interface Selection {
 export interface Choice {
   readonly groups: readonly Group[];
   readonly agents: readonly AgentLine[];
-  /** The rules that take part, in file order. */
-  readonly rules: readonly Rule[];
+  /** The file's rules. */
+  readonly table: RuleTable;
+  /** The rows of {@link table} that take part, in file order. */
+  readonly rules: readonly number[];
   /** RFC 9309: the longest match decides; Koster 1996: the first in file order. */
   readonly longest: boolean;
 }
 
-/** Rules in deciding order, with what lets the query loop pass over most without a look. */
+/** Rules (rows of the table) in deciding order, with what lets the query loop pass over most without a look. */
 interface Ordered {
-  readonly order: readonly Rule[];
+  readonly order: readonly number[];
   /** Each rule's {@link PathPattern.mask}. */
   readonly masks: readonly number[];
   /** Each rule's {@link PathPattern.second}. */
   readonly seconds: readonly number[];
+  /** Each rule's compiled pattern, or null for a plain path; null when every rule is one. */
+  readonly patterns: readonly (PathPattern | null)[] | null;
 }
 
 /** One robot's groups and rules, with the rule that decides a path. */
@@ -54,7 +59,10 @@ export class RobotRules {
   readonly crawlDelay: FromLine<number> | null;
   /** The access plan its decisions share, made by the policy when first needed. */
   plan: AccessPlan | null = null;
-  private readonly rules: readonly Rule[];
+  /** The file's rules, null when no group applies. */
+  readonly table: RuleTable | null;
+  /** The rows that take part, until they are put in order (then {@link ordered} has them). */
+  private rules: readonly number[];
   private readonly longest: boolean;
   private ordered: Ordered | null = null;
   private selected: Selection | null = null;
@@ -65,6 +73,7 @@ export class RobotRules {
       this.group = null;
       this.groups = [];
       this.crawlDelay = null;
+      this.table = null;
       this.rules = [];
       this.longest = false;
       return;
@@ -77,6 +86,7 @@ export class RobotRules {
       withDelay !== undefined && withDelay.crawlDelay !== null && withDelay.crawlDelayLine !== null
         ? { value: withDelay.crawlDelay, line: withDelay.crawlDelayLine }
         : null;
+    this.table = choice.table;
     this.rules = choice.rules;
     this.longest = choice.longest;
   }
@@ -87,17 +97,31 @@ export class RobotRules {
     return this.paceRead;
   }
 
-  /** The rule that decides `path` (canonical, see requestPath), or null when none matches. */
-  decide(path: string): Rule | null {
-    this.ordered ??= order(this.rules, this.longest);
-    return firstMatch(this.ordered, path);
+  /**
+   * The row of {@link table} whose rule decides `path` (canonical, see requestPath), or -1
+   * when none matches.
+   */
+  decide(path: string): number {
+    const table = this.table;
+    if (table === null) return -1;
+    return firstMatch(table, this.ordered ?? this.putInOrder(table), path);
+  }
+
+  private putInOrder(table: RuleTable): Ordered {
+    const ordered = order(table, this.rules, this.longest);
+    this.ordered = ordered;
+    this.rules = NO_ROWS;
+    return ordered;
   }
 
   /** The rules in deciding order with their compiled patterns. */
   selection(): Selection {
     if (this.selected === null) {
-      this.ordered ??= order(this.rules, this.longest);
-      const { order: rules, masks, seconds } = this.ordered;
+      const table = this.table;
+      const ordered = table === null ? null : (this.ordered ?? this.putInOrder(table));
+      const rules = ordered === null ? [] : ordered.order.map((i) => (table as RuleTable).view(i));
+      const masks = ordered?.masks ?? [];
+      const seconds = ordered?.seconds ?? [];
       this.selected = {
         group: this.group,
         groups: this.groups,
@@ -112,9 +136,11 @@ export class RobotRules {
   }
 }
 
-/** The first rule in deciding order that matches `path`. */
-function firstMatch(ordered: Ordered, path: string): Rule | null {
-  const { order, masks, seconds } = ordered;
+const NO_ROWS: readonly number[] = [];
+
+/** The first rule in deciding order that matches `path`: its row, or -1. */
+function firstMatch(table: RuleTable, ordered: Ordered, path: string): number {
+  const { order, masks, seconds, patterns } = ordered;
   const have = characterMask(path);
   const second = path.length > 1 ? path.charCodeAt(1) : -2;
   for (let i = 0; i < order.length; i++) {
@@ -122,43 +148,71 @@ function firstMatch(ordered: Ordered, path: string): Rule | null {
     if (((masks[i] as number) & ~have) !== 0) continue;
     const want = seconds[i] as number;
     if (want !== -1 && want !== second) continue;
-    const rule = order[i] as Rule;
-    if (rule.matches(path)) return rule;
+    const row = order[i] as number;
+    const pattern = patterns === null ? null : (patterns[i] as PathPattern | null);
+    if (pattern === null ? table.plainMatches(row, path) : pattern.matches(path)) return row;
   }
-  return null;
+  return -1;
 }
 
 /**
  * Rules in deciding order: RFC 9309 §2.2.2 (`longest`): the longest match, Allow on a tie,
  * the earlier line between equals; Koster 1996 (seeds/004 §3.2.2): file order.
  */
-function order(rules: readonly Rule[], longest: boolean): Ordered {
+function order(table: RuleTable, rows: readonly number[], longest: boolean): Ordered {
   // Plain arrays: a typed array costs a backing store of its own, and most groups are small.
-  const n = rules.length;
+  const n = rows.length;
+  // Each rule's compiled pattern, by its place in `rows`; plain paths are never compiled.
+  let compiled: (PathPattern | null)[] | null = null;
+  for (let i = 0; i < n; i++) {
+    const row = rows[i] as number;
+    if (table.plain(row)) continue;
+    compiled ??= new Array<PathPattern | null>(n).fill(null);
+    compiled[i] = table.compile(row);
+  }
+  const lengthOf = (i: number): number =>
+    compiled?.[i]?.specificity ?? table.plainLength(rows[i] as number);
+  let places: number[];
+  if (!longest || n < 2) {
+    places = Array.from(rows, (_, i) => i);
+  } else {
+    // Each rule's rank: its specificity, then Allow above Disallow. Higher ranks decide first;
+    // between equal ranks the earlier line does, so both sorts below are stable.
+    const ranks = new Array<number>(n);
+    let top = 0;
+    for (let i = 0; i < n; i++) {
+      const rank = lengthOf(i) * 2 + (table.allow(rows[i] as number) ? 1 : 0);
+      ranks[i] = rank;
+      if (rank > top) top = rank;
+    }
+    const unsorted = Array.from(rows, (_, i) => i);
+    places =
+      n <= INSERTION_SORT_UP_TO
+        ? sortedByRank(unsorted, ranks)
+        : top <= COUNT_RANKS_UP_TO
+          ? countedByRank(unsorted, ranks, top)
+          : comparedByRank(unsorted, ranks);
+  }
+  const orderRows = new Array<number>(n);
   const masks = new Array<number>(n);
   const seconds = new Array<number>(n);
-  if (!longest || n < 2) {
-    for (let i = 0; i < n; i++) describe(rules[i] as Rule, masks, seconds, i);
-    return { order: rules, masks, seconds };
+  const patterns = compiled === null ? null : new Array<PathPattern | null>(n);
+  for (let k = 0; k < n; k++) {
+    const place = places[k] as number;
+    const row = rows[place] as number;
+    orderRows[k] = row;
+    const pattern = compiled?.[place] ?? null;
+    if (patterns !== null) patterns[k] = pattern;
+    if (pattern === null) {
+      const source = table.source(row);
+      masks[k] = characterMask(source);
+      seconds[k] = source.length >= 2 ? source.charCodeAt(1) : -1;
+    } else {
+      masks[k] = pattern.mask;
+      seconds[k] = pattern.second;
+    }
   }
-  // Each rule's rank: its specificity, then Allow above Disallow. Higher ranks decide first;
-  // between equal ranks the earlier line does, so both sorts below are stable.
-  const ranks = new Array<number>(n);
-  let top = 0;
-  for (let i = 0; i < n; i++) {
-    const rule = rules[i] as Rule;
-    const rank = rule.specificity * 2 + (rule.allow ? 1 : 0);
-    ranks[i] = rank;
-    if (rank > top) top = rank;
-  }
-  const sorted =
-    n <= INSERTION_SORT_UP_TO
-      ? sortedByRank(rules, ranks)
-      : top <= COUNT_RANKS_UP_TO
-        ? countedByRank(rules, ranks, top)
-        : comparedByRank(rules, ranks);
-  for (let k = 0; k < n; k++) describe(sorted[k] as Rule, masks, seconds, k);
-  return { order: sorted, masks, seconds };
+  return { order: orderRows, masks, seconds, patterns };
 }
 
 const INSERTION_SORT_UP_TO = 32;
@@ -168,14 +222,14 @@ const INSERTION_SORT_UP_TO = 32;
 const COUNT_RANKS_UP_TO = 8 * 1024;
 
 /** Rules by rank, highest first, in line order within a rank: an insertion sort, stable. */
-function sortedByRank(rules: readonly Rule[], ranks: number[]): Rule[] {
+function sortedByRank(rules: readonly number[], ranks: number[]): number[] {
   const sorted = rules.slice();
   for (let i = 1; i < sorted.length; i++) {
-    const rule = sorted[i] as Rule;
+    const rule = sorted[i] as number;
     const rank = ranks[i] as number;
     let j = i - 1;
     while (j >= 0 && (ranks[j] as number) < rank) {
-      sorted[j + 1] = sorted[j] as Rule;
+      sorted[j + 1] = sorted[j] as number;
       ranks[j + 1] = ranks[j] as number;
       j--;
     }
@@ -186,14 +240,14 @@ function sortedByRank(rules: readonly Rule[], ranks: number[]): Rule[] {
 }
 
 /** {@link sortedByRank} by Array's sort, which is stable, for a large group with a long pattern. */
-function comparedByRank(rules: readonly Rule[], ranks: readonly number[]): Rule[] {
+function comparedByRank(rules: readonly number[], ranks: readonly number[]): number[] {
   const places = Array.from(rules, (_, i) => i);
   places.sort((a, b) => (ranks[b] as number) - (ranks[a] as number));
-  return places.map((i) => rules[i] as Rule);
+  return places.map((i) => rules[i] as number);
 }
 
 /** {@link sortedByRank} by counting: how many rules rank above each rank gives its place. */
-function countedByRank(rules: readonly Rule[], ranks: readonly number[], top: number): Rule[] {
+function countedByRank(rules: readonly number[], ranks: readonly number[], top: number): number[] {
   const n = rules.length;
   // at[top - rank]: how many rules have that rank, then where the next of them goes.
   const at = new Int32Array(top + 2);
@@ -207,27 +261,14 @@ function countedByRank(rules: readonly Rule[], ranks: readonly number[], top: nu
     at[r] = place;
     place += count;
   }
-  const sorted = new Array<Rule>(n);
+  const sorted = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     const slot = top - (ranks[i] as number);
     const k = at[slot] as number;
     at[slot] = k + 1;
-    sorted[k] = rules[i] as Rule;
+    sorted[k] = rules[i] as number;
   }
   return sorted;
-}
-
-/** A rule's mask and second character, at index `k`: for a plain path, without compiling it. */
-function describe(rule: Rule, masks: number[], seconds: number[], k: number): void {
-  if (rule.plain) {
-    const source = rule.source;
-    masks[k] = characterMask(source);
-    seconds[k] = source.length >= 2 ? source.charCodeAt(1) : -1;
-  } else {
-    const pattern = rule.pattern;
-    masks[k] = pattern.mask;
-    seconds[k] = pattern.second;
-  }
 }
 
 /**
@@ -260,12 +301,12 @@ export function chooseRfc9309(
     }
   }
   if (chosen.length === 0) return { choice: null, named };
-  let rules = (chosen[0] as Group).rules;
-  if (chosen.length > 1) {
-    rules = [];
-    for (const group of chosen) for (const rule of group.rules) (rules as Rule[]).push(rule);
-  }
-  return { choice: { groups: chosen, agents, rules, longest: true }, named };
+  const rules: number[] = [];
+  for (const group of chosen) for (let i = group.from; i < group.to; i++) rules.push(i);
+  return {
+    choice: { groups: chosen, agents, table: (chosen[0] as Group).table, rules, longest: true },
+    named,
+  };
 }
 
 /**
@@ -287,10 +328,7 @@ export function chooseKoster(
   const group = named ?? groups.find((g) => g.agents.some((a) => a.token === "*"));
   if (group === undefined) return null;
   const noAllow = version?.trim().split(".")[0] === "1";
-  return {
-    groups: [group],
-    agents: group.agents,
-    rules: noAllow ? group.rules.filter((r) => !r.allow) : group.rules,
-    longest: false,
-  };
+  const rules: number[] = [];
+  for (let i = group.from; i < group.to; i++) if (!noAllow || !group.table.allow(i)) rules.push(i);
+  return { groups: [group], agents: group.agents, table: group.table, rules, longest: false };
 }
