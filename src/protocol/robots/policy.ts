@@ -101,6 +101,8 @@ export class RobotsPolicy {
   private lastToken = "";
   private lastRules: RobotRules | null = null;
   private tokenChars = 0;
+  /** The plan of every robot whose rules set no pace, made at the first question. */
+  private sitemapsPlan: AccessPlan | null = null;
   private readonly scanned: ScannedRobots | null;
   private readText: RobotsText | null;
   private readDiagnostics: readonly Diagnostic[] | null;
@@ -338,15 +340,22 @@ export class RobotsPolicy {
     if (plan === null) {
       const delay = rules.crawlDelay;
       const { rate, times } = rules.pace;
-      plan = {
+      // Most robots' rules set no pace: they share one plan, the file's sitemaps only.
+      this.sitemapsPlan ??= {
         ...EMPTY_PLAN,
-        // As REGP plans it: the larger of the delay and the gap the rate implies.
-        delaySeconds: Math.max(delay?.value ?? 0, rate === null ? 0 : rateGapSeconds(rate)),
-        crawlDelay: delay,
-        rates: rate === null ? [] : [rate],
-        times,
         sitemaps: this.sitemaps.map((s) => ({ value: s.url, line: s.line })),
       };
+      plan =
+        delay === null && rate === null && times.length === 0
+          ? this.sitemapsPlan
+          : {
+              ...this.sitemapsPlan,
+              // As REGP plans it: the larger of the delay and the gap the rate implies.
+              delaySeconds: Math.max(delay?.value ?? 0, rate === null ? 0 : rateGapSeconds(rate)),
+              crawlDelay: delay,
+              rates: rate === null ? [] : [rate],
+              times,
+            };
       rules.plan = plan;
     }
     return plan;

@@ -39,6 +39,36 @@ const COMPILED = 16;
 // Room for this many rules at first; doubled when full.
 const FIRST_ROOM = 16;
 
+// Compiled patterns kept across files, one per pattern and options: many files write the same
+// (`/*?`, `/*.pdf$`), and a kept file's selections held a pattern each (on the real files,
+// 10,950 compiled, 7,597 of them distinct). Bounded in count and characters; cleared whole
+// when full, which changes memory only: a pattern is pure.
+const PATTERNS_KEPT = 4096;
+const PATTERN_CHARS_KEPT = 256 * 1024;
+const patterns: Map<string, PathPattern>[] = OPTIONS.map(() => new Map());
+let patternCount = 0;
+let patternChars = 0;
+
+function compiledPattern(source: string, options: number): PathPattern {
+  const kept = patterns[options] as Map<string, PathPattern>;
+  let pattern = kept.get(source);
+  if (pattern === undefined) {
+    if (patternCount >= PATTERNS_KEPT || patternChars >= PATTERN_CHARS_KEPT) {
+      for (const map of patterns) map.clear();
+      patternCount = 0;
+      patternChars = 0;
+    }
+    // A string of its own: `source` is cut from its file's text, and in V8 a cut string keeps
+    // the whole text it was cut from, which the table would then keep after the file is gone.
+    const own = JSON.parse(JSON.stringify(source)) as string;
+    pattern = new PathPattern(own, OPTIONS[options] as PatternOptions);
+    kept.set(own, pattern);
+    patternCount++;
+    patternChars += own.length;
+  }
+  return pattern;
+}
+
 /** A rule's line as the line reader gave it. */
 export interface GivenRule {
   readonly value: string;
@@ -138,9 +168,9 @@ export class RuleTable {
     return this.formOf(i) === LITERAL;
   }
 
-  /** The compiled pattern (made anew: a caller that keeps it, keeps it). */
+  /** The compiled pattern, shared with every rule of every file written the same way. */
   compile(i: number): PathPattern {
-    return new PathPattern(this.source(i), this.options(i));
+    return compiledPattern(this.source(i), ((this.cells[i * CELLS + FLAGS] as number) >> 1) & 3);
   }
 
   /** The length of a plain path's value, without cutting it. */

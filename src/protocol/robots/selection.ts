@@ -43,11 +43,9 @@ export interface Choice {
 
 /** Rules (rows of the table) in deciding order, with what lets the query loop pass over most without a look. */
 interface Ordered {
-  readonly order: readonly number[];
-  /** Each rule's {@link PathPattern.mask}. */
-  readonly masks: readonly number[];
-  /** Each rule's {@link PathPattern.second}. */
-  readonly seconds: readonly number[];
+  readonly order: Int32Array;
+  /** Each rule's {@link PathPattern.mask} at 2k, its {@link PathPattern.second} at 2k + 1. */
+  readonly described: Int32Array;
   /** Each rule's compiled pattern, or null for a plain path; null when every rule is one. */
   readonly patterns: readonly (PathPattern | null)[] | null;
 }
@@ -119,16 +117,16 @@ export class RobotRules {
     if (this.selected === null) {
       const table = this.table;
       const ordered = table === null ? null : (this.ordered ?? this.putInOrder(table));
-      const rules = ordered === null ? [] : ordered.order.map((i) => (table as RuleTable).view(i));
-      const masks = ordered?.masks ?? [];
-      const seconds = ordered?.seconds ?? [];
+      const rules =
+        ordered === null ? [] : Array.from(ordered.order, (i) => (table as RuleTable).view(i));
+      const described = ordered?.described ?? new Int32Array(0);
       this.selected = {
         group: this.group,
         groups: this.groups,
         order: rules,
         patterns: rules.map((rule) => rule.pattern),
-        masks: Int32Array.from(masks),
-        seconds: Int32Array.from(seconds),
+        masks: described.filter((_, i) => i % 2 === 0),
+        seconds: described.filter((_, i) => i % 2 === 1),
         crawlDelay: this.crawlDelay,
       };
     }
@@ -140,13 +138,13 @@ const NO_ROWS: readonly number[] = [];
 
 /** The first rule in deciding order that matches `path`: its row, or -1. */
 function firstMatch(table: RuleTable, ordered: Ordered, path: string): number {
-  const { order, masks, seconds, patterns } = ordered;
+  const { order, described, patterns } = ordered;
   const have = characterMask(path);
   const second = path.length > 1 ? path.charCodeAt(1) : -2;
   for (let i = 0; i < order.length; i++) {
     // Cheap refusals first: a needed character missing, or the wrong first letter.
-    if (((masks[i] as number) & ~have) !== 0) continue;
-    const want = seconds[i] as number;
+    if (((described[2 * i] as number) & ~have) !== 0) continue;
+    const want = described[2 * i + 1] as number;
     if (want !== -1 && want !== second) continue;
     const row = order[i] as number;
     const pattern = patterns === null ? null : (patterns[i] as PathPattern | null);
@@ -193,9 +191,10 @@ function order(table: RuleTable, rows: readonly number[], longest: boolean): Ord
           ? countedByRank(unsorted, ranks, top)
           : comparedByRank(unsorted, ranks);
   }
-  const orderRows = new Array<number>(n);
-  const masks = new Array<number>(n);
-  const seconds = new Array<number>(n);
+  // Typed arrays: 12 bytes a rule where plain arrays took 24, which a kept file's selections
+  // pay for every rule of the groups asked about.
+  const orderRows = new Int32Array(n);
+  const described = new Int32Array(2 * n);
   const patterns = compiled === null ? null : new Array<PathPattern | null>(n);
   for (let k = 0; k < n; k++) {
     const place = places[k] as number;
@@ -205,14 +204,14 @@ function order(table: RuleTable, rows: readonly number[], longest: boolean): Ord
     if (patterns !== null) patterns[k] = pattern;
     if (pattern === null) {
       const source = table.source(row);
-      masks[k] = characterMask(source);
-      seconds[k] = source.length >= 2 ? source.charCodeAt(1) : -1;
+      described[2 * k] = characterMask(source);
+      described[2 * k + 1] = source.length >= 2 ? source.charCodeAt(1) : -1;
     } else {
-      masks[k] = pattern.mask;
-      seconds[k] = pattern.second;
+      described[2 * k] = pattern.mask;
+      described[2 * k + 1] = pattern.second;
     }
   }
-  return { order: orderRows, masks, seconds, patterns };
+  return { order: orderRows, described, patterns };
 }
 
 const INSERTION_SORT_UP_TO = 32;
