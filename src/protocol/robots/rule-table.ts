@@ -11,7 +11,7 @@
  * and text as strings: their `at` is -1 - k, k an index into `given`.
  */
 import { isPlainLiteral, PathPattern, type PatternOptions } from "./path-pattern.js";
-import { lineTextAt, lineValueAt, lineValueSpan, spanLength, startsWithSpan } from "./rule-line.js";
+import { lineTextAt, lineValueSpan, spanLength, spanStart, startsWithSpan } from "./rule-line.js";
 
 // The cells of rule i: CELLS * i + AT, + LINE, + FLAGS, + SPAN.
 const CELLS = 4;
@@ -153,8 +153,14 @@ export class RuleTable {
 
   /** The path pattern as written. */
   source(i: number): string {
-    const at = this.cells[i * CELLS + AT] as number;
-    return at < 0 ? this.givenAt(at).value : lineValueAt(this.file, at);
+    const c = i * CELLS;
+    const at = this.cells[c + AT] as number;
+    if (at < 0) return this.givenAt(at).value;
+    // Found once, then cut straight from its place: ordering a group asks each rule's value
+    // more than once.
+    const span = this.spanOf(c, at);
+    const from = at + spanStart(span);
+    return this.file.slice(from, from + spanLength(span));
   }
 
   /** The line as written, comment removed. */
