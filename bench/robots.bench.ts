@@ -21,6 +21,7 @@
 import { spawnSync } from "node:child_process";
 import {
   closeSync,
+  existsSync,
   linkSync,
   mkdirSync,
   mkdtempSync,
@@ -37,7 +38,7 @@ import robotsParser from "robots-parser";
 import { parseRobots, type RobotsPolicy } from "../src/protocol/robots/index.js";
 import { adversarialCases, buildCorpus, type CorpusFile, type Query } from "./corpus.js";
 import { fmt, median, option, printTable } from "./report.js";
-import { loadRealCorpus } from "./real-corpus.js";
+import { loadRealCorpus, REAL_DIR } from "./real-corpus.js";
 import { buildWebCorpus, corpusShape } from "./web-corpus.js";
 
 const QUICK = process.argv.includes("--quick");
@@ -639,6 +640,8 @@ interface Measured {
   files: number;
   queries: number;
   agreement: number;
+  /** Google's C++ parser on the same files, ms per corpus, when it is built (real files only). */
+  parseGoogle?: number;
 }
 
 const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
@@ -1028,16 +1031,61 @@ function realRows(label: string, m: Measured, b: BatchResults): string[][] {
   };
   return [
     row(0, speed, m.parseHeedKept, m.parseRpKept, 3, true),
-    [
-      ...row(1, speed, m.parseHeed, m.parseRp, 1, true).slice(0, 5),
-      ">= Google's C++ (not built here)",
-      "",
-    ],
+    m.parseGoogle === undefined
+      ? [
+          ...row(1, speed, m.parseHeed, m.parseRp, 1, true).slice(0, 5),
+          ">= Google's C++ (not built here)",
+          "",
+        ]
+      : [
+          ...row(1, speed, m.parseHeed, m.parseRp, 1, true).slice(0, 5),
+          `>= Google's C++, ${speed(m.parseGoogle)}: ${fmt(m.parseGoogle / m.parseHeed, 2)}x`,
+          ok(m.parseGoogle / m.parseHeed >= 1),
+        ],
     row(2, heap, m.heldHeed.parsed, m.heldRp.parsed, 1, false),
     row(3, heap, m.heldHeed.queried, m.heldRp.queried, 1, false),
     row(4, kq, m.queryHeed, m.queryRp, 5, true),
     row(5, secs, b.json.wall, b.rp.wall, 0.5, false),
   ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Google's C++ parser (google/robotstxt), built by `npm run bench:build-google`
+
+const GOOGLE_DRIVER = join(REAL_DIR, "google", "parse-driver");
+const GOOGLE_RUNS = 9;
+
+/**
+ * Google's ParseRobotsTxt over bench/real/robotfiles/, median ms per corpus by the same clock
+ * as heed's rows, results dropped; undefined (with a line saying so) when it is not built.
+ */
+function benchGoogle(): number | undefined {
+  if (!existsSync(GOOGLE_DRIVER)) {
+    console.log(
+      "\nGoogle's C++ parser not built: `npm run bench:build-google -- SOURCE` builds it " +
+        "(scripts/build-google-bench.mjs says what it needs)",
+    );
+    return undefined;
+  }
+  const run = spawnSync(
+    GOOGLE_DRIVER,
+    [join(REAL_DIR, "robotfiles"), String(QUICK ? 3 : GOOGLE_RUNS)],
+    { encoding: "utf8", timeout: 120_000 },
+  );
+  if (run.status !== 0) {
+    console.log(
+      `\nGoogle's C++ parser failed (${run.error?.message ?? `exit ${run.status}`}): left out`,
+    );
+    return undefined;
+  }
+  const out = JSON.parse(run.stdout) as { bytes: number; ms: number[]; cpuMs: number[] };
+  // The first run warms the caches, as heed's warm-up runs do.
+  const ms = median((CLOCK === "cpu" ? out.cpuMs : out.ms).slice(1));
+  console.log(
+    `\nGoogle's C++ ParseRobotsTxt (g++ -O2), results dropped: ${fmt(ms, 1)} ms/corpus, ` +
+      `${fmt(mbps(out.bytes, ms))} MB/s (median of ${out.ms.length - 1} runs after 1 warm-up run)`,
+  );
+  return ms;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1066,6 +1114,8 @@ function main(): void {
     use(realFiles, now() - t);
     printCorpus(`real files (bench/real/, anubhavp28/robotstxt-parser-benchmark)`);
     real = { m: measure(), batch: benchBatch() };
+    const google = benchGoogle();
+    if (google !== undefined) real.m.parseGoogle = google;
     if (REAL_ONLY) {
       printTable(
         "summary: real files; heed / robots-parser 3.0.1, same run",

@@ -9,9 +9,10 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { MAX_AGENTS_PER_GROUP } from "./limits.js";
 import type { RobotsLine } from "./line-reader.js";
-import { isPlainLiteral, PathPattern, type PatternOptions } from "./path-pattern.js";
+import type { PatternOptions } from "./path-pattern.js";
 import { agentValueToken } from "./product-token.js";
-import { lineTextAt, lineValueAt } from "./rule-line.js";
+import { lineTextAt } from "./rule-line.js";
+import { type GivenRule, type Rule, RuleTable } from "./rule-table.js";
 import { parseSeconds } from "./regp/values/delay.js";
 
 export interface AgentLine {
@@ -22,122 +23,16 @@ export interface AgentLine {
   readonly line: number;
 }
 
-/**
- * An Allow or Disallow line. Its value, text and compiled pattern are made when first asked
- * for: a crawler keeps thousands of files' rules and asks about few of them (issue 29: the
- * strings a rule kept made up half of a kept file).
- */
-export class Rule {
-  readonly line: number;
-  /** The file's text, the line's content starting at `at`; or, when `at` is -1, the line's own text. */
-  private readonly file: string;
-  private readonly at: number;
-  /** The value once cut (or given), then its compiled pattern when it needs one. */
-  private value: string | PathPattern | null;
-  /** Allow, the pattern options and the {@link matches} form, as bits: one field, not four. */
-  private flags: number;
-
-  constructor(allow: boolean, line: number, options: PatternOptions, place: RulePlace) {
-    this.line = line;
-    this.file = place.file;
-    this.at = place.at;
-    this.value = place.value ?? null;
-    this.flags =
-      (allow ? ALLOW : 0) |
-      (options.wildcards ? WILDCARDS : 0) |
-      (options.ignoreCase ? IGNORE_CASE : 0);
-  }
-
-  get allow(): boolean {
-    return (this.flags & ALLOW) !== 0;
-  }
-
-  /** The path pattern as written. */
-  get source(): string {
-    const value = this.value;
-    if (typeof value === "string") return value;
-    if (value !== null) return value.source;
-    const cut = lineValueAt(this.file, this.at);
-    this.value = cut;
-    return cut;
-  }
-
-  /** The line as written, comment removed. */
-  get text(): string {
-    return this.at < 0 ? this.file : lineTextAt(this.file, this.at);
-  }
-
-  private get options(): PatternOptions {
-    return OPTIONS[(this.flags >> 1) & 3] as PatternOptions;
-  }
-
-  // Most groups of a file are never asked about; compiling on demand keeps parsing cheap.
-  get pattern(): PathPattern {
-    const value = this.value;
-    if (value instanceof PathPattern) return value;
-    const compiled = new PathPattern(this.source, this.options);
-    this.value = compiled;
-    return compiled;
-  }
-
-  /**
-   * Does the pattern match this canonical path? A plain path (`/wp-admin/`, most rules) is its
-   * own compiled form, a prefix: it is compared as written and never compiled.
-   */
-  matches(path: string): boolean {
-    return this.formOf() === LITERAL ? path.startsWith(this.source) : this.pattern.matches(path);
-  }
-
-  /** The pattern's {@link PathPattern.specificity}, without compiling a plain path. */
-  get specificity(): number {
-    return this.formOf() === LITERAL ? this.source.length : this.pattern.specificity;
-  }
-
-  /** True when the pattern is a plain path, matched as written (a prefix) and never compiled. */
-  get plain(): boolean {
-    return this.formOf() === LITERAL;
-  }
-
-  private formOf(): number {
-    let form = this.flags & FORM;
-    if (form === UNKNOWN) {
-      form = isPlainLiteral(this.source, this.options) ? LITERAL : COMPILED;
-      this.flags |= form;
-    }
-    return form;
-  }
-}
-
-/**
- * Where a rule's line is: in the file's text from `at` (the fast scan), or, with `at` -1, the
- * line's own text in `file` and its value given.
- */
-export interface RulePlace {
-  readonly file: string;
-  readonly at: number;
-  readonly value?: string;
-}
-
-// Rule.flags: bit 0 allow, bits 1-2 the pattern options (an index into OPTIONS), bits 3-4 the form.
-const ALLOW = 1;
-const WILDCARDS = 2;
-const IGNORE_CASE = 4;
-const OPTIONS: readonly PatternOptions[] = [
-  { wildcards: false, ignoreCase: false },
-  { wildcards: true, ignoreCase: false },
-  { wildcards: false, ignoreCase: true },
-  { wildcards: true, ignoreCase: true },
-];
-const FORM = 24;
-const UNKNOWN = 0;
-/** The source is a plain path, canonical as written: a prefix, `specificity` its length. */
-const LITERAL = 8;
-const COMPILED = 16;
+export { Rule } from "./rule-table.js";
 
 export interface Group {
   readonly agents: readonly AgentLine[];
-  /** In file order. */
+  /** In file order; made when first asked for (the query loop reads {@link table}). */
   readonly rules: readonly Rule[];
+  /** The file's rules; this group's are rows {@link from} to {@link to} (exclusive). */
+  readonly table: RuleTable;
+  readonly from: number;
+  readonly to: number;
   /** Crawl-delay in seconds from the first valid Crawl-delay line of the group, if any. */
   readonly crawlDelay: number | null;
   /** The line it came from. */
@@ -161,14 +56,39 @@ export interface Grouping {
 
 interface OpenGroup {
   agents: AgentLine[];
-  rules: Rule[];
+  from: number;
+  to: number;
   crawlDelay: number | null;
   crawlDelayLine: number | null;
   extensions: RobotsLine[];
 }
 
+/** A group as kept: its rules are a run of the file's table, made objects only when asked. */
+class TableGroup implements Group {
+  private views: readonly Rule[] | null = null;
+
+  constructor(
+    readonly agents: readonly AgentLine[],
+    readonly table: RuleTable,
+    readonly from: number,
+    readonly to: number,
+    readonly crawlDelay: number | null,
+    readonly crawlDelayLine: number | null,
+    readonly extensions: readonly RobotsLine[],
+  ) {}
+
+  get rules(): readonly Rule[] {
+    if (this.views === null) {
+      const views: Rule[] = [];
+      for (let i = this.from; i < this.to; i++) views.push(this.table.view(i));
+      this.views = views;
+    }
+    return this.views;
+  }
+}
+
 export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptions): Grouping {
-  const builder = new GroupBuilder(patterns, true);
+  const builder = new GroupBuilder(patterns, true, "");
   for (const line of lines) builder.add(line);
   return builder.finish();
 }
@@ -186,11 +106,16 @@ export class GroupBuilder {
   private readonly diagnostics: Diagnostic[] = [];
   private current: OpenGroup | null = null;
   private sawRule = false;
+  private readonly table: RuleTable;
 
+  /** `file`: the text the rules found in place are in (the fast scan's); "" when all are given. */
   constructor(
     private readonly patterns: PatternOptions,
     private readonly diagnose: boolean,
-  ) {}
+    file: string,
+  ) {
+    this.table = new RuleTable(file);
+  }
 
   add(line: RobotsLine): void {
     switch (line.kind) {
@@ -199,13 +124,7 @@ export class GroupBuilder {
         break;
       case "allow":
       case "disallow":
-        this.rule(
-          line.kind === "allow",
-          line.value,
-          { file: line.text, at: -1, value: line.value },
-          line.number,
-          line.truncated,
-        );
+        this.rule(line.kind === "allow", line.value, -1, line.number, line.truncated, line);
         break;
       case "sitemap":
         this.sitemap(line.value, line.number);
@@ -224,7 +143,15 @@ export class GroupBuilder {
   agent(value: string, number: number): void {
     let current = this.current;
     if (current === null || this.sawRule) {
-      current = { agents: [], rules: [], crawlDelay: null, crawlDelayLine: null, extensions: [] };
+      const at = this.table.size;
+      current = {
+        agents: [],
+        from: at,
+        to: at,
+        crawlDelay: null,
+        crawlDelayLine: null,
+        extensions: [],
+      };
       this.groups.push(current);
       this.current = current;
       this.sawRule = false;
@@ -240,15 +167,25 @@ export class GroupBuilder {
     }
   }
 
-  /** `place` is where the line is, for the rule to cut its text and value from (see {@link Rule}). */
-  rule(allow: boolean, value: string, place: RulePlace, number: number, truncated: boolean): void {
+  /**
+   * `at` is where the line's content starts in the builder's file, for the rule to cut its
+   * text and value from when asked; -1 with `given`, the line as the line reader read it.
+   */
+  rule(
+    allow: boolean,
+    value: string,
+    at: number,
+    number: number,
+    truncated: boolean,
+    given?: GivenRule,
+  ): void {
     const current = this.current;
     if (current === null) {
       if (this.diagnose) {
         this.warn(
           number,
           "rule-outside-group",
-          `"${place.at < 0 ? place.file : lineTextAt(place.file, place.at)}" comes before any User-agent line and is ignored`,
+          `"${given === undefined ? lineTextAt(this.table.file, at) : given.text}" comes before any User-agent line and is ignored`,
         );
       }
       return;
@@ -270,7 +207,7 @@ export class GroupBuilder {
       }
       return;
     }
-    current.rules.push(new Rule(allow, number, this.patterns, place));
+    current.to = this.table.add(allow, number, this.patterns, at, given) + 1;
   }
 
   sitemap(value: string, number: number): void {
@@ -303,15 +240,23 @@ export class GroupBuilder {
   }
 
   finish(): Grouping {
+    this.table.finish();
     // A pushed-to array keeps room to grow (17 slots for one rule): a kept policy holds its
     // groups' arrays at their length.
-    for (const group of this.groups) {
-      group.agents = group.agents.slice();
-      group.rules = group.rules.slice();
-      if (group.extensions.length > 0) group.extensions = group.extensions.slice();
-    }
+    const groups = this.groups.map(
+      (g) =>
+        new TableGroup(
+          g.agents.slice(),
+          this.table,
+          g.from,
+          g.to,
+          g.crawlDelay,
+          g.crawlDelayLine,
+          g.extensions.length > 0 ? g.extensions.slice() : g.extensions,
+        ),
+    );
     return {
-      groups: this.groups,
+      groups,
       sitemaps: this.sitemaps,
       extensions: this.extensions,
       diagnostics: this.diagnostics,

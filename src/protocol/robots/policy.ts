@@ -2,10 +2,10 @@
  * A robots.txt compiled once and queried many times. `check` is pure: the same URL and robot
  * always give the same decision. The per-robot selection is cached, which changes speed only.
  */
-import type { Decision, DefaultBasis, GroupSummary } from "./decision.js";
+import type { Decision, DefaultBasis } from "./decision.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
-import { buildGroups, type Group, type Grouping, type Rule, type Sitemap } from "./groups.js";
+import { buildGroups, type Group, type Grouping, type Sitemap } from "./groups.js";
 import {
   decode,
   type ReadOptions,
@@ -16,22 +16,18 @@ import {
   sniffRobotVersion,
 } from "./line-reader.js";
 import { MAX_ROBOTS_BYTES } from "./limits.js";
+import { closedAt } from "./pace-extensions.js";
 import { type AccessPlan, EMPTY_PLAN } from "./plan.js";
 import { productToken } from "./product-token.js";
 import { compile } from "./regp/compile.js";
 import { layOut } from "./regp/layout.js";
 import { RegpRules } from "./regp/regp-rules.js";
+import type { RuleTable } from "./rule-table.js";
 import { type IpAddress, parseIp } from "./regp/values/ip.js";
+import { rateGapSeconds } from "./regp/values/rate.js";
 import { originOf, requestPath } from "./request-path.js";
 import { scanGroups } from "./scan.js";
-import {
-  chooseKoster,
-  chooseRfc9309,
-  type GroupsByToken,
-  groupsByToken,
-  RobotRules,
-  type Selection,
-} from "./selection.js";
+import { chooseKoster, chooseRfc9309, RobotRules, type Selection } from "./selection.js";
 
 export interface ParseOptions {
   /** Default `auto` (DESIGN §3): chosen by the file's `Robot-version` line. */
@@ -62,8 +58,8 @@ export interface Robot {
 
 // Selections kept per policy; enough for every robot a crawler runs as, bounded for batch runs.
 const SELECTION_CACHE_SIZE = 256;
-// And the characters of the robot names and tokens they are kept by: a name can be 64 KiB
-// long, and a batch keeps up to 64 policies, each asked by 256 robots.
+// And the characters of the tokens they are kept by: a token can be 64 KiB long, and a batch
+// keeps up to 64 policies, each asked by 256 robots.
 const NAME_CHARS_KEPT = 64 * 1024;
 
 /**
@@ -93,20 +89,20 @@ export class RobotsPolicy {
   readonly regp: RegpRules | null;
   /** REGP `Last-modified` (seeds/003 §3.2.2) as an instant, when the file has a readable one. */
   readonly lastModified: number | null;
-  // The three caches are made at the first question: a crawler keeps many files it has not
-  // asked about yet, and an empty Map holds about 190 bytes.
+  /**
+   * Each robot's rules by its lower-cased token, and by which groups they come from (keys
+   * `\0=token`, `\0*`, `\0none`): robots the file does not name share one. One Map, made at
+   * the first question: a crawler keeps many files it has not asked about yet, and a Map
+   * holds about 190 bytes before its first entry.
+   */
   private selections: Map<string, RobotRules> | null = null;
-  private byToken: GroupsByToken | null = null;
-  private byGroups: Map<string, RobotRules> | null = null;
   // The last robot asked about: a crawler asks many URLs of a site as one robot.
   private lastAgent: string | null = null;
   private lastToken = "";
   private lastRules: RobotRules | null = null;
-  private lastKnown: { readonly token: string; rules: RobotRules | null } | null = null;
-  /** Robots asked about, as they named themselves: their token and, once made, their rules. */
-  private agents: Map<string, { readonly token: string; rules: RobotRules | null }> | null = null;
-  private agentChars = 0;
   private tokenChars = 0;
+  /** The plan of every robot whose rules set no pace, made at the first question. */
+  private sitemapsPlan: AccessPlan | null = null;
   private readonly scanned: ScannedRobots | null;
   private readText: RobotsText | null;
   private readDiagnostics: readonly Diagnostic[] | null;
@@ -186,21 +182,9 @@ export class RobotsPolicy {
   /** The product token of `agent`; what depends only on the robot is worked out once per robot, not once per URL. */
   private tokenFor(agent: string): string {
     if (agent !== this.lastAgent) {
-      const agents = (this.agents ??= new Map());
-      let known = agents.get(agent);
-      if (known === undefined) {
-        known = { token: tokenOf(agent), rules: null };
-        if (agents.size >= SELECTION_CACHE_SIZE || this.agentChars >= NAME_CHARS_KEPT) {
-          agents.clear();
-          this.agentChars = 0;
-        }
-        agents.set(ownString(agent), known);
-        this.agentChars += agent.length;
-      }
       this.lastAgent = agent;
-      this.lastToken = known.token;
-      this.lastKnown = known;
-      this.lastRules = known.rules;
+      this.lastToken = tokenOf(agent);
+      this.lastRules = null;
     }
     return this.lastToken;
   }
@@ -210,7 +194,7 @@ export class RobotsPolicy {
       target.startsWith("/robots.txt") &&
       (target.length === 11 || target.charCodeAt(11) === 0x3f || target.charCodeAt(11) === 0x23)
     ) {
-      return this.answer(true, "robots-txt", token, null, null);
+      return this.answer(true, "robots-txt", token);
     }
     if (this.regp !== null) {
       const who: Robot = typeof robot === "string" ? { agent: robot } : robot;
@@ -220,13 +204,37 @@ export class RobotsPolicy {
     if (rules === null) {
       rules = this.rulesFor(token);
       this.lastRules = rules;
-      if (this.lastKnown !== null) this.lastKnown.rules = rules;
     }
     if (rules.group === null) return this.byDefault("no-group", token, rules);
-    const rule = rules.decide(target);
-    return rule === null
+    if (typeof robot !== "string" && robot.at !== undefined) {
+      const closed = this.outsideVisitTime(rules, token, robot.at);
+      if (closed !== null) return closed;
+    }
+    const row = rules.decide(target);
+    return row < 0
       ? this.byDefault("no-matching-rule", token, rules)
-      : this.decided(rule, token, rules);
+      : this.decided(rules.table as RuleTable, row, token, rules);
+  }
+
+  /**
+   * Koster 1996 and RFC 9309: the robot comes outside every Visit-time of its groups (read as
+   * an extension, pace-extensions.ts). As under REGP, a closed window refuses every path.
+   */
+  private outsideVisitTime(rules: RobotRules, token: string, at: number): Decision | null {
+    const closed = closedAt(rules.pace, at);
+    if (closed === null) return null;
+    return {
+      allowed: false,
+      reason: "time",
+      dialect: this.dialect,
+      agent: token,
+      group: rules.group,
+      line: closed.time.line,
+      rule: closed.time.text,
+      next: closed.next,
+      plan: this.planOf(rules),
+      detail: rules.pace.times.map((t) => t.text).join("; "),
+    };
   }
 
   /** Is an absolute `url` on this policy's origin? A plain prefix needs no URL parse. */
@@ -264,13 +272,13 @@ export class RobotsPolicy {
         // Robots that fall to the `*` record (every robot the file does not name) share one selection.
         const groupsKey =
           choice === null ? "none" : choice.agents.every((a) => a.token === "*") ? "*" : `=${key}`;
-        rules = this.byGroups?.get(groupsKey) ?? new RobotRules(choice);
+        rules = this.selections?.get(`\0${groupsKey}`) ?? new RobotRules(choice);
         this.remember(key, groupsKey, rules);
       } else {
-        const byToken = (this.byToken ??= groupsByToken(this.groups));
+        const { choice, named } = chooseRfc9309(this.groups, key);
         // Robots the file does not name share the `*` groups' selection, made once.
-        const groupsKey = byToken.has(key) ? `=${key}` : "*";
-        rules = this.byGroups?.get(groupsKey) ?? new RobotRules(chooseRfc9309(byToken, key));
+        const groupsKey = named ? `=${key}` : "*";
+        rules = this.selections?.get(`\0${groupsKey}`) ?? new RobotRules(choice);
         this.remember(key, groupsKey, rules);
       }
     }
@@ -279,53 +287,49 @@ export class RobotsPolicy {
 
   private remember(key: string, groupsKey: string, rules: RobotRules): void {
     const selections = (this.selections ??= new Map());
-    const byGroups = (this.byGroups ??= new Map());
-    if (selections.size >= SELECTION_CACHE_SIZE || this.tokenChars >= NAME_CHARS_KEPT) {
+    if (selections.size >= 2 * SELECTION_CACHE_SIZE || this.tokenChars >= NAME_CHARS_KEPT) {
       selections.clear();
-      byGroups.clear();
       this.tokenChars = 0;
     }
     selections.set(key, rules);
-    byGroups.set(groupsKey, rules);
+    selections.set(`\0${groupsKey}`, rules);
     this.tokenChars += key.length + groupsKey.length;
   }
 
-  private answer(
-    allowed: boolean,
-    reason: Decision["reason"],
-    agent: string,
-    group: GroupSummary | null,
-    rule: Rule | null,
-  ): Decision {
+  /** An answer no rule gave (`/robots.txt` itself, a URL refused before any rule is asked). */
+  private answer(allowed: boolean, reason: Decision["reason"], agent: string): Decision {
     return {
       allowed,
       reason,
       dialect: this.dialect,
       agent,
-      group,
-      line: rule === null ? null : rule.line,
-      rule: rule === null ? null : rule.text,
+      group: null,
+      line: null,
+      rule: null,
       next: null,
       plan: this.classicPlan(agent),
     };
   }
 
-  /** A rule decided: the query loop's answer, built with no copying. */
-  private decided(rule: Rule, agent: string, rules: RobotRules): Decision {
+  /** Row `row` of the table decided: the query loop's answer, built with no copying. */
+  private decided(table: RuleTable, row: number, agent: string, rules: RobotRules): Decision {
     return {
-      allowed: rule.allow,
+      allowed: table.allow(row),
       reason: "rule",
       dialect: this.dialect,
       agent,
       group: rules.group,
-      line: rule.line,
-      rule: rule.text,
+      line: table.line(row),
+      rule: table.text(row),
       next: null,
       plan: this.planOf(rules),
     };
   }
 
-  /** Koster 1996 and RFC 9309 plan only the group's Crawl-delay and the file's sitemaps. */
+  /**
+   * Koster 1996 and RFC 9309 plan the group's Crawl-delay, Request-rate and Visit-time (the
+   * last two read as extensions) and the file's sitemaps.
+   */
   private classicPlan(agent: string): AccessPlan {
     return this.planOf(this.rulesFor(agent));
   }
@@ -335,12 +339,23 @@ export class RobotsPolicy {
     let plan = rules.plan;
     if (plan === null) {
       const delay = rules.crawlDelay;
-      plan = {
+      const { rate, times } = rules.pace;
+      // Most robots' rules set no pace: they share one plan, the file's sitemaps only.
+      this.sitemapsPlan ??= {
         ...EMPTY_PLAN,
-        delaySeconds: delay?.value ?? 0,
-        crawlDelay: delay,
         sitemaps: this.sitemaps.map((s) => ({ value: s.url, line: s.line })),
       };
+      plan =
+        delay === null && rate === null && times.length === 0
+          ? this.sitemapsPlan
+          : {
+              ...this.sitemapsPlan,
+              // As REGP plans it: the larger of the delay and the gap the rate implies.
+              delaySeconds: Math.max(delay?.value ?? 0, rate === null ? 0 : rateGapSeconds(rate)),
+              crawlDelay: delay,
+              rates: rate === null ? [] : [rate],
+              times,
+            };
       rules.plan = plan;
     }
     return plan;
@@ -393,7 +408,7 @@ export class RobotsPolicy {
   }
 
   private refuse(agent: string, reason: Decision["reason"], error: string): Decision {
-    return { ...this.answer(false, reason, agent, null, null), error };
+    return { ...this.answer(false, reason, agent), error };
   }
 }
 

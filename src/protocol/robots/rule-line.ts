@@ -26,14 +26,46 @@ export function lineTextAt(file: string, at: number): string {
   return file.slice(at, end);
 }
 
-/** The value of the `key: value` line whose content starts at `at`, as `trim` leaves it. */
-export function lineValueAt(file: string, at: number): string {
+// A value's place as one small integer: where it starts from its line's content, and its
+// length, each below 2^15; a line read in place is at most MAX_LINE_LENGTH (16 KiB) long.
+const SPAN_SHIFT = 15;
+const SPAN_LENGTH = (1 << SPAN_SHIFT) - 1;
+
+/**
+ * Where the value of the `key: value` line whose content starts at `at` is, as `trim` leaves
+ * it, packed: its start from `at`
+ * shifted left by 15, or'ed with its length. A rule keeps this number rather than the value's
+ * string (issue 29: the cut values of the rules a query looked at were 1.6 MB of the real
+ * files' 27 MB).
+ */
+export function lineValueSpan(file: string, at: number): number {
   const stop = contentStop(file, at);
   let from = file.indexOf(":", at) + 1;
   while (from < stop && isTrimmed(file.charCodeAt(from))) from++;
   let to = stop;
   while (to > from && isTrimmed(file.charCodeAt(to - 1))) to--;
-  return file.slice(from, to);
+  return ((from - at) << SPAN_SHIFT) | (to - from);
+}
+
+/** Where the value a {@link lineValueSpan} packs starts, from its line's start. */
+export function spanStart(span: number): number {
+  return span >> SPAN_SHIFT;
+}
+
+/** The length of the value a {@link lineValueSpan} packs. */
+export function spanLength(span: number): number {
+  return span & SPAN_LENGTH;
+}
+
+/** Does `path` start with the value `span` packs, of the line at `at` in `file`? */
+export function startsWithSpan(path: string, file: string, at: number, span: number): boolean {
+  const length = span & SPAN_LENGTH;
+  if (path.length < length) return false;
+  const from = at + (span >> SPAN_SHIFT);
+  for (let i = 0; i < length; i++) {
+    if (path.charCodeAt(i) !== file.charCodeAt(from + i)) return false;
+  }
+  return true;
 }
 
 /** What `String.prototype.trim` removes (ECMAScript WhiteSpace; no line ends reach here). */

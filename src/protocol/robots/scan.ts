@@ -24,7 +24,7 @@ const HASH = 35;
 
 /** Groups and sitemaps of `text` (`#` comments); the grouping's diagnostics are left empty. */
 export function scanGroups(text: string, patterns: PatternOptions): Grouping {
-  const builder = new GroupBuilder(patterns, false);
+  const builder = new GroupBuilder(patterns, false, text);
   // Diagnostics of the lines read in full are not kept: a reading with them is lint's.
   const dropped: Diagnostic[] = [];
   const length = text.length;
@@ -92,7 +92,7 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
         case "allow":
         case "disallow":
           // The rule keeps where its line starts; its text and value are cut when asked.
-          builder.rule(kind === "allow", value, { file: text, at: p }, number, false);
+          builder.rule(kind === "allow", value, p, number, false);
           break;
         case "user-agent":
           builder.agent(value, number);

@@ -9,9 +9,11 @@
  * every URL of the site, a batch some fifty per file), and scanning first cost a batch 3%.
  */
 import type { GroupSummary } from "./decision.js";
-import type { AgentLine, Group, Rule } from "./groups.js";
+import type { AgentLine, Group } from "./groups.js";
+import { type PaceExtensions, paceOf } from "./pace-extensions.js";
 import { characterMask, type PathPattern } from "./path-pattern.js";
 import type { AccessPlan, FromLine } from "./plan.js";
+import type { Rule, RuleTable } from "./rule-table.js";
 
 /** What applies to one robot: the groups chosen and their rules in deciding order. */
 export interface Selection {
@@ -31,19 +33,21 @@ export interface Selection {
 export interface Choice {
   readonly groups: readonly Group[];
   readonly agents: readonly AgentLine[];
-  /** The rules that take part, in file order. */
-  readonly rules: readonly Rule[];
+  /** The file's rules. */
+  readonly table: RuleTable;
+  /** The rows of {@link table} that take part, in file order. */
+  readonly rules: readonly number[];
   /** RFC 9309: the longest match decides; Koster 1996: the first in file order. */
   readonly longest: boolean;
 }
 
-/** Rules in deciding order, with what lets the query loop pass over most without a look. */
+/** Rules (rows of the table) in deciding order, with what lets the query loop pass over most without a look. */
 interface Ordered {
-  readonly order: readonly Rule[];
-  /** Each rule's {@link PathPattern.mask}. */
-  readonly masks: readonly number[];
-  /** Each rule's {@link PathPattern.second}. */
-  readonly seconds: readonly number[];
+  readonly order: Int32Array;
+  /** Each rule's {@link PathPattern.mask} at 2k, its {@link PathPattern.second} at 2k + 1. */
+  readonly described: Int32Array;
+  /** Each rule's compiled pattern, or null for a plain path; null when every rule is one. */
+  readonly patterns: readonly (PathPattern | null)[] | null;
 }
 
 /** One robot's groups and rules, with the rule that decides a path. */
@@ -53,16 +57,21 @@ export class RobotRules {
   readonly crawlDelay: FromLine<number> | null;
   /** The access plan its decisions share, made by the policy when first needed. */
   plan: AccessPlan | null = null;
-  private readonly rules: readonly Rule[];
+  /** The file's rules, null when no group applies. */
+  readonly table: RuleTable | null;
+  /** The rows that take part, until they are put in order (then {@link ordered} has them). */
+  private rules: readonly number[];
   private readonly longest: boolean;
   private ordered: Ordered | null = null;
   private selected: Selection | null = null;
+  private paceRead: PaceExtensions | null = null;
 
   constructor(choice: Choice | null) {
     if (choice === null) {
       this.group = null;
       this.groups = [];
       this.crawlDelay = null;
+      this.table = null;
       this.rules = [];
       this.longest = false;
       return;
@@ -75,28 +84,49 @@ export class RobotRules {
       withDelay !== undefined && withDelay.crawlDelay !== null && withDelay.crawlDelayLine !== null
         ? { value: withDelay.crawlDelay, line: withDelay.crawlDelayLine }
         : null;
+    this.table = choice.table;
     this.rules = choice.rules;
     this.longest = choice.longest;
   }
 
-  /** The rule that decides `path` (canonical, see requestPath), or null when none matches. */
-  decide(path: string): Rule | null {
-    this.ordered ??= order(this.rules, this.longest);
-    return firstMatch(this.ordered, path);
+  /** Request-rate and Visit-time of the groups, read when first asked for (pace-extensions.ts). */
+  get pace(): PaceExtensions {
+    this.paceRead ??= paceOf(this.groups);
+    return this.paceRead;
+  }
+
+  /**
+   * The row of {@link table} whose rule decides `path` (canonical, see requestPath), or -1
+   * when none matches.
+   */
+  decide(path: string): number {
+    const table = this.table;
+    if (table === null) return -1;
+    return firstMatch(table, this.ordered ?? this.putInOrder(table), path);
+  }
+
+  private putInOrder(table: RuleTable): Ordered {
+    const ordered = order(table, this.rules, this.longest);
+    this.ordered = ordered;
+    this.rules = NO_ROWS;
+    return ordered;
   }
 
   /** The rules in deciding order with their compiled patterns. */
   selection(): Selection {
     if (this.selected === null) {
-      this.ordered ??= order(this.rules, this.longest);
-      const { order: rules, masks, seconds } = this.ordered;
+      const table = this.table;
+      const ordered = table === null ? null : (this.ordered ?? this.putInOrder(table));
+      const rules =
+        ordered === null ? [] : Array.from(ordered.order, (i) => (table as RuleTable).view(i));
+      const described = ordered?.described ?? new Int32Array(0);
       this.selected = {
         group: this.group,
         groups: this.groups,
         order: rules,
         patterns: rules.map((rule) => rule.pattern),
-        masks: Int32Array.from(masks),
-        seconds: Int32Array.from(seconds),
+        masks: described.filter((_, i) => i % 2 === 0),
+        seconds: described.filter((_, i) => i % 2 === 1),
         crawlDelay: this.crawlDelay,
       };
     }
@@ -104,53 +134,84 @@ export class RobotRules {
   }
 }
 
-/** The first rule in deciding order that matches `path`. */
-function firstMatch(ordered: Ordered, path: string): Rule | null {
-  const { order, masks, seconds } = ordered;
+const NO_ROWS: readonly number[] = [];
+
+/** The first rule in deciding order that matches `path`: its row, or -1. */
+function firstMatch(table: RuleTable, ordered: Ordered, path: string): number {
+  const { order, described, patterns } = ordered;
   const have = characterMask(path);
   const second = path.length > 1 ? path.charCodeAt(1) : -2;
   for (let i = 0; i < order.length; i++) {
     // Cheap refusals first: a needed character missing, or the wrong first letter.
-    if (((masks[i] as number) & ~have) !== 0) continue;
-    const want = seconds[i] as number;
+    if (((described[2 * i] as number) & ~have) !== 0) continue;
+    const want = described[2 * i + 1] as number;
     if (want !== -1 && want !== second) continue;
-    const rule = order[i] as Rule;
-    if (rule.matches(path)) return rule;
+    const row = order[i] as number;
+    const pattern = patterns === null ? null : (patterns[i] as PathPattern | null);
+    if (pattern === null ? table.plainMatches(row, path) : pattern.matches(path)) return row;
   }
-  return null;
+  return -1;
 }
 
 /**
  * Rules in deciding order: RFC 9309 §2.2.2 (`longest`): the longest match, Allow on a tie,
  * the earlier line between equals; Koster 1996 (seeds/004 §3.2.2): file order.
  */
-function order(rules: readonly Rule[], longest: boolean): Ordered {
+function order(table: RuleTable, rows: readonly number[], longest: boolean): Ordered {
   // Plain arrays: a typed array costs a backing store of its own, and most groups are small.
-  const n = rules.length;
-  const masks = new Array<number>(n);
-  const seconds = new Array<number>(n);
-  if (!longest || n < 2) {
-    for (let i = 0; i < n; i++) describe(rules[i] as Rule, masks, seconds, i);
-    return { order: rules, masks, seconds };
-  }
-  // Each rule's rank: its specificity, then Allow above Disallow. Higher ranks decide first;
-  // between equal ranks the earlier line does, so both sorts below are stable.
-  const ranks = new Array<number>(n);
-  let top = 0;
+  const n = rows.length;
+  // Each rule's compiled pattern, by its place in `rows`; plain paths are never compiled.
+  let compiled: (PathPattern | null)[] | null = null;
   for (let i = 0; i < n; i++) {
-    const rule = rules[i] as Rule;
-    const rank = rule.specificity * 2 + (rule.allow ? 1 : 0);
-    ranks[i] = rank;
-    if (rank > top) top = rank;
+    const row = rows[i] as number;
+    if (table.plain(row)) continue;
+    compiled ??= new Array<PathPattern | null>(n).fill(null);
+    compiled[i] = table.compile(row);
   }
-  const sorted =
-    n <= INSERTION_SORT_UP_TO
-      ? sortedByRank(rules, ranks)
-      : top <= COUNT_RANKS_UP_TO
-        ? countedByRank(rules, ranks, top)
-        : comparedByRank(rules, ranks);
-  for (let k = 0; k < n; k++) describe(sorted[k] as Rule, masks, seconds, k);
-  return { order: sorted, masks, seconds };
+  const lengthOf = (i: number): number =>
+    compiled?.[i]?.specificity ?? table.plainLength(rows[i] as number);
+  let places: number[];
+  if (!longest || n < 2) {
+    places = Array.from(rows, (_, i) => i);
+  } else {
+    // Each rule's rank: its specificity, then Allow above Disallow. Higher ranks decide first;
+    // between equal ranks the earlier line does, so both sorts below are stable.
+    const ranks = new Array<number>(n);
+    let top = 0;
+    for (let i = 0; i < n; i++) {
+      const rank = lengthOf(i) * 2 + (table.allow(rows[i] as number) ? 1 : 0);
+      ranks[i] = rank;
+      if (rank > top) top = rank;
+    }
+    const unsorted = Array.from(rows, (_, i) => i);
+    places =
+      n <= INSERTION_SORT_UP_TO
+        ? sortedByRank(unsorted, ranks)
+        : top <= COUNT_RANKS_UP_TO
+          ? countedByRank(unsorted, ranks, top)
+          : comparedByRank(unsorted, ranks);
+  }
+  // Typed arrays: 12 bytes a rule where plain arrays took 24, which a kept file's selections
+  // pay for every rule of the groups asked about.
+  const orderRows = new Int32Array(n);
+  const described = new Int32Array(2 * n);
+  const patterns = compiled === null ? null : new Array<PathPattern | null>(n);
+  for (let k = 0; k < n; k++) {
+    const place = places[k] as number;
+    const row = rows[place] as number;
+    orderRows[k] = row;
+    const pattern = compiled?.[place] ?? null;
+    if (patterns !== null) patterns[k] = pattern;
+    if (pattern === null) {
+      const source = table.source(row);
+      described[2 * k] = characterMask(source);
+      described[2 * k + 1] = source.length >= 2 ? source.charCodeAt(1) : -1;
+    } else {
+      described[2 * k] = pattern.mask;
+      described[2 * k + 1] = pattern.second;
+    }
+  }
+  return { order: orderRows, described, patterns };
 }
 
 const INSERTION_SORT_UP_TO = 32;
@@ -160,14 +221,14 @@ const INSERTION_SORT_UP_TO = 32;
 const COUNT_RANKS_UP_TO = 8 * 1024;
 
 /** Rules by rank, highest first, in line order within a rank: an insertion sort, stable. */
-function sortedByRank(rules: readonly Rule[], ranks: number[]): Rule[] {
+function sortedByRank(rules: readonly number[], ranks: number[]): number[] {
   const sorted = rules.slice();
   for (let i = 1; i < sorted.length; i++) {
-    const rule = sorted[i] as Rule;
+    const rule = sorted[i] as number;
     const rank = ranks[i] as number;
     let j = i - 1;
     while (j >= 0 && (ranks[j] as number) < rank) {
-      sorted[j + 1] = sorted[j] as Rule;
+      sorted[j + 1] = sorted[j] as number;
       ranks[j + 1] = ranks[j] as number;
       j--;
     }
@@ -178,14 +239,14 @@ function sortedByRank(rules: readonly Rule[], ranks: number[]): Rule[] {
 }
 
 /** {@link sortedByRank} by Array's sort, which is stable, for a large group with a long pattern. */
-function comparedByRank(rules: readonly Rule[], ranks: readonly number[]): Rule[] {
+function comparedByRank(rules: readonly number[], ranks: readonly number[]): number[] {
   const places = Array.from(rules, (_, i) => i);
   places.sort((a, b) => (ranks[b] as number) - (ranks[a] as number));
-  return places.map((i) => rules[i] as Rule);
+  return places.map((i) => rules[i] as number);
 }
 
 /** {@link sortedByRank} by counting: how many rules rank above each rank gives its place. */
-function countedByRank(rules: readonly Rule[], ranks: readonly number[], top: number): Rule[] {
+function countedByRank(rules: readonly number[], ranks: readonly number[], top: number): number[] {
   const n = rules.length;
   // at[top - rank]: how many rules have that rank, then where the next of them goes.
   const at = new Int32Array(top + 2);
@@ -199,66 +260,52 @@ function countedByRank(rules: readonly Rule[], ranks: readonly number[], top: nu
     at[r] = place;
     place += count;
   }
-  const sorted = new Array<Rule>(n);
+  const sorted = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     const slot = top - (ranks[i] as number);
     const k = at[slot] as number;
     at[slot] = k + 1;
-    sorted[k] = rules[i] as Rule;
+    sorted[k] = rules[i] as number;
   }
   return sorted;
 }
 
-/** A rule's mask and second character, at index `k`: for a plain path, without compiling it. */
-function describe(rule: Rule, masks: number[], seconds: number[], k: number): void {
-  if (rule.plain) {
-    const source = rule.source;
-    masks[k] = characterMask(source);
-    seconds[k] = source.length >= 2 ? source.charCodeAt(1) : -1;
-  } else {
-    const pattern = rule.pattern;
-    masks[k] = pattern.mask;
-    seconds[k] = pattern.second;
-  }
-}
-
 /**
  * RFC 9309 §2.2.1: every group naming the product token (case-insensitive), merged; else
- * every `*` group, merged. §2.2.2: the longest match decides; on a tie Allow wins.
+ * every `*` group, merged. §2.2.2: the longest match decides; on a tie Allow wins. `named`
+ * says which: robots the file does not name share the `*` groups' selection.
+ *
+ * The groups are searched whole, once per robot and file (the policy keeps the selection): a
+ * table of the groups by token, kept with every policy asked about, cost more heap than the
+ * selections it sped up (issue 29).
  */
-export function chooseRfc9309(byToken: GroupsByToken, token: string): Choice | null {
-  const chosen = byToken.get(token) ?? byToken.get("*");
-  if (chosen === undefined) return null;
+export function chooseRfc9309(
+  groups: readonly Group[],
+  token: string,
+): { readonly choice: Choice | null; readonly named: boolean } {
+  let named = false;
+  for (const group of groups) {
+    for (const agent of group.agents) if (agent.token === token) named = true;
+    if (named) break;
+  }
+  const wanted = named ? token : "*";
   // Plain loops: flatMap costs more than the rest of choosing.
+  const chosen: Group[] = [];
   const agents: AgentLine[] = [];
-  let rules = (chosen[0] as Group).rules;
-  if (chosen.length > 1) rules = [];
-  for (const group of chosen) {
+  for (const group of groups) {
+    if (!group.agents.some((agent) => agent.token === wanted)) continue;
+    chosen.push(group);
     for (const agent of group.agents) {
       if (agent.token === token || agent.token === "*") agents.push(agent);
     }
-    if (chosen.length > 1) for (const rule of group.rules) (rules as Rule[]).push(rule);
   }
-  return { groups: chosen, agents, rules, longest: true };
-}
-
-/** Groups by the tokens their User-agent lines name, each list in file order. */
-export type GroupsByToken = ReadonlyMap<string, readonly Group[]>;
-
-/**
- * The groups of a file by token, made once per file: each robot then finds its groups by one
- * lookup, where a file of many groups would be searched whole for every robot.
- */
-export function groupsByToken(groups: readonly Group[]): GroupsByToken {
-  const byToken = new Map<string, Group[]>();
-  for (const group of groups) {
-    for (const agent of group.agents) {
-      const list = byToken.get(agent.token);
-      if (list === undefined) byToken.set(agent.token, [group]);
-      else if (list[list.length - 1] !== group) list.push(group);
-    }
-  }
-  return byToken;
+  if (chosen.length === 0) return { choice: null, named };
+  const rules: number[] = [];
+  for (const group of chosen) for (let i = group.from; i < group.to; i++) rules.push(i);
+  return {
+    choice: { groups: chosen, agents, table: (chosen[0] as Group).table, rules, longest: true },
+    named,
+  };
 }
 
 /**
@@ -280,10 +327,7 @@ export function chooseKoster(
   const group = named ?? groups.find((g) => g.agents.some((a) => a.token === "*"));
   if (group === undefined) return null;
   const noAllow = version?.trim().split(".")[0] === "1";
-  return {
-    groups: [group],
-    agents: group.agents,
-    rules: noAllow ? group.rules.filter((r) => !r.allow) : group.rules,
-    longest: false,
-  };
+  const rules: number[] = [];
+  for (let i = group.from; i < group.to; i++) if (!noAllow || !group.table.allow(i)) rules.push(i);
+  return { groups: [group], agents: group.agents, table: group.table, rules, longest: false };
 }

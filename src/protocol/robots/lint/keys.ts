@@ -8,14 +8,13 @@ import type { RobotsLine } from "../line-reader.js";
 import { DIALECT_NAME, displayKey, type LintContext, quote } from "./finding.js";
 import { REGP_FIELDS as TABLE3_FIELDS } from "../regp/document.js";
 import { isMisspeltMobileAgentKey, isMobileAgentKey } from "../mobile-agent/record.js";
+import { readRequestRate, readVisitTime } from "../pace-extensions.js";
 
 /** Keys outside every standard that many sites write and some robots read. */
 const NONSTANDARD_KEYS: ReadonlyMap<string, string> = new Map([
   ["host", "Yandex read it as the preferred host; others ignore it"],
   ["clean-param", "Yandex reads it; others ignore it"],
   ["noindex", "Google stopped reading it in 2019; use a robots meta tag or X-Robots-Tag header"],
-  ["request-rate", "a few robots read it (it comes from REGP); most ignore it"],
-  ["visit-time", "a few robots read it (it comes from REGP); most ignore it"],
 ]);
 
 /** seeds/003 Table 3, lower-cased: the one list is `REGP_FIELDS` of regp/document.ts. */
@@ -28,9 +27,35 @@ const REGP_KEY_SET: ReadonlySet<string> = new Set(
 /** Usage preference keys (docs/usage-preferences.md); lint/usage.ts checks their lines. */
 const USAGE_KEYS: readonly string[] = ["content-usage", "content-signal"];
 
+/**
+ * Keys heed reads as extensions in Koster 1996 and RFC 9309 files (pace-extensions.ts), with
+ * their value's reader and what a good value means for the robots of its group.
+ */
+const PACE_KEYS: ReadonlyMap<string, (value: string) => string | { error: string }> = new Map([
+  [
+    "request-rate",
+    (value: string) => {
+      const rate = readRequestRate(value);
+      return rate.ok
+        ? `at most ${rate.value.requests} request(s) every ${rate.value.seconds} s`
+        : { error: rate.error };
+    },
+  ],
+  [
+    "visit-time",
+    (value: string) => {
+      const span = readVisitTime(value);
+      return span.ok
+        ? "only within this window of the day (UT unless a zone is written)"
+        : { error: span.error };
+    },
+  ],
+]);
+
 const KNOWN_ANYWHERE: readonly string[] = [
   ...CANONICAL_KEYS,
   ...NONSTANDARD_KEYS.keys(),
+  ...PACE_KEYS.keys(),
   ...USAGE_KEYS,
 ];
 // Canonical keys first, so that they win ties; then the rest of Table 3.
@@ -53,6 +78,33 @@ export function checkMisspelt(line: RobotsLine, ctx: LintContext): void {
     "warning",
     "misspelt-key",
     `${quote(line.key)} is a misspelling of "${right}"; heed reads it as ${right}, stricter robots ignore the line`,
+  );
+}
+
+/**
+ * Request-rate or Visit-time outside REGP: RFC 9309 §2.2.4 lets robots read records it does
+ * not define; heed reads these two, and says so, or says why a value cannot be read.
+ */
+function checkPaceKey(
+  line: RobotsLine,
+  ctx: LintContext,
+  meaning: string | { error: string },
+): void {
+  const name = displayKey(line.key.toLowerCase());
+  if (typeof meaning !== "string") {
+    ctx.add(
+      line.number,
+      "warning",
+      line.key.toLowerCase() === "request-rate" ? "bad-request-rate" : "bad-visit-time",
+      `${name} ${quote(line.value)}: ${meaning.error}; robots ignore the line`,
+    );
+    return;
+  }
+  ctx.add(
+    line.number,
+    "info",
+    "pace-extension",
+    `${name} is not part of ${DIALECT_NAME[ctx.dialect]}; heed reads it as an extension RFC 9309 permits (${meaning} for the robots of its group), most robots ignore it`,
   );
 }
 
@@ -79,6 +131,11 @@ export function checkExtensionKey(line: RobotsLine, ctx: LintContext): void {
   }
   const regpKey = REGP_KEY_SET.has(key);
   if (ctx.dialect === "regp" && regpKey) return;
+  const pace = PACE_KEYS.get(key);
+  if (pace !== undefined) {
+    checkPaceKey(line, ctx, pace(line.value));
+    return;
+  }
   const nonstandard = NONSTANDARD_KEYS.get(key);
   if (nonstandard !== undefined) {
     ctx.add(

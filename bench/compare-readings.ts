@@ -1,0 +1,75 @@
+/**
+ * Holds this build's robots.txt reading to a reference build over the real files (bench/real/):
+ * every decision of every query, in all three dialects, and every lint finding, must be the
+ * same. For changes to how a parsed file is kept (issue 29), which must change no answer.
+ *
+ *   node dist/bench/compare-readings.js REFERENCE_DIST
+ *
+ * REFERENCE_DIST is the dist/ of an older build (for example: `git archive BASE src
+ * tsconfig.json package.json | tar -x -C /tmp/ref`, link node_modules, `npx tsc -p
+ * /tmp/ref/tsconfig.json`, then pass /tmp/ref/dist). Exits 1 when a reading differs, naming
+ * the first few; 0 with a count when none does; 2 without bench/real/ or the reference.
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import * as current from "../src/protocol/robots/index.js";
+import { loadRealCorpus } from "./real-corpus.js";
+
+type Robots = typeof current;
+const DIALECTS = ["rfc9309", "koster1996", "regp"] as const;
+// Differences printed before giving up on a file: enough to see the pattern.
+const SHOWN = 10;
+
+async function main(): Promise<number> {
+  const refDist = process.argv[2];
+  const corpus = loadRealCorpus();
+  if (refDist === undefined || corpus === undefined) {
+    console.error(
+      corpus === undefined
+        ? "no bench/real/: `npm run bench:fetch-corpus -- SOURCE` fills it"
+        : "usage: node dist/bench/compare-readings.js REFERENCE_DIST",
+    );
+    return 2;
+  }
+  const entry = join(resolve(refDist), "src", "protocol", "robots", "index.js");
+  if (!existsSync(entry)) {
+    console.error(`${entry}: not found; build the reference first`);
+    return 2;
+  }
+  const reference = (await import(pathToFileURL(entry).href)) as Robots;
+  let readings = 0;
+  let answers = 0;
+  const differ: string[] = [];
+  for (const file of corpus) {
+    for (const dialect of DIALECTS) {
+      readings++;
+      const read = (robots: Robots): string[] => {
+        const policy = robots.parseRobots(file.bytes, { dialect, origin: file.origin });
+        const out = file.queries.map((q) => JSON.stringify(policy.check(q.url, q.agent)));
+        out.push(JSON.stringify(policy.diagnostics));
+        out.push(JSON.stringify(robots.lintRobots(file.bytes, { dialect }).findings));
+        return out;
+      };
+      const mine = read(current);
+      const theirs = read(reference);
+      answers += mine.length;
+      const at = mine.findIndex((m, i) => m !== theirs[i]);
+      if (at >= 0 && differ.length < SHOWN) {
+        differ.push(
+          `${file.name} (${dialect}), reading ${at}:\n  now ${mine[at]}\n  was ${theirs[at]}`,
+        );
+      } else if (at >= 0) differ.push(file.name);
+    }
+  }
+  if (differ.length > 0) {
+    console.log(
+      `${differ.length} of ${readings} readings differ:\n${differ.slice(0, SHOWN).join("\n")}`,
+    );
+    return 1;
+  }
+  console.log(`${readings} readings (${answers} answers, diagnostics and lint reports): 0 differ`);
+  return 0;
+}
+
+process.exitCode = await main();

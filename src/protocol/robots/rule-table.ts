@@ -1,0 +1,285 @@
+/**
+ * Every Allow and Disallow line of one file, as a table of small integers rather than an object
+ * a rule (issue 29: on the real files the rule objects were 7.1 MB of a 17.8 MB kept parse).
+ * Four 32-bit cells a rule: where its line starts in the file's text, its line number, its
+ * flags (allow, pattern options, form), and where its value is in the line once looked at.
+ * Strings (value, text) are cut when asked for; nothing is cut to answer a query about a plain
+ * path. A group's rules are one run of the table: the builder only ever adds to the group it
+ * is in.
+ *
+ * Lines read by the line reader (over the length limit, or lint's reading) carry their value
+ * and text as strings: their `at` is -1 - k, k an index into `given`.
+ */
+import { isPlainLiteral, PathPattern, type PatternOptions } from "./path-pattern.js";
+import { lineTextAt, lineValueSpan, spanLength, spanStart, startsWithSpan } from "./rule-line.js";
+
+// The cells of rule i: CELLS * i + AT, + LINE, + FLAGS, + SPAN.
+const CELLS = 4;
+const AT = 0;
+const LINE = 1;
+const FLAGS = 2;
+const SPAN = 3;
+
+// FLAGS: bit 0 allow, bits 1-2 the pattern options (an index into OPTIONS), bits 3-4 the form.
+const ALLOW = 1;
+const WILDCARDS = 2;
+const IGNORE_CASE = 4;
+const OPTIONS: readonly PatternOptions[] = [
+  { wildcards: false, ignoreCase: false },
+  { wildcards: true, ignoreCase: false },
+  { wildcards: false, ignoreCase: true },
+  { wildcards: true, ignoreCase: true },
+];
+const FORM = 24;
+const UNKNOWN = 0;
+/** The source is a plain path, canonical as written: a prefix, `specificity` its length. */
+const LITERAL = 8;
+const COMPILED = 16;
+
+// Room for this many rules at first; doubled when full.
+const FIRST_ROOM = 16;
+
+// Compiled patterns kept across files, one per pattern and options: many files write the same
+// (`/*?`, `/*.pdf$`), and a kept file's selections held a pattern each (on the real files,
+// 10,950 compiled, 7,597 of them distinct). Bounded in count and characters; cleared whole
+// when full, which changes memory only: a pattern is pure.
+const PATTERNS_KEPT = 4096;
+const PATTERN_CHARS_KEPT = 256 * 1024;
+const patterns: Map<string, PathPattern>[] = OPTIONS.map(() => new Map());
+let patternCount = 0;
+let patternChars = 0;
+
+function compiledPattern(source: string, options: number): PathPattern {
+  const kept = patterns[options] as Map<string, PathPattern>;
+  let pattern = kept.get(source);
+  if (pattern === undefined) {
+    if (patternCount >= PATTERNS_KEPT || patternChars >= PATTERN_CHARS_KEPT) {
+      for (const map of patterns) map.clear();
+      patternCount = 0;
+      patternChars = 0;
+    }
+    // A string of its own: `source` is cut from its file's text, and in V8 a cut string keeps
+    // the whole text it was cut from (from 13 characters on; shorter cuts are copies), which
+    // the table would then keep after the file is gone. Joined, then cut, it keeps only the
+    // joined copy.
+    const own = source.length < 13 ? source : ` ${source}`.slice(1);
+    pattern = new PathPattern(own, OPTIONS[options] as PatternOptions);
+    kept.set(own, pattern);
+    patternCount++;
+    patternChars += own.length;
+  }
+  return pattern;
+}
+
+/** A rule's line as the line reader gave it. */
+export interface GivenRule {
+  readonly value: string;
+  readonly text: string;
+}
+
+export class RuleTable {
+  private cells: Int32Array;
+  private given: GivenRule[] | null = null;
+  private count = 0;
+  /** Each row's {@link Rule} once made, so that a rule is one object however it is reached. */
+  private views: Rule[] | null = null;
+
+  constructor(
+    /** The file's text, which rules found in place are read from. */
+    readonly file: string,
+  ) {
+    this.cells = new Int32Array(FIRST_ROOM * CELLS);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds a rule found at `at` in the file, or given whole; returns its index. */
+  add(
+    allow: boolean,
+    line: number,
+    options: PatternOptions,
+    at: number,
+    given?: GivenRule,
+  ): number {
+    if ((this.count + 1) * CELLS > this.cells.length) {
+      const grown = new Int32Array(this.cells.length * 2);
+      grown.set(this.cells);
+      this.cells = grown;
+    }
+    let where = at;
+    if (given !== undefined) {
+      const list = (this.given ??= []);
+      where = -1 - list.length;
+      list.push(given);
+    }
+    const c = this.count * CELLS;
+    this.cells[c + AT] = where;
+    this.cells[c + LINE] = line;
+    this.cells[c + FLAGS] =
+      (allow ? ALLOW : 0) |
+      (options.wildcards ? WILDCARDS : 0) |
+      (options.ignoreCase === true ? IGNORE_CASE : 0);
+    return this.count++;
+  }
+
+  /** The table at its size: a kept file holds no room to grow. */
+  finish(): void {
+    if (this.cells.length > this.count * CELLS)
+      this.cells = this.cells.slice(0, this.count * CELLS);
+  }
+
+  /** The rule of row `i` as an object, made once. */
+  view(i: number): Rule {
+    const views = (this.views ??= []);
+    let rule = views[i];
+    if (rule === undefined) {
+      rule = new Rule(this, i);
+      views[i] = rule;
+    }
+    return rule;
+  }
+
+  allow(i: number): boolean {
+    return ((this.cells[i * CELLS + FLAGS] as number) & ALLOW) !== 0;
+  }
+
+  line(i: number): number {
+    return this.cells[i * CELLS + LINE] as number;
+  }
+
+  options(i: number): PatternOptions {
+    return OPTIONS[((this.cells[i * CELLS + FLAGS] as number) >> 1) & 3] as PatternOptions;
+  }
+
+  /** The path pattern as written. */
+  source(i: number): string {
+    const c = i * CELLS;
+    const at = this.cells[c + AT] as number;
+    if (at < 0) return this.givenAt(at).value;
+    // Found once, then cut straight from its place: ordering a group asks each rule's value
+    // more than once.
+    const span = this.spanOf(c, at);
+    const from = at + spanStart(span);
+    return this.file.slice(from, from + spanLength(span));
+  }
+
+  /** The line as written, comment removed. */
+  text(i: number): string {
+    const at = this.cells[i * CELLS + AT] as number;
+    return at < 0 ? this.givenAt(at).text : lineTextAt(this.file, at);
+  }
+
+  /** True when the pattern is a plain path, matched as written (a prefix) and never compiled. */
+  plain(i: number): boolean {
+    return this.formOf(i) === LITERAL;
+  }
+
+  /** The compiled pattern, shared with every rule of every file written the same way. */
+  compile(i: number): PathPattern {
+    return compiledPattern(this.source(i), ((this.cells[i * CELLS + FLAGS] as number) >> 1) & 3);
+  }
+
+  /** The length of a plain path's value, without cutting it. */
+  plainLength(i: number): number {
+    const c = i * CELLS;
+    const at = this.cells[c + AT] as number;
+    return at < 0 ? this.givenAt(at).value.length : spanLength(this.spanOf(c, at));
+  }
+
+  /** Does a plain path's value start `path`? Compared in place. */
+  plainMatches(i: number, path: string): boolean {
+    const c = i * CELLS;
+    const at = this.cells[c + AT] as number;
+    return at < 0
+      ? path.startsWith(this.givenAt(at).value)
+      : startsWithSpan(path, this.file, at, this.spanOf(c, at));
+  }
+
+  private spanOf(c: number, at: number): number {
+    let span = this.cells[c + SPAN] as number;
+    // 0 is "not yet": a value starts after its key's colon, never at its line's start.
+    if (span === 0) {
+      span = lineValueSpan(this.file, at);
+      this.cells[c + SPAN] = span;
+    }
+    return span;
+  }
+
+  private formOf(i: number): number {
+    const c = i * CELLS + FLAGS;
+    const flags = this.cells[c] as number;
+    let form = flags & FORM;
+    if (form === UNKNOWN) {
+      form = isPlainLiteral(this.source(i), this.options(i)) ? LITERAL : COMPILED;
+      this.cells[c] = flags | form;
+    }
+    return form;
+  }
+
+  private givenAt(at: number): GivenRule {
+    return (this.given as GivenRule[])[-1 - at] as GivenRule;
+  }
+}
+
+/**
+ * One Allow or Disallow line: a view of its row in its file's {@link RuleTable}, made when a
+ * caller asks for a group's rules (lint, explanations, {@link RobotsPolicy.select}); the query
+ * loop reads the table itself. Its value, text and compiled pattern are made when asked for.
+ */
+export class Rule {
+  private compiled: PathPattern | null = null;
+
+  constructor(
+    private readonly table: RuleTable,
+    /** Its row in the table. */
+    readonly index: number,
+  ) {}
+
+  get allow(): boolean {
+    return this.table.allow(this.index);
+  }
+
+  get line(): number {
+    return this.table.line(this.index);
+  }
+
+  /** The path pattern as written. */
+  get source(): string {
+    return this.table.source(this.index);
+  }
+
+  /** The line as written, comment removed. */
+  get text(): string {
+    return this.table.text(this.index);
+  }
+
+  /** The compiled pattern, made at the first ask. */
+  get pattern(): PathPattern {
+    this.compiled ??= this.table.compile(this.index);
+    return this.compiled;
+  }
+
+  /**
+   * Does the pattern match this canonical path? A plain path (`/wp-admin/`, most rules) is its
+   * own compiled form, a prefix: it is compared as written and never compiled.
+   */
+  matches(path: string): boolean {
+    return this.table.plain(this.index)
+      ? this.table.plainMatches(this.index, path)
+      : this.pattern.matches(path);
+  }
+
+  /** The pattern's {@link PathPattern.specificity}, without compiling a plain path. */
+  get specificity(): number {
+    return this.table.plain(this.index)
+      ? this.table.plainLength(this.index)
+      : this.pattern.specificity;
+  }
+
+  /** True when the pattern is a plain path, matched as written (a prefix) and never compiled. */
+  get plain(): boolean {
+    return this.table.plain(this.index);
+  }
+}
