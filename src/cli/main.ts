@@ -322,6 +322,18 @@ function defineCrawl(program: Command, io: Io, setExit: SetExit): void {
         .choices(["host", "domain", "prefix"])
         .default("host"),
     )
+    .option(
+      "--include <pattern>",
+      "follow only found URLs this matches (repeatable; any one): a glob on the path (/blog/**), on the whole URL (https://example.com/docs/*), or re:REGEX (RE2, searched in the URL); checked before robots.txt, the seeds always fetched (docs/crawler.md#include-and-exclude)",
+      collect,
+      [],
+    )
+    .option(
+      "--exclude <pattern>",
+      "never fetch found URLs this matches (repeatable), written as for --include; a URL left out is not fetched nor counted as refused by robots.txt",
+      collect,
+      [],
+    )
     .option("--ip <addr>", "send from this local address; REGP Ip-* rules see it")
     .option(
       "--languages <list>",

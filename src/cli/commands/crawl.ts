@@ -9,6 +9,7 @@ import type { CrawlEvent, CrawlSummary, FetchedPage } from "../../crawler/crawle
 import type { CatalogRun } from "../../crawler/datasets/crawl-catalogs.js";
 import { catalogLine, catalogSummary } from "../crawl-datasets.js";
 import type { ScopeKind } from "../../crawler/scope.js";
+import { urlPatternProblem } from "../../crawler/url-patterns.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
 import { WarcWriter } from "../../crawler/warc-writer.js";
 import type { Exchange } from "../../net/exchange-tap.js";
@@ -55,6 +56,8 @@ export interface CrawlCommandOptions {
   readonly concurrency: string;
   readonly perHost: string;
   readonly scope: ScopeKind;
+  readonly include?: readonly string[];
+  readonly exclude?: readonly string[];
   readonly ip?: string;
   readonly languages?: string;
   readonly encodings?: string;
@@ -111,6 +114,10 @@ export async function runCrawl(
   if (options.ip !== undefined && isIP(options.ip) === 0) {
     throw new CliError(`--ip: expected an IPv4 or IPv6 address, got "${options.ip}"`);
   }
+  const patterns = urlPatternProblem(options.include ?? [], options.exclude ?? []);
+  // "include: …" names the flag; a count over the limit names both.
+  if (patterns !== null)
+    throw new CliError(/^(in|ex)clude:/.test(patterns) ? `--${patterns}` : patterns);
   const maxPages = count("--max-pages", options.maxPages, 1);
   const maxDepth = count("--max-depth", options.maxDepth, 0);
   const maxPerHost =
@@ -279,6 +286,8 @@ export async function runCrawl(
       concurrency,
       perHost,
       scope: options.scope,
+      include: options.include ?? [],
+      exclude: options.exclude ?? [],
       recrawl: options.recrawl === true,
       revisit: options.revisit === true,
       queued: options.queued === true,

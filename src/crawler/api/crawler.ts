@@ -167,6 +167,8 @@ export class Crawler {
         concurrency: o.concurrency ?? DEFAULTS.concurrency,
         perHost,
         scope: o.scope ?? DEFAULTS.scope,
+        ...(o.include === undefined ? {} : { include: o.include }),
+        ...(o.exclude === undefined ? {} : { exclude: o.exclude }),
         onEvent: (event) => this.hub.emit(event),
         ...onPage,
         ...(signal === undefined ? {} : { signal }),
