@@ -3,6 +3,7 @@
  * `process-main.ts` (run by `bin.ts`) sets the process's exit status.
  */
 import { DEADLINE_FLAG_HELP } from "./deadline-flag.js";
+import { PROXY_FLAG_HELP, PROXY_FOR_FLAG_HELP } from "./proxy-flags.js";
 import { Argument, Command, CommanderError, Option } from "commander";
 import type { DialectChoice } from "../protocol/robots/dialect.js";
 import {
@@ -125,6 +126,8 @@ function defineCheck(program: Command, io: Io, setExit: SetExit): void {
     .option("--tdmrep <file>", "the site's /.well-known/tdmrep.json, to weigh as well")
     .option("--json", "one JSON object a line", false)
     .option("--deadline <seconds>", DEADLINE_FLAG_HELP)
+    .option("--proxy <url>", PROXY_FLAG_HELP)
+    .option("--proxy-for <host=url>", PROXY_FOR_FLAG_HELP, collect, [])
     .option(
       "--plan",
       "--batch --json: give every answer its access plan (Crawl-delay, sitemaps); REGP answers always have it",
@@ -204,6 +207,8 @@ function defineSitemap(program: Command, io: Io, setExit: SetExit): void {
     )
     .addOption(agentOption("User-Agent header for fetching (default: heed's own)", null))
     .option("--deadline <seconds>", DEADLINE_FLAG_HELP)
+    .option("--proxy <url>", PROXY_FLAG_HELP)
+    .option("--proxy-for <host=url>", PROXY_FOR_FLAG_HELP, collect, [])
     .enablePositionalOptions()
     .action(async (source: string, options) => {
       const { runSitemapList } = await import("./commands/sitemap.js");
@@ -351,6 +356,8 @@ function defineCrawl(program: Command, io: Io, setExit: SetExit): void {
       "--allow-private",
       "crawl private and loopback addresses (on by itself when a seed is one)",
     )
+    .option("--proxy <url>", PROXY_FLAG_HELP)
+    .option("--proxy-for <host=url>", PROXY_FOR_FLAG_HELP, collect, [])
     .option(
       "--agents",
       "where a site names an agent host for a path (Mobile-agent-server), dispatch heed's indexing agent there instead of fetching the subtree; HTTP when the host is none, unreachable or refuses",
@@ -551,6 +558,8 @@ function defineDatasets(program: Command, io: Io, setExit: SetExit): void {
       "fetch from private addresses (on by itself for a loopback or private site)",
     )
     .option("--deadline <seconds>", DEADLINE_FLAG_HELP)
+    .option("--proxy <url>", PROXY_FLAG_HELP)
+    .option("--proxy-for <host=url>", PROXY_FOR_FLAG_HELP, collect, [])
     .enablePositionalOptions()
     .action(async (site: string, options) => {
       const { runDatasets } = await import("./commands/datasets.js");

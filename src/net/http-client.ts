@@ -23,6 +23,8 @@ import {
 import { Agent, buildConnector, type Dispatcher, request } from "undici";
 import { BLOCKED_ADDRESS_CODE, guardConnector, guardedLookup } from "./address-guard.js";
 import { type RequestSigner, signingDispatcher } from "./request-signer.js";
+import { proxyRoute } from "./proxy-route.js";
+import { DIRECT, proxyProblem } from "./proxy-url.js";
 import { retryAfterMs } from "./retry-after.js";
 
 /** Time to open a TCP (and TLS) connection; a host that takes longer is as good as down. */
@@ -91,6 +93,12 @@ export interface HttpClientOptions {
   readonly now?: () => number;
   /** Sign every request, each redirect hop anew, with Web Bot Auth (request-signer.ts). */
   readonly signer?: RequestSigner;
+  /**
+   * An HTTP proxy for every request (`proxy`) or per host (`proxyFor`, `direct` for none);
+   * the targets stay guarded as direct connections are (proxy-route.ts).
+   */
+  readonly proxy?: string;
+  readonly proxyFor?: Readonly<Record<string, string>>;
 }
 
 export interface FetchPageOptions {
@@ -233,7 +241,27 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     bodyTimeoutMs,
     ...(localAddress !== undefined ? { localAddress } : {}),
   });
-  const agent = options.signer === undefined ? guarded : signingDispatcher(guarded, options.signer);
+  for (const [name, url] of [
+    ["proxy", options.proxy],
+    ...Object.entries(options.proxyFor ?? {}).map(([host, u]) => [`proxyFor["${host}"]`, u]),
+  ] as const) {
+    const problem = url === undefined || url === DIRECT ? null : proxyProblem(url);
+    if (problem !== null) throw optionError(`${name}: ${problem}`);
+  }
+  const routed = proxyRoute(guarded, {
+    ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
+    ...(options.proxyFor === undefined ? {} : { proxyFor: options.proxyFor }),
+    allowPrivateAddresses: options.allowPrivateAddresses === true,
+    privateHosts: new Set(options.privateHosts?.map((host) => host.toLowerCase())),
+    connections,
+    headersTimeoutMs,
+    bodyTimeoutMs,
+    ...(localAddress !== undefined ? { localAddress } : {}),
+  });
+  const agent =
+    options.signer === undefined
+      ? routed.dispatcher
+      : signingDispatcher(routed.dispatcher, options.signer);
 
   async function fetchPage(input: string | URL, fetchOptions: FetchPageOptions = {}) {
     const started = performance.now();
@@ -340,7 +368,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     userAgent,
     dispatcher: agent,
     fetchPage,
-    close: () => agent.close(),
+    close: () => routed.close(),
   };
 }
 

@@ -10,6 +10,7 @@ import type { CatalogRun } from "../../crawler/datasets/crawl-catalogs.js";
 import { catalogLine, catalogSummary } from "../crawl-datasets.js";
 import type { ScopeKind } from "../../crawler/scope.js";
 import { urlPatternProblem } from "../../crawler/url-patterns.js";
+import { proxyChoice } from "../proxy-flags.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
 import { WarcWriter } from "../../crawler/warc-writer.js";
 import type { Exchange } from "../../net/exchange-tap.js";
@@ -57,6 +58,8 @@ export interface CrawlCommandOptions {
   readonly perHost: string;
   readonly scope: ScopeKind;
   readonly include?: readonly string[];
+  readonly proxy?: string;
+  readonly proxyFor?: readonly string[];
   readonly exclude?: readonly string[];
   readonly ip?: string;
   readonly languages?: string;
@@ -114,6 +117,7 @@ export async function runCrawl(
   if (options.ip !== undefined && isIP(options.ip) === 0) {
     throw new CliError(`--ip: expected an IPv4 or IPv6 address, got "${options.ip}"`);
   }
+  const proxies = proxyChoice(options);
   const patterns = urlPatternProblem(options.include ?? [], options.exclude ?? []);
   // "include: …" names the flag; a count over the limit names both.
   if (patterns !== null)
@@ -286,6 +290,7 @@ export async function runCrawl(
       concurrency,
       perHost,
       scope: options.scope,
+      ...proxies,
       include: options.include ?? [],
       exclude: options.exclude ?? [],
       recrawl: options.recrawl === true,
@@ -335,6 +340,7 @@ export async function runCrawl(
       const client = createHttpClient({
         userAgent,
         allowPrivateAddresses: allowPrivate,
+        ...proxies,
         connectionsPerOrigin: perHost,
         ...(options.ip === undefined ? {} : { localAddress: options.ip }),
         ...(signer === null ? {} : { signer }),

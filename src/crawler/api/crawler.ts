@@ -87,6 +87,8 @@ export class Crawler {
       connectionsPerOrigin: perHost,
       ...(o.ip === undefined ? {} : { localAddress: o.ip }),
       ...(o.signer === undefined ? {} : { signer: o.signer }),
+      ...(o.proxy === undefined ? {} : { proxy: o.proxy }),
+      ...(o.proxyFor === undefined ? {} : { proxyFor: o.proxyFor }),
     });
     const signals = [o.signal, runOptions.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
