@@ -494,7 +494,7 @@ function defineExport(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("export")
     .description(
-      "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs, usage. Exit 0: written; 2: no store there, or it cannot be read",
+      "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs, usage, referrer (the page that linked to it). Exit 0: written; 2: no store there, or it cannot be read",
     )
     .addOption(
       storeOption(
