@@ -24,7 +24,7 @@ import { Agent, buildConnector, type Dispatcher, request } from "undici";
 import { BLOCKED_ADDRESS_CODE, guardConnector, guardedLookup } from "./address-guard.js";
 import { type RequestSigner, signingDispatcher } from "./request-signer.js";
 import { proxyRoute } from "./proxy-route.js";
-import { DIRECT, proxyProblem } from "./proxy-url.js";
+import { badProxyOption } from "./proxy-url.js";
 import { retryAfterMs } from "./retry-after.js";
 
 /** Time to open a TCP (and TLS) connection; a host that takes longer is as good as down. */
@@ -241,13 +241,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     bodyTimeoutMs,
     ...(localAddress !== undefined ? { localAddress } : {}),
   });
-  for (const [name, url] of [
-    ["proxy", options.proxy],
-    ...Object.entries(options.proxyFor ?? {}).map(([host, u]) => [`proxyFor["${host}"]`, u]),
-  ] as const) {
-    const problem = url === undefined || url === DIRECT ? null : proxyProblem(url);
-    if (problem !== null) throw optionError(`${name}: ${problem}`);
-  }
+  const badProxy = badProxyOption(options);
+  if (badProxy !== null) throw optionError(`${badProxy.name}: ${badProxy.problem}`);
   const routed = proxyRoute(guarded, {
     ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
     ...(options.proxyFor === undefined ? {} : { proxyFor: options.proxyFor }),

@@ -16,14 +16,7 @@
 import { isIP } from "node:net";
 import { type Agent, type Dispatcher, ProxyAgent } from "undici";
 import { BlockedAddressError, checkAddress, guardedLookup } from "./address-guard.js";
-import { DIRECT } from "./proxy-url.js";
-
-export interface ProxyOptions {
-  /** The proxy every request goes through (`http://host:port`), unless `proxyFor` names another. */
-  readonly proxy?: string;
-  /** Per target host (as `URL.hostname` writes it): its proxy, or `direct` for none. */
-  readonly proxyFor?: Readonly<Record<string, string>>;
-}
+import { DIRECT, type ProxyOptions } from "./proxy-url.js";
 
 export interface ProxyRouteOptions extends ProxyOptions {
   /** Every target may be private: no target is checked. */

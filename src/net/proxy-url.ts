@@ -3,6 +3,13 @@
  * that checking a flag loads no HTTP client.
  */
 
+export interface ProxyOptions {
+  /** The proxy every request goes through (`http://host:port`), unless `proxyFor` names another. */
+  readonly proxy?: string;
+  /** Per target host (as `URL.hostname` writes it): its proxy, or `direct` for none. */
+  readonly proxyFor?: Readonly<Record<string, string>>;
+}
+
 /** The word of `proxyFor` for a host reached without a proxy. */
 export const DIRECT = "direct";
 
@@ -18,5 +25,24 @@ export function proxyProblem(url: string): string | null {
     return `"${url}": a proxy is an http:// or https:// URL`;
   if (parsed.pathname !== "/" || parsed.search !== "" || parsed.hash !== "")
     return `"${url}": a proxy URL has no path or query`;
+  return null;
+}
+
+/** The first of `proxy` and `proxyFor` that is not a proxy URL (nor `direct`), or null. */
+export function badProxyOption(
+  options: ProxyOptions,
+): { readonly name: string; readonly value: unknown; readonly problem: string } | null {
+  const named: [string, unknown][] = [
+    ["proxy", options.proxy],
+    ...Object.entries(options.proxyFor ?? {}).map(([host, url]): [string, unknown] => [
+      `proxyFor["${host}"]`,
+      url,
+    ]),
+  ];
+  for (const [name, value] of named) {
+    if (value === undefined || value === DIRECT) continue;
+    const problem = typeof value === "string" ? proxyProblem(value) : "not a string";
+    if (problem !== null) return { name, value, problem };
+  }
   return null;
 }

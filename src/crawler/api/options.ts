@@ -11,7 +11,7 @@ import type { RequestSigner } from "../../net/request-signer.js";
 import type { CrawlRecord, CrawlStore } from "../../store/types.js";
 import type { ScopeKind } from "../scope.js";
 import { urlPatternProblem } from "../url-patterns.js";
-import { DIRECT, proxyProblem } from "../../net/proxy-url.js";
+import { badProxyOption } from "../../net/proxy-url.js";
 import { normalizeUrl } from "../url-normal.js";
 import { CrawlerError } from "./errors.js";
 import type { Page, PageContext, PageReader } from "./page.js";
@@ -256,14 +256,8 @@ export function checkOptions(options: CrawlerOptions): { readonly seeds: readonl
   }
   const patterns = urlPatternProblem(options.include ?? [], options.exclude ?? []);
   if (patterns !== null) throw new CrawlerError("HEED_BAD_CRAWLER_OPTION", patterns);
-  for (const [name, url] of [
-    ["proxy", options.proxy],
-    ...Object.entries(options.proxyFor ?? {}).map(([host, u]) => [`proxyFor["${host}"]`, u]),
-  ] as const) {
-    if (url === undefined || url === DIRECT) continue;
-    const problem = typeof url === "string" ? proxyProblem(url) : "not a string";
-    if (problem !== null) bad(name, "an http(s) proxy URL", url);
-  }
+  const badProxy = badProxyOption(options);
+  if (badProxy !== null) bad(badProxy.name, "an http(s) proxy URL", badProxy.value);
   if (options.ip !== undefined && isIP(options.ip) === 0)
     bad("ip", "an IPv4 or IPv6 address", options.ip);
   for (const [origin, site] of Object.entries(options.sites ?? {})) {
