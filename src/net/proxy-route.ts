@@ -64,10 +64,10 @@ export function proxyRoute(
     const host = target.hostname.toLowerCase();
     const uri = byHost.get(host) ?? options.proxy ?? DIRECT;
     if (uri === DIRECT) return dispatch(opts, handler);
-    checkTarget(host, options).then(
-      () => agentFor(uri).dispatch(opts, handler),
-      (error: unknown) => handler.onError?.(error as Error),
-    );
+    // The target is checked first; any failure, the proxy's own included, ends this request.
+    checkTarget(host, options)
+      .then(() => agentFor(uri).dispatch(opts, handler))
+      .catch((error: unknown) => handler.onError?.(error as Error));
     return true;
   });
   return {
