@@ -3,7 +3,7 @@
  * command, or for one host's (`direct`: that host without one). The targets stay under the
  * address guard as direct requests are (docs/network-guard.md#proxies).
  */
-import { DIRECT, proxyProblem } from "../net/proxy-url.js";
+import { DIRECT, type ProxyOptions, proxyProblem } from "../net/proxy-url.js";
 import { CliError } from "./errors.js";
 
 export const PROXY_FLAG_HELP =
@@ -19,13 +19,8 @@ export interface ProxyFlags {
   readonly proxyFor?: readonly string[];
 }
 
-export interface ProxyChoice {
-  readonly proxy?: string;
-  readonly proxyFor?: Readonly<Record<string, string>>;
-}
-
 /** The flags as client options, or a CliError naming the flag and the value at fault. */
-export function proxyChoice(flags: ProxyFlags): ProxyChoice {
+export function proxyChoice(flags: ProxyFlags): ProxyOptions {
   const out: { proxy?: string; proxyFor?: Record<string, string> } = {};
   if (flags.proxy !== undefined) {
     const problem = proxyProblem(flags.proxy);

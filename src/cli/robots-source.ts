@@ -1,6 +1,6 @@
 /** Where a command's robots.txt comes from: a file, `-` for standard input, or an http(s) URL. */
 import type { RequestSigner } from "../net/request-signer.js";
-import type { ProxyChoice } from "./proxy-flags.js";
+import type { ProxyOptions } from "../net/proxy-url.js";
 import { open } from "node:fs/promises";
 import type { FetchVerdict } from "../protocol/robots/index.js";
 import { linkLicenses, type NamedLicense } from "../protocol/robots/license.js";
@@ -40,7 +40,7 @@ export interface LoadOptions {
   /** Sign the fetch, each redirect hop too, with Web Bot Auth (`--sign`). */
   readonly signer?: RequestSigner;
   /** Fetch through an HTTP proxy (`--proxy`, `--proxy-for`). */
-  readonly proxies?: ProxyChoice;
+  readonly proxies?: ProxyOptions;
 }
 
 // RFC 9309 §2.5: only the first 500 KiB are parsed; the byte after them says there was more.
