@@ -8,6 +8,7 @@ import {
   connectionOptions,
   HTTP_CONNECTION_DEFAULTS,
 } from "./connection-flags.js";
+import { PROXY_FLAG_HELP, PROXY_FOR_FLAG_HELP } from "./proxy-flags.js";
 import { Argument, Command, CommanderError, Option } from "commander";
 import type { DialectChoice } from "../protocol/robots/dialect.js";
 import {
@@ -130,6 +131,8 @@ function defineCheck(program: Command, io: Io, setExit: SetExit): void {
     .option("--tdmrep <file>", "the site's /.well-known/tdmrep.json, to weigh as well")
     .option("--json", "one JSON object a line", false)
     .option("--deadline <seconds>", DEADLINE_FLAG_HELP)
+    .option("--proxy <url>", PROXY_FLAG_HELP)
+    .option("--proxy-for <host=url>", PROXY_FOR_FLAG_HELP, collect, [])
     .option(
       "--plan",
       "--batch --json: give every answer its access plan (Crawl-delay, sitemaps); REGP answers always have it",
@@ -209,6 +212,8 @@ function defineSitemap(program: Command, io: Io, setExit: SetExit): void {
     )
     .addOption(agentOption("User-Agent header for fetching (default: heed's own)", null))
     .option("--deadline <seconds>", DEADLINE_FLAG_HELP)
+    .option("--proxy <url>", PROXY_FLAG_HELP)
+    .option("--proxy-for <host=url>", PROXY_FOR_FLAG_HELP, collect, [])
     .enablePositionalOptions()
     .action(async (source: string, options) => {
       const { runSitemapList } = await import("./commands/sitemap.js");
@@ -337,6 +342,18 @@ function defineCrawl(program: Command, io: Io, setExit: SetExit): void {
         .choices(["host", "domain", "prefix"])
         .default("host"),
     )
+    .option(
+      "--include <pattern>",
+      "follow only found URLs this matches (repeatable; any one): a glob on the path (/blog/**), on the whole URL (https://example.com/docs/*), or re:REGEX (RE2, searched in the URL); checked before robots.txt, the seeds always fetched (docs/crawler.md#include-and-exclude)",
+      collect,
+      [],
+    )
+    .option(
+      "--exclude <pattern>",
+      "never fetch found URLs this matches (repeatable), written as for --include; a URL left out is not fetched nor counted as refused by robots.txt",
+      collect,
+      [],
+    )
     .option("--ip <addr>", "send from this local address; REGP Ip-* rules see it")
     .option(
       "--languages <list>",
@@ -354,6 +371,8 @@ function defineCrawl(program: Command, io: Io, setExit: SetExit): void {
       "--allow-private",
       "crawl private and loopback addresses (on by itself when a seed is one)",
     )
+    .option("--proxy <url>", PROXY_FLAG_HELP)
+    .option("--proxy-for <host=url>", PROXY_FOR_FLAG_HELP, collect, [])
     .option(
       "--agents",
       "where a site names an agent host for a path (Mobile-agent-server), dispatch heed's indexing agent there instead of fetching the subtree; HTTP when the host is none, unreachable or refuses",
@@ -491,7 +510,7 @@ function defineExport(program: Command, io: Io, setExit: SetExit): void {
   program
     .command("export")
     .description(
-      "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs, usage. Exit 0: written; 2: no store there, or it cannot be read",
+      "write every record of a crawl's log, one a line: url, origin, at, ms, status, bytes, outcome, detail, canonical, via, requiredGapMs, gapMs, waitedMs, usage, referrer (the page that linked to it). Exit 0: written; 2: no store there, or it cannot be read",
     )
     .addOption(
       storeOption(
@@ -555,6 +574,8 @@ function defineDatasets(program: Command, io: Io, setExit: SetExit): void {
       "fetch from private addresses (on by itself for a loopback or private site)",
     )
     .option("--deadline <seconds>", DEADLINE_FLAG_HELP)
+    .option("--proxy <url>", PROXY_FLAG_HELP)
+    .option("--proxy-for <host=url>", PROXY_FOR_FLAG_HELP, collect, [])
     .enablePositionalOptions()
     .action(async (site: string, options) => {
       const { runDatasets } = await import("./commands/datasets.js");

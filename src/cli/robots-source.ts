@@ -1,5 +1,6 @@
 /** Where a command's robots.txt comes from: a file, `-` for standard input, or an http(s) URL. */
 import type { RequestSigner } from "../net/request-signer.js";
+import type { ProxyOptions } from "../net/proxy-url.js";
 import { open } from "node:fs/promises";
 import type { FetchVerdict } from "../protocol/robots/index.js";
 import { linkLicenses, type NamedLicense } from "../protocol/robots/license.js";
@@ -38,6 +39,8 @@ export interface LoadOptions {
   readonly onNote?: (text: string) => void;
   /** Sign the fetch, each redirect hop too, with Web Bot Auth (`--sign`). */
   readonly signer?: RequestSigner;
+  /** Fetch through an HTTP proxy (`--proxy`, `--proxy-for`). */
+  readonly proxies?: ProxyOptions;
 }
 
 // RFC 9309 §2.5: only the first 500 KiB are parsed; the byte after them says there was more.
@@ -118,13 +121,15 @@ async function loadUrl(named: string, options: LoadOptions): Promise<RobotsSourc
   const { fetchRobots } = await import("../net/robots-fetch.js");
   // The guard refuses private addresses on every hop unless the user named such a host.
   const allowPrivateAddresses = isPrivateHost(parsed.hostname);
+  const proxied = options.proxies !== undefined && Object.keys(options.proxies).length > 0;
   const client =
-    options.signer === undefined
+    options.signer === undefined && !proxied
       ? null
       : (await import("../net/http-client.js")).createHttpClient({
           userAgent: userAgent ?? "heed",
           allowPrivateAddresses,
-          signer: options.signer,
+          ...(options.signer === undefined ? {} : { signer: options.signer }),
+          ...options.proxies,
         });
   const result = await fetchRobots(url, {
     ...(userAgent === undefined ? {} : { userAgent }),

@@ -47,6 +47,13 @@ export interface CrawlerOptions {
   /** Requests in flight at once from this process to one site, at most `perHost`; default `perHost`. */
   readonly perHostOf?: (origin: string) => number;
   readonly scope: ScopeKind;
+  /**
+   * URL patterns (globs, or `re:` RE2 expressions; url-patterns.ts): a found URL is taken only
+   * when one of `include` matches it (any, when empty) and none of `exclude` does. Checked with
+   * the scope, before robots.txt; the seeds are always fetched.
+   */
+  readonly include?: readonly string[];
+  readonly exclude?: readonly string[];
   /** The IP address the crawler sends from: what REGP Ip-* rules see. */
   readonly ip?: string;
   readonly languages?: readonly string[];

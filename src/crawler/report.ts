@@ -103,15 +103,22 @@ export interface BrokenLink {
   readonly url: string;
   /** Its last answer's status. */
   readonly status: number;
-  /** The pages that led to it, first seen first; empty for a seed. */
+  /** The pages that led to it, first seen first; empty for a seed or a sitemap entry. */
   readonly linkedFrom: readonly string[];
+  /** How it came into the crawl (its first record's `via`), null when not recorded. */
+  readonly via: Discovery | null;
   /** Pages past {@link MAX_LINKING_PAGES} that led to it too. */
   readonly moreLinkedFrom: number;
 }
 
 /** The pages that led to a broken URL, for a table cell. */
 export function linkedFrom(link: BrokenLink): string {
-  const named = link.linkedFrom.length === 0 ? "(a seed)" : link.linkedFrom.join(" ");
+  const named =
+    link.linkedFrom.length > 0
+      ? link.linkedFrom.join(" ")
+      : link.via === "seed" || link.via === "sitemap"
+        ? `(a ${link.via})`
+        : "(no page recorded)";
   return link.moreLinkedFrom > 0 ? `${named} (+${link.moreLinkedFrom} more)` : named;
 }
 
@@ -268,7 +275,10 @@ class Tally {
   readonly refusals = new TopMessages();
   readonly payments = new TopMessages();
   readonly licenses = new TopMessages();
-  readonly broken = new Map<string, { status: number; from: Set<string>; more: number }>();
+  readonly broken = new Map<
+    string,
+    { status: number; from: Set<string>; more: number; via: Discovery | null }
+  >();
   brokenUntracked = 0;
   usageNotKept = 0;
   /** `category value` → records. */
@@ -359,7 +369,7 @@ class Tally {
         this.brokenUntracked++;
         return;
       }
-      entry = { status, from: new Set(), more: 0 };
+      entry = { status, from: new Set(), more: 0, via: record.via ?? null };
       this.broken.set(record.url, entry);
     }
     entry.status = status;
@@ -446,6 +456,7 @@ class Tally {
           url,
           status: e.status,
           linkedFrom: [...e.from],
+          via: e.via,
           moreLinkedFrom: e.more,
         })),
       brokenUntracked: this.brokenUntracked,

@@ -23,6 +23,8 @@ import {
 import { Agent, buildConnector, type Dispatcher, type Pool, request } from "undici";
 import { BLOCKED_ADDRESS_CODE, guardConnector, guardedLookup } from "./address-guard.js";
 import { type RequestSigner, signingDispatcher } from "./request-signer.js";
+import { proxyRoute } from "./proxy-route.js";
+import { badProxyOption } from "./proxy-url.js";
 import { retryAfterMs } from "./retry-after.js";
 import { defaultMaxSockets, OPEN_FILES_SHORTAGE_CODES } from "./open-files.js";
 import { SocketBudget } from "./socket-budget.js";
@@ -98,6 +100,12 @@ export interface HttpClientOptions {
   readonly now?: () => number;
   /** Sign every request, each redirect hop anew, with Web Bot Auth (request-signer.ts). */
   readonly signer?: RequestSigner;
+  /**
+   * An HTTP proxy for every request (`proxy`) or per host (`proxyFor`, `direct` for none);
+   * the targets stay guarded as direct connections are (proxy-route.ts).
+   */
+  readonly proxy?: string;
+  readonly proxyFor?: Readonly<Record<string, string>>;
 }
 
 export interface FetchPageOptions {
@@ -247,7 +255,22 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     bodyTimeoutMs,
     ...(localAddress !== undefined ? { localAddress } : {}),
   });
-  const agent = options.signer === undefined ? guarded : signingDispatcher(guarded, options.signer);
+  const badProxy = badProxyOption(options);
+  if (badProxy !== null) throw optionError(`${badProxy.name}: ${badProxy.problem}`);
+  const routed = proxyRoute(guarded, {
+    ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
+    ...(options.proxyFor === undefined ? {} : { proxyFor: options.proxyFor }),
+    allowPrivateAddresses: options.allowPrivateAddresses === true,
+    privateHosts: new Set(options.privateHosts?.map((host) => host.toLowerCase())),
+    connections,
+    headersTimeoutMs,
+    bodyTimeoutMs,
+    ...(localAddress !== undefined ? { localAddress } : {}),
+  });
+  const agent =
+    options.signer === undefined
+      ? routed.dispatcher
+      : signingDispatcher(routed.dispatcher, options.signer);
 
   async function fetchPage(input: string | URL, fetchOptions: FetchPageOptions = {}) {
     const started = performance.now();
@@ -354,7 +377,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     userAgent,
     dispatcher: agent,
     fetchPage,
-    close: () => agent.close(),
+    close: () => routed.close(),
   };
 }
 

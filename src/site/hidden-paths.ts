@@ -4,7 +4,7 @@
  *
  * - any path segment starting with a dot (`.env`, `.git/config`, `.htpasswd`);
  * - heed's own state, by name: SQLite side files (`*-wal`, `*-shm`, `*-journal`: the WAL holds
- *   recent rows, key hashes among them) and lock files (`*.lock`, see file-lock.ts);
+ *   recent rows, key hashes among them) and lock files (`*.lock`, see store/file-lock.ts);
  * - heed's own state, by content: any SQLite database (the RUP state file, a crawl store),
  *   whatever it is called, recognised by the 16-byte header every SQLite file begins with;
  * - paths a server names as its own (the `--state` file it writes), compared as real paths.

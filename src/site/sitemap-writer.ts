@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { chmod, copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
-import { withFileLock } from "./file-lock.js";
+import { withFileLock } from "../store/file-lock.js";
 import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import { type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -466,7 +466,7 @@ const LOCKS = new Map<string, Promise<unknown>>();
  * to its own software. An index's sitemaps are looked for beside it, by file name.
  *
  * Updates of the same file are made one after another, within one process (a queue) and
- * between processes (a lock file beside it, see file-lock.ts).
+ * between processes (a lock file beside it, see store/file-lock.ts).
  */
 export async function updateSitemap(
   path: string,

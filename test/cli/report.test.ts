@@ -426,6 +426,8 @@ describe("heed report and heed export: bad input", SUITE, () => {
     assert.equal(exp.code, 0);
     for (const option of ["--store <path>", "--format <format>", "jsonl", "csv", "--out <file>"])
       assert.ok(exp.stdout.includes(option), option);
+    // Every field a record has is named, the referrer among them.
+    for (const field of EXPORT_FIELDS) assert.ok(exp.stdout.includes(field), field);
     const top = await runCli(["--help"]);
     assert.match(top.stdout, /\n {2}report \[options\]/);
     assert.match(top.stdout, /\n {2}export \[options\]/);

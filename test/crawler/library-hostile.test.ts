@@ -75,6 +75,22 @@ describe("new Crawler(options): each wrong option named, expected and got", () =
     ["an ip that is not one", { ip: "10.0.0" }, /^ip: expected an IPv4 or IPv6 address/],
     ["a scope that is not one", { scope: "everything" }, /^scope: expected host, domain or prefix/],
     ["a handler that is not a function", { handler: "parse" }, /^handler: expected a function/],
+    [
+      "an include pattern RE2 does not read",
+      { include: ["re:(a)\\1"] },
+      /^include: "re:\(a\)\\1" is not a regular expression RE2 reads/,
+    ],
+    ["an exclude that is not a list", { exclude: "/a" }, /^exclude: expected an array/],
+    [
+      "a proxy that is not an http(s) URL",
+      { proxy: "socks5://127.0.0.1:1080" },
+      /^proxy: expected an http\(s\) proxy URL/,
+    ],
+    [
+      "a host's proxy with a path",
+      { proxyFor: { "a.example": "http://p.example/x" } },
+      /^proxyFor\["a.example"\]: expected an http\(s\) proxy URL/,
+    ],
   ];
   for (const [name, change, message] of table) {
     it(name, () => {

@@ -13,6 +13,7 @@ import {
   formatBytes,
   formatDuration,
   isRequest,
+  linkedFrom,
   reportBuilder,
   statusClass,
   summarize,
@@ -485,5 +486,26 @@ describe("crawl report: gaps over every process's requests", () => {
     const gaps = summarize(records).origins.find((o) => o.origin === A2)?.gaps;
     assert.equal(gaps?.minMs, 10);
     assert.equal(gaps?.belowRequired, 1);
+  });
+});
+
+describe("crawl report: where a broken URL came from", () => {
+  it("names the linking page, or says it came from a seed or a sitemap", () => {
+    const O = "https://a.example";
+    const report = summarize([
+      rec(O, "/gone", { status: 404, outcome: "fetched", via: "link", referrer: `${O}/` }),
+      rec(O, "/listed", { status: 410, outcome: "fetched", via: "sitemap", referrer: null }),
+      rec(O, "/start", { status: 404, outcome: "fetched", via: "seed", referrer: null }),
+      rec(O, "/old", { status: 404, outcome: "fetched", referrer: null }),
+    ]);
+    assert.deepEqual(
+      report.overall.brokenLinks.map((b) => [new URL(b.url).pathname, linkedFrom(b)]),
+      [
+        ["/gone", `${O}/`],
+        ["/listed", "(a sitemap)"],
+        ["/old", "(no page recorded)"],
+        ["/start", "(a seed)"],
+      ],
+    );
   });
 });

@@ -9,6 +9,7 @@ import type { Robot } from "../../protocol/robots/policy.js";
 import { robotsLicenses } from "../../protocol/robots/license.js";
 import { runBatch } from "../batch/run.js";
 import type { RequestSigner } from "../../net/request-signer.js";
+import { proxyChoice, type ProxyFlags } from "../proxy-flags.js";
 import {
   allowedOf,
   type Answer,
@@ -38,7 +39,7 @@ import {
 import { deadlineOf } from "../deadline-flag.js";
 import { printable } from "../printable.js";
 
-export interface CheckOptions {
+export interface CheckOptions extends ProxyFlags {
   readonly agent?: string;
   /** A private JWK file: sign the robots.txt fetch with Web Bot Auth (docs/web-bot-auth.md). */
   readonly sign?: string;
@@ -181,6 +182,7 @@ async function load(source: string, options: CheckOptions, io: Io): Promise<Rule
     ).loadRobots(source, {
       stdin: io.stdin,
       ...(signer === null ? {} : { signer }),
+      proxies: proxyChoice(options),
       ...userAgent(options.agent),
       ...deadlineOf(options.deadline),
       onNote: (text) => io.stderr.write(`heed check: ${text}\n`),

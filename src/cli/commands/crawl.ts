@@ -9,6 +9,8 @@ import type { CrawlEvent, CrawlSummary, FetchedPage } from "../../crawler/crawle
 import type { CatalogRun } from "../../crawler/datasets/crawl-catalogs.js";
 import { catalogLine, catalogSummary } from "../crawl-datasets.js";
 import type { ScopeKind } from "../../crawler/scope.js";
+import { urlPatternProblem } from "../../crawler/url-patterns.js";
+import { proxyChoice } from "../proxy-flags.js";
 import { normalizeUrl } from "../../crawler/url-normal.js";
 import { WarcWriter } from "../../crawler/warc-writer.js";
 import type { Exchange } from "../../net/exchange-tap.js";
@@ -58,6 +60,10 @@ export interface CrawlCommandOptions {
   /** Connections open at once over all sites (default: from the open-files limit). */
   readonly maxSockets?: string;
   readonly scope: ScopeKind;
+  readonly include?: readonly string[];
+  readonly proxy?: string;
+  readonly proxyFor?: readonly string[];
+  readonly exclude?: readonly string[];
   readonly ip?: string;
   readonly languages?: string;
   readonly encodings?: string;
@@ -114,6 +120,11 @@ export async function runCrawl(
   if (options.ip !== undefined && isIP(options.ip) === 0) {
     throw new CliError(`--ip: expected an IPv4 or IPv6 address, got "${options.ip}"`);
   }
+  const proxies = proxyChoice(options);
+  const patterns = urlPatternProblem(options.include ?? [], options.exclude ?? []);
+  // "include: …" names the flag; a count over the limit names both.
+  if (patterns !== null)
+    throw new CliError(/^(in|ex)clude:/.test(patterns) ? `--${patterns}` : patterns);
   const maxPages = count("--max-pages", options.maxPages, 1);
   const maxDepth = count("--max-depth", options.maxDepth, 0);
   const maxPerHost =
@@ -285,6 +296,9 @@ export async function runCrawl(
       perHost,
       ...(maxSockets === undefined ? {} : { maxSockets }),
       scope: options.scope,
+      ...proxies,
+      include: options.include ?? [],
+      exclude: options.exclude ?? [],
       recrawl: options.recrawl === true,
       revisit: options.revisit === true,
       queued: options.queued === true,
@@ -332,6 +346,7 @@ export async function runCrawl(
       const client = createHttpClient({
         userAgent,
         allowPrivateAddresses: allowPrivate,
+        ...proxies,
         connectionsPerOrigin: perHost,
         ...(options.ip === undefined ? {} : { localAddress: options.ip }),
         ...(signer === null ? {} : { signer }),

@@ -33,8 +33,9 @@ import { type Io, LineWriter } from "../io.js";
 import { VERSION } from "../version.js";
 import { isPrivateHost } from "../private-host.js";
 import { printable } from "../printable.js";
+import { proxyChoice, type ProxyFlags } from "../proxy-flags.js";
 
-export interface DatasetsCommandOptions {
+export interface DatasetsCommandOptions extends ProxyFlags {
   readonly agent?: string;
   /** Each fetch's total seconds (downloads keep their own limits). */
   readonly deadline?: string;
@@ -85,6 +86,7 @@ export async function runDatasets(
     userAgent: `${agent}/${VERSION} (+https://www.npmjs.com/package/heed)`,
     // Asking about a loopback or private site is asking for it; anything else is guarded.
     allowPrivateAddresses: options.allowPrivate === true || isPrivateHost(origin.hostname),
+    ...proxyChoice(options),
   });
   const out = new LineWriter(io.stdout);
   const err = new LineWriter(io.stderr);

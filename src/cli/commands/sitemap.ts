@@ -20,6 +20,7 @@ import {
   type SitemapFetchOptions,
   type SourcedSitemapEvent,
 } from "../../net/sitemap-fetch.js";
+import { proxyChoice, type ProxyFlags } from "../proxy-flags.js";
 import {
   CHANGE_FREQS,
   type ChangeFreq,
@@ -38,7 +39,7 @@ import { deadlineOf } from "../deadline-flag.js";
 import { printable } from "../printable.js";
 import { MAX_QUERY_LINE_BYTES, queryLines } from "../query-lines.js";
 
-export interface SitemapListOptions {
+export interface SitemapListOptions extends ProxyFlags {
   readonly json: boolean;
   readonly count: boolean;
   readonly follow: boolean;
@@ -57,6 +58,27 @@ export async function runSitemapList(
   options: SitemapListOptions,
   io: Io,
 ): Promise<number> {
+  const proxies = proxyChoice(options);
+  if (Object.keys(proxies).length === 0) return listSitemaps(source, options, io, null);
+  const { createHttpClient } = await import("../../net/http-client.js");
+  const client = createHttpClient({
+    userAgent: options.agent ?? "heed",
+    allowPrivateAddresses: [source, options.url].some(namesPrivateHost),
+    ...proxies,
+  });
+  try {
+    return await listSitemaps(source, options, io, client);
+  } finally {
+    await client.close();
+  }
+}
+
+async function listSitemaps(
+  source: string,
+  options: SitemapListOptions,
+  io: Io,
+  client: NonNullable<SitemapFetchOptions["client"]> | null,
+): Promise<number> {
   const out = new LineWriter(io.stdout);
   const err = new LineWriter(io.stderr);
   for (const [name, value] of [
@@ -70,7 +92,9 @@ export async function runSitemapList(
     ...(options.agent === undefined ? {} : { userAgent: options.agent }),
     ...deadlineOf(options.deadline),
     // The guard refuses private addresses on every hop unless the user named such a host.
-    allowPrivateAddresses: [source, options.url].some(namesPrivateHost),
+    ...(client === null
+      ? { allowPrivateAddresses: [source, options.url].some(namesPrivateHost) }
+      : { client }),
   };
   let roots: readonly string[] = [source];
   let robotsTxtHosts: readonly string[] = [];

@@ -88,6 +88,8 @@ export class Crawler {
       ...(o.maxSockets === undefined ? {} : { maxSockets: o.maxSockets }),
       ...(o.ip === undefined ? {} : { localAddress: o.ip }),
       ...(o.signer === undefined ? {} : { signer: o.signer }),
+      ...(o.proxy === undefined ? {} : { proxy: o.proxy }),
+      ...(o.proxyFor === undefined ? {} : { proxyFor: o.proxyFor }),
     });
     const signals = [o.signal, runOptions.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
@@ -168,6 +170,8 @@ export class Crawler {
         concurrency: o.concurrency ?? DEFAULTS.concurrency,
         perHost,
         scope: o.scope ?? DEFAULTS.scope,
+        ...(o.include === undefined ? {} : { include: o.include }),
+        ...(o.exclude === undefined ? {} : { exclude: o.exclude }),
         onEvent: (event) => this.hub.emit(event),
         ...onPage,
         ...(signal === undefined ? {} : { signal }),

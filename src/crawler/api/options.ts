@@ -10,6 +10,8 @@ import type { ExchangeObserver } from "../../net/exchange-tap.js";
 import type { RequestSigner } from "../../net/request-signer.js";
 import type { CrawlRecord, CrawlStore } from "../../store/types.js";
 import type { ScopeKind } from "../scope.js";
+import { urlPatternProblem } from "../url-patterns.js";
+import { badProxyOption } from "../../net/proxy-url.js";
 import { normalizeUrl } from "../url-normal.js";
 import { CrawlerError } from "./errors.js";
 import type { Page, PageContext, PageReader } from "./page.js";
@@ -71,6 +73,15 @@ export interface CrawlerOptions {
   readonly sites?: Readonly<Record<string, { readonly concurrency?: number }>>;
   /** Which links to follow: the seeds' hosts (default), their domains, or URL prefixes. */
   readonly scope?: ScopeKind;
+  /**
+   * URL patterns a found URL must match to be taken (any one; every URL when empty): globs
+   * (`/blog/**`, `https://example.com/docs/*`) or RE2 regular expressions written `re:…`.
+   * Checked before robots.txt: a URL left out is never fetched. The seeds are always fetched.
+   * docs/crawler.md#include-and-exclude.
+   */
+  readonly include?: readonly string[];
+  /** URL patterns, as `include`, that leave a found URL out. */
+  readonly exclude?: readonly string[];
   /** robots.txt dialect: `auto` (default: what the file says), `rfc9309`, `koster1996`, `regp`. */
   readonly dialect?: DialectChoice;
   /** The address requests leave from; REGP Ip-* rules see it. */
@@ -128,6 +139,13 @@ export interface CrawlerOptions {
    * link, a redirect, a sitemap or a Mirror-site line names. false: on none.
    */
   readonly allowPrivateAddresses?: boolean;
+  /**
+   * An HTTP proxy (`http://host:port`) every request of the crawl goes through; `proxyFor`
+   * gives a host its own (or `direct`). Targets stay under the address guard as direct
+   * requests are. docs/network-guard.md#proxies.
+   */
+  readonly proxy?: string;
+  readonly proxyFor?: Readonly<Record<string, string>>;
   /** Stops the crawl; `run()` then resolves with `stoppedBy: "aborted"`. */
   readonly signal?: AbortSignal;
 }
@@ -237,6 +255,15 @@ export function checkOptions(options: CrawlerOptions): { readonly seeds: readonl
   whole("handlerTimeoutMs", options.handlerTimeoutMs, 1);
   if (options.scope !== undefined && !["host", "domain", "prefix"].includes(options.scope))
     bad("scope", "host, domain or prefix", options.scope);
+  for (const name of ["include", "exclude"] as const) {
+    const list = options[name];
+    if (list !== undefined && (!Array.isArray(list) || list.some((p) => typeof p !== "string")))
+      bad(name, "an array of pattern strings", list);
+  }
+  const patterns = urlPatternProblem(options.include ?? [], options.exclude ?? []);
+  if (patterns !== null) throw new CrawlerError("HEED_BAD_CRAWLER_OPTION", patterns);
+  const badProxy = badProxyOption(options);
+  if (badProxy !== null) bad(badProxy.name, "an http(s) proxy URL", badProxy.value);
   if (options.ip !== undefined && isIP(options.ip) === 0)
     bad("ip", "an IPv4 or IPv6 address", options.ip);
   for (const [origin, site] of Object.entries(options.sites ?? {})) {

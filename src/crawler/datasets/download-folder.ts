@@ -30,7 +30,7 @@ import {
   unlink,
 } from "node:fs/promises";
 import { join, sep } from "node:path";
-import { withFileLock } from "../../site/file-lock.js";
+import { withFileLock } from "../../store/file-lock.js";
 
 /** heed's own folder inside a download folder. */
 export const HEED_FOLDER = ".heed";

@@ -62,12 +62,13 @@ export class DiscoverStage {
 
   /**
    * Whether a page at `from` may lead to `link`: inside the crawl's scope, or, for a page
-   * outside it (one a `--queued` run was given), a link to its own site. A Mirror-site is a link
+   * outside it (one a `--queued` run was given, or a seed the include patterns leave out), a
+   * link to its own site. The include and exclude patterns hold either way. A Mirror-site is a link
    * like any other (seeds/003 §3.2.11): one outside the scope is never queued (./fetch.ts).
    */
   follows(from: string, link: string): boolean {
-    const { inScope } = this.run;
-    return inScope(link) || (!inScope(from) && originOf(link) === originOf(from));
+    const { inScope, wanted } = this.run;
+    return inScope(link) || (!inScope(from) && originOf(link) === originOf(from) && wanted(link));
   }
 
   /**

@@ -9,6 +9,7 @@ import type { Robot } from "../../protocol/robots/index.js";
 import type { CrawlRecord, CrawlStore, Lease, Outcome, SettleWrites } from "../../store/types.js";
 import type { CrawlerOptions, CrawlEvent } from "../crawl-options.js";
 import { makeScope, type Scope } from "../scope.js";
+import { urlFilter } from "../url-patterns.js";
 import { normalizeUrl } from "../url-normal.js";
 
 /** A record's optional fields the stages fill. */
@@ -25,7 +26,10 @@ export class CrawlRun {
   readonly now: () => number;
   readonly started: number;
   readonly emit: (event: CrawlEvent) => void;
+  /** The scope's hosts and the include and exclude patterns: whether a found URL is taken. */
   readonly inScope: Scope;
+  /** The include and exclude patterns alone. */
+  readonly wanted: Scope;
   /** The robot's name token, lower-cased, as page robots meta and X-Robots-Tag name it. */
   readonly token: string;
   /** --queued fetches what is queued: links and sitemaps only with --follow. */
@@ -54,7 +58,9 @@ export class CrawlRun {
         : tapClient(options.client, options.onExchange, this.now);
     this.started = this.now();
     this.emit = options.onEvent ?? (() => {});
-    this.inScope = makeScope(options.scope, options.seeds);
+    this.wanted = urlFilter(options.include ?? [], options.exclude ?? []);
+    const hosts = makeScope(options.scope, options.seeds);
+    this.inScope = (url) => hosts(url) && this.wanted(url);
     this.token = options.agent.toLowerCase();
     this.following = options.queued !== true || options.follow === true;
   }

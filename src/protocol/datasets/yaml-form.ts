@@ -19,6 +19,7 @@ import {
   type Node,
   type Pair,
   parseDocument,
+  visit,
   type YAMLMap,
 } from "yaml";
 import type { Diagnostic } from "../robots/diagnostic.js";
@@ -162,11 +163,15 @@ function readDocument(
     lineCounter: lines,
   });
   for (const error of doc.errors) {
+    const noticed = error.pos[0];
+    const opened = openedAt(doc, noticed);
+    const where =
+      lineOf(opened) === lineOf(noticed) ? "" : ` (it runs on to line ${lineOf(noticed)})`;
     diagnostics.push(
       problem(
-        lineOf(error.pos[0]),
+        lineOf(opened),
         "yaml-syntax",
-        `YAML: ${firstLine(error.message)} [${error.code}]`,
+        `YAML: ${firstLine(error.message)}${where} [${error.code}]`,
       ),
     );
   }
@@ -325,6 +330,33 @@ function refusedConstructs(doc: Document): Problem[] {
     }
   }
   return problems.sort((a, b) => a.offset - b.offset);
+}
+
+/**
+ * Where the value a syntax error belongs to opened. The yaml package reports an unterminated
+ * quoted scalar or flow collection where it gave up, at its end: the next line, or the end of
+ * the file. The line to mend is where the quote or bracket opened: the innermost such value
+ * that runs up to `offset`. Any other error stays where it was reported.
+ */
+function openedAt(doc: Document, offset: number): number {
+  let opened = offset;
+  visit(doc, {
+    Node(_key, node) {
+      const range = node.range;
+      if (range === null || range === undefined) return;
+      const runsOn = isScalar(node)
+        ? node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE"
+        : (isMap(node) || isSeq(node)) && node.flow === true;
+      if (
+        runsOn &&
+        range[0] < offset &&
+        offset <= range[2] &&
+        (opened === offset || range[0] > opened)
+      )
+        opened = range[0];
+    },
+  });
+  return opened;
 }
 
 /** The item whose range holds `offset` (items in document order), by binary search; or null. */

@@ -127,8 +127,11 @@ function cutLine(source: Statement["source"]): StatementReading {
 // The usage rules of a selection (the groups chosen for one robot), read once per selection.
 const rulesOfSelection = new WeakMap<object, readonly UsageRule[]>();
 
-/** The usage rules of the groups that apply to the robot (RFC 9309 §2.2.1, or Koster 1996's first record). */
-function rulesFor(policy: RobotsPolicy, agent: string): readonly UsageRule[] {
+/**
+ * The usage rules of the groups that apply to the robot (RFC 9309 §2.2.1, or Koster 1996's
+ * first record), longest path first. Robots that get the same groups get the same array.
+ */
+export function usageRulesFor(policy: RobotsPolicy, agent: string): readonly UsageRule[] {
   const selection = policy.select(productToken(agent));
   let rules = rulesOfSelection.get(selection);
   if (rules === undefined) {
@@ -149,6 +152,31 @@ function rulesFor(policy: RobotsPolicy, agent: string): readonly UsageRule[] {
 }
 
 /**
+ * The rules of `rules` (longest path first, as {@link usageRulesFor} gives them) that apply to
+ * `path`: for each form, every rule of the longest matching path, in file order. This is the
+ * one reading of the lines: `heed check --purpose` answers from it and `heed lint` judges
+ * conflicts by it, so the two cannot disagree.
+ */
+export function applyingRules(rules: readonly UsageRule[], path: string): UsageRule[] {
+  const best: Record<UsageRule["form"], UsageRule[]> = {
+    "content-usage": [],
+    "content-signal": [],
+  };
+  const have = characterMask(path);
+  for (const rule of rules) {
+    const list = best[rule.form];
+    const top = list[0];
+    // Rules come longest first: once a form has matched, shorter rules of it cannot apply.
+    if (top !== undefined && rule.specificity < top.specificity) continue;
+    const pattern = rule.pattern;
+    // A character the pattern needs is missing from the path: no match (policy.ts does the same).
+    if (pattern !== null && ((pattern.mask & ~have) !== 0 || !pattern.matches(path))) continue;
+    list.push(rule);
+  }
+  return [...best["content-usage"], ...best["content-signal"]].sort((a, b) => a.line - b.line);
+}
+
+/**
  * The statements of the file's usage lines that apply to `url` for `agent`: for each form,
  * every rule of the longest matching path. Under REGP there are none (REGP has no such lines).
  */
@@ -160,22 +188,5 @@ export function robotsStatements(
   if (policy.regp !== null || !hasUsageLines(policy)) return [];
   const path = requestPath(url);
   if (!path.ok) return [];
-  const best: Record<UsageRule["form"], UsageRule[]> = {
-    "content-usage": [],
-    "content-signal": [],
-  };
-  const have = characterMask(path.path);
-  for (const rule of rulesFor(policy, agent)) {
-    const list = best[rule.form];
-    const top = list[0];
-    // Rules come longest first: once a form has matched, shorter rules of it cannot apply.
-    if (top !== undefined && rule.specificity < top.specificity) continue;
-    const pattern = rule.pattern;
-    // A character the pattern needs is missing from the path: no match (policy.ts does the same).
-    if (pattern !== null && ((pattern.mask & ~have) !== 0 || !pattern.matches(path.path))) continue;
-    list.push(rule);
-  }
-  return [...best["content-usage"], ...best["content-signal"]]
-    .sort((a, b) => a.line - b.line)
-    .map((rule) => rule.reading);
+  return applyingRules(usageRulesFor(policy, agent), path.path).map((rule) => rule.reading);
 }

@@ -6,9 +6,10 @@
  */
 import { FORMER_LABELS, MAX_USAGE_LINES, type UsageRule } from "../../usage/index.js";
 import { splitRuleValue } from "../../usage/content-usage.js";
-import { usageForm, usageRule } from "../../usage/robots-usage.js";
+import { applyingRules, usageForm, usageRule, usageRulesFor } from "../../usage/robots-usage.js";
 import { parseDictionary } from "../../usage/structured-dictionary.js";
 import { CATEGORIES } from "../../usage/vocabulary.js";
+import type { Group } from "../groups.js";
 import type { RobotsLine } from "../line-reader.js";
 import { type LintContext, quote } from "./finding.js";
 
@@ -90,76 +91,86 @@ function hint(rule: UsageRule, code: string): string {
 }
 
 /**
- * Content-Usage and Content-Signal lines of one group with the same path (or both without one)
- * that state opposite preferences for one category. Robots that read both combine them and the
+ * A Content-Usage and a Content-Signal line that both apply to some URL for some robot and
+ * state opposite preferences for one category. Robots that read both combine them and the
  * restrictive one wins (draft-ietf-aipref-vocab-07 §5.1), so the permissive one does nothing.
+ * Which lines apply is decided by the reading `heed check --purpose` uses (robots-usage.ts:
+ * the robot's merged groups, then each form's longest matching path), asked at each line's own
+ * path for every robot the file names: lint warns exactly where check answers "disallowed"
+ * against a line that says "allowed".
  */
-function checkConflicts(ctx: LintContext, rules: ReadonlyMap<number, UsageRule>): void {
+function checkConflicts(ctx: LintContext, read: ReadonlyMap<number, UsageRule>): void {
   const reported = new Set<string>();
-  for (const group of ctx.policy.groups) {
-    const own = group.extensions.flatMap((l) => {
-      const rule = rules.get(l.number);
-      return rule === undefined ? [] : [rule];
-    });
-    for (let i = 0; i < own.length; i++) {
-      for (let j = i + 1; j < own.length; j++) {
-        const a = own[i] as UsageRule;
-        const b = own[j] as UsageRule;
-        if (a.form === b.form) continue;
-        if ((a.pattern?.canonical ?? null) !== (b.pattern?.canonical ?? null)) {
-          checkShadowed(ctx, a, b, reported);
-          checkShadowed(ctx, b, a, reported);
-          continue;
-        }
-        for (const category of CATEGORIES) {
-          const va = a.reading.statement.preferences[category];
-          const vb = b.reading.statement.preferences[category];
-          if (va === undefined || vb === undefined || va === vb) continue;
-          const later = a.line > b.line ? a : b;
-          const earlier = later === a ? b : a;
-          const key = `${earlier.line}:${later.line}:${category}`;
-          if (reported.has(key)) continue;
-          reported.add(key);
-          ctx.add(
-            later.line,
-            "warning",
-            "usage-conflict",
-            `${KEY_NAME[later.form]} and the ${KEY_NAME[earlier.form]} of line ${earlier.line} disagree on ${category} for ${earlier.path ?? "every path"}: robots that read both take the restrictive one (disallowed)`,
-          );
-        }
+  const asked = new Set<readonly UsageRule[]>();
+  for (const token of namedTokens(ctx.policy.groups)) {
+    const rules = usageRulesFor(ctx.policy, token);
+    // Robots given the same groups get the same array: each selection is judged once.
+    if (asked.has(rules)) continue;
+    asked.add(rules);
+    for (const rule of rules) {
+      if (!read.has(rule.line)) continue;
+      const here = applyingRules(rules, samplePath(rule));
+      if (!here.includes(rule)) continue;
+      for (const other of here) {
+        if (other.form !== rule.form) reportConflict(ctx, rule, other, reported);
       }
     }
   }
 }
 
-/**
- * `narrow` allows a category for its path, and `broad` (the other form, for every path or a
- * path that contains `narrow`'s) disallows it. Each form is settled by its own longest match,
- * then the two combine to the restrictive value, so the allowance never takes effect.
- */
-function checkShadowed(
+/** Every product token a group names, `*` included: each robot the file treats apart. */
+function namedTokens(groups: readonly Group[]): Set<string> {
+  const tokens = new Set<string>();
+  for (const group of groups) {
+    if (group.extensions.length === 0) continue;
+    for (const agent of group.agents) tokens.add(agent.token);
+  }
+  return tokens;
+}
+
+/** A path the rule's own pattern matches: its text with every `*` matching nothing. */
+function samplePath(rule: UsageRule): string {
+  return rule.pattern === null
+    ? "/"
+    : rule.pattern.canonical.replace(/\$$/, "").replaceAll("*", "");
+}
+
+/** Warns of `rule` and `other` (both applying to one path) where they disagree. */
+function reportConflict(
   ctx: LintContext,
-  narrow: UsageRule,
-  broad: UsageRule,
+  rule: UsageRule,
+  other: UsageRule,
   reported: Set<string>,
 ): void {
-  if (narrow.pattern === null) return;
-  const inside =
-    broad.pattern === null ||
-    (broad.specificity < narrow.specificity &&
-      broad.pattern.matches(narrow.pattern.canonical.replace(/\$$/, "")));
-  if (!inside) return;
+  const samePath = (rule.pattern?.canonical ?? null) === (other.pattern?.canonical ?? null);
   for (const category of CATEGORIES) {
-    if (narrow.reading.statement.preferences[category] !== "allowed") continue;
-    if (broad.reading.statement.preferences[category] !== "disallowed") continue;
-    const key = `${broad.line}:${narrow.line}:${category}`;
+    const mine = rule.reading.statement.preferences[category];
+    const theirs = other.reading.statement.preferences[category];
+    if (mine === undefined || theirs === undefined || mine === theirs) continue;
+    if (samePath) {
+      const later = rule.line > other.line ? rule : other;
+      const earlier = later === rule ? other : rule;
+      const key = `${earlier.line}:${later.line}:${category}`;
+      if (reported.has(key)) continue;
+      reported.add(key);
+      ctx.add(
+        later.line,
+        "warning",
+        "usage-conflict",
+        `${KEY_NAME[later.form]} and the ${KEY_NAME[earlier.form]} of line ${earlier.line} disagree on ${category} for ${earlier.path ?? "every path"}: robots that read both take the restrictive one (disallowed)`,
+      );
+      continue;
+    }
+    if (mine !== "allowed") continue;
+    const where = rule.path ?? "every path";
+    const key = `${other.line}:${rule.line}:${category}`;
     if (reported.has(key)) continue;
     reported.add(key);
     ctx.add(
-      narrow.line,
+      rule.line,
       "warning",
       "usage-conflict",
-      `${KEY_NAME[narrow.form]} allows ${category} for ${narrow.path}, but the ${KEY_NAME[broad.form]} of line ${broad.line} disallows it for ${broad.path ?? "every path"}: robots that read both take the restrictive one, so ${narrow.path} stays disallowed`,
+      `${KEY_NAME[rule.form]} allows ${category} for ${where}, but the ${KEY_NAME[other.form]} of line ${other.line} disallows it for ${other.path ?? "every path"}: robots that read both take the restrictive one, so ${where} stays disallowed`,
     );
   }
 }

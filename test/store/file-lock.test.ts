@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { LOCKED_CODE, withFileLock } from "../../src/site/file-lock.js";
+import { LOCKED_CODE, withFileLock } from "../../src/store/file-lock.js";
 
 const WRITER = fileURLToPath(new URL("../../src/site/sitemap-writer.js", import.meta.url));
 
