@@ -4,8 +4,14 @@
  * as one of the URL's attempts, and the crawl says once what happened and what to do.
  */
 import type { PageResult } from "../net/http-client.js";
-import type { Lease } from "../store/types.js";
-import type { CrawlRun } from "./stages/run.js";
+import type { CrawlStore, Lease } from "../store/types.js";
+
+/** The parts of a run this file uses; named here so the run's own file need not be imported. */
+interface RunParts {
+  emit(event: { readonly type: "notice"; readonly message: string }): void;
+  readonly store: CrawlStore;
+  now(): number;
+}
 
 /**
  * How long a site waits before it is asked again: the socket cap has come down to the sockets
@@ -24,7 +30,7 @@ export const OPEN_FILES_WAIT = "too many open files here: asked again shortly";
 const told = new WeakSet<object>();
 
 /** Says {@link OPEN_FILES_NOTICE} the first time a run meets the shortage. */
-export function tellOpenFilesShortage(run: Pick<CrawlRun, "emit">): void {
+export function tellOpenFilesShortage(run: Pick<RunParts, "emit">): void {
   if (told.has(run)) return;
   told.add(run);
   run.emit({ type: "notice", message: OPEN_FILES_NOTICE });
@@ -36,7 +42,7 @@ export function tellOpenFilesShortage(run: Pick<CrawlRun, "emit">): void {
  * True when it was such a failure (and is dealt with).
  */
 export async function deferForOpenFiles(
-  run: Pick<CrawlRun, "emit" | "store" | "now">,
+  run: RunParts,
   lease: Lease,
   result: PageResult,
 ): Promise<boolean> {

@@ -1,6 +1,6 @@
 /**
  * The connection policy of heed's HTTP servers (`heed serve` with its RUP service, `heed ui`):
- * the shared connection table (./connection-table.ts: limits per address and in all, eviction
+ * the shared connection table (net/connection-table.ts: limits per address and in all, eviction
  * of the idlest, a deadline on an answer's progress), deadlines on a request's head and on idle
  * connections, and a cap on pipelined requests. node:http parses every request in what it
  * reads at once (up to 64 KiB, thousands of small requests) and would start an answer for each:
@@ -17,7 +17,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { Socket } from "node:net";
-import { ConnectionTable, PROGRESS_MS, type TableLimits } from "./connection-table.js";
+import { ConnectionTable, PROGRESS_MS, type TableLimits } from "../net/connection-table.js";
 import { RequestTurns } from "./request-turns.js";
 
 export interface ConnectionLimits extends TableLimits {

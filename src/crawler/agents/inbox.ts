@@ -20,7 +20,7 @@ import { readRequest } from "../../protocol/atp/reader.js";
 import { ATP_STATUS, type AtpStatus } from "../../protocol/atp/status.js";
 import { readResourceUri } from "../../protocol/atp/url.js";
 import { writeResponse } from "../../protocol/atp/writer.js";
-import { ConnectionTable, PROGRESS_MS, type TableLimits } from "../../site/connection-table.js";
+import { ConnectionTable, PROGRESS_MS, type TableLimits } from "../../net/connection-table.js";
 
 /** How long a connection may take to send its request: a report of up to 4 MiB, on a slow link. */
 const INBOX_REQUEST_TIMEOUT_MS = 30_000;

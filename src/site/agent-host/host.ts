@@ -30,7 +30,7 @@ import { AGENT_ID, parseAtpUrl, readResourceUri } from "../../protocol/atp/url.j
 import { writeResponse } from "../../protocol/atp/writer.js";
 import { AgentRegistry, type HeldAgent } from "./agent-registry.js";
 import * as L from "./limits.js";
-import { ConnectionTable, PROGRESS_MS, type TableLimits } from "../connection-table.js";
+import { ConnectionTable, PROGRESS_MS, type TableLimits } from "../../net/connection-table.js";
 import type { SandboxJob, SandboxLimits, SandboxOutcome } from "./sandbox/job.js";
 import { runSandboxed } from "./sandbox/spawn.js";
 import { agentPath, encodePath } from "./subtree.js";
