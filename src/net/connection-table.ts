@@ -35,6 +35,12 @@ export const PROGRESS_CHECK_MS = 1_000;
  * request unread, to make room for the one after it. It still gives way when nothing else can.
  */
 export const NEWCOMER_GRACE_MS = 1_000;
+/**
+ * The kernel's queue of connections not yet accepted (Node's default is 511). Hundreds of
+ * attackers connecting at once fill a queue of that size, and a well-behaved client arriving
+ * behind them is dropped or reset before heed sees it; Linux caps this at somaxconn (4096).
+ */
+export const LISTEN_BACKLOG = 4096;
 
 interface Tracked {
   readonly address: string;

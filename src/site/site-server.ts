@@ -20,6 +20,7 @@ import { type BotAuthOptions, botVerdictOf, createBotAuth, describeVerdict } fro
 import { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH } from "../protocol/web-bot-auth/index.js";
 import type { BotKey } from "../net/bot-key.js";
 import { signDirectoryResponse } from "../net/directory-signer.js";
+import { LISTEN_BACKLOG } from "../net/connection-table.js";
 
 export interface SiteServerOptions {
   readonly root: string;
@@ -134,7 +135,10 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
   );
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => ok());
+    server.listen(
+      { port: options.port ?? 0, host: options.host ?? "127.0.0.1", backlog: LISTEN_BACKLOG },
+      () => ok(),
+    );
   });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;

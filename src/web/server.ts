@@ -25,6 +25,7 @@ import {
   SITEMAP_URLS_READ_THROUGH,
 } from "./fetches.js";
 import { gate, hostRule, type HostRule } from "./request-gate.js";
+import { LISTEN_BACKLOG } from "../net/connection-table.js";
 
 /** How often the crawl view's feed reads the store while a page listens. */
 export const FEED_INTERVAL_MS = 1000;
@@ -116,7 +117,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
+    server.listen({ port: options.port ?? 0, host, backlog: LISTEN_BACKLOG }, () => {
       server.off("error", reject);
       resolve();
     });

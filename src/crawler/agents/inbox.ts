@@ -20,7 +20,12 @@ import { readRequest } from "../../protocol/atp/reader.js";
 import { ATP_STATUS, type AtpStatus } from "../../protocol/atp/status.js";
 import { readResourceUri } from "../../protocol/atp/url.js";
 import { writeResponse } from "../../protocol/atp/writer.js";
-import { ConnectionTable, PROGRESS_MS, type TableLimits } from "../../net/connection-table.js";
+import {
+  ConnectionTable,
+  LISTEN_BACKLOG,
+  PROGRESS_MS,
+  type TableLimits,
+} from "../../net/connection-table.js";
 
 /** How long a connection may take to send its request: a report of up to 4 MiB, on a slow link. */
 const INBOX_REQUEST_TIMEOUT_MS = 30_000;
@@ -69,7 +74,7 @@ export class AgentInbox {
   async listen(host = "127.0.0.1", port = 0): Promise<string> {
     await new Promise<void>((resolve, reject) => {
       this.server.once("error", reject);
-      this.server.listen(port, host, () => resolve());
+      this.server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve());
     });
     const address = this.server.address();
     const bound = typeof address === "object" && address !== null ? address.port : port;

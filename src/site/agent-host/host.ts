@@ -30,7 +30,12 @@ import { AGENT_ID, parseAtpUrl, readResourceUri } from "../../protocol/atp/url.j
 import { writeResponse } from "../../protocol/atp/writer.js";
 import { AgentRegistry, type HeldAgent } from "./agent-registry.js";
 import * as L from "./limits.js";
-import { ConnectionTable, PROGRESS_MS, type TableLimits } from "../../net/connection-table.js";
+import {
+  ConnectionTable,
+  LISTEN_BACKLOG,
+  PROGRESS_MS,
+  type TableLimits,
+} from "../../net/connection-table.js";
 import type { SandboxJob, SandboxLimits, SandboxOutcome } from "./sandbox/job.js";
 import { runSandboxed } from "./sandbox/spawn.js";
 import { agentPath, encodePath } from "./subtree.js";
@@ -140,7 +145,10 @@ export class AgentHost {
     this.root = await realpath(this.options.root);
     await new Promise<void>((resolve, reject) => {
       this.server.once("error", reject);
-      this.server.listen(this.options.port, this.options.host, () => resolve());
+      this.server.listen(
+        { port: this.options.port, host: this.options.host, backlog: LISTEN_BACKLOG },
+        () => resolve(),
+      );
     });
     const address = this.server.address();
     const port = typeof address === "object" && address !== null ? address.port : this.options.port;
