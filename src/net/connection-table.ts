@@ -36,6 +36,11 @@ export const PROGRESS_CHECK_MS = 1_000;
  */
 export const NEWCOMER_GRACE_MS = 1_000;
 /**
+ * A connection answered this recently is not counted idle: a reset would throw away an answer
+ * its peer has not read yet. It gives way only when nothing else can.
+ */
+export const ANSWER_DRAIN_MS = 1_000;
+/**
  * The kernel's queue of connections not yet accepted (Node's default is 511). Hundreds of
  * attackers connecting at once fill a queue of that size, and a well-behaved client arriving
  * behind them is dropped or reset before heed sees it; Linux caps this at somaxconn (4096).
@@ -56,6 +61,8 @@ interface Tracked {
   readonly admittedAt: number;
   /** Whether its peer has sent a request or bytes yet. */
   spoke: boolean;
+  /** Whether an answer on it has been finished. */
+  answered: boolean;
 }
 
 export class ConnectionTable {
@@ -71,10 +78,16 @@ export class ConnectionTable {
   /** Takes `socket` in, or destroys it (its address is over its share, or nothing can give way). */
   admit(socket: Socket): boolean {
     const address = socket.remoteAddress ?? "unknown";
-    const fromAddress = this.perAddress.get(address) ?? 0;
+    let fromAddress = this.perAddress.get(address) ?? 0;
     if (fromAddress >= this.limits.perAddress) {
-      socket.destroy();
-      return false;
+      // An address at its share gives up its own connection answered and idle the longest (its
+      // close not come through yet, say): a client that opens a connection for each request is
+      // not refused for the ones it has finished with.
+      if (!this.evictIdleOf(address)) {
+        socket.destroy();
+        return false;
+      }
+      fromAddress--;
     }
     if (this.sockets.size >= this.limits.total && !this.evictIdlest(fromAddress)) {
       socket.destroy();
@@ -90,6 +103,7 @@ export class ConnectionTable {
       progressAt: now,
       admittedAt: now,
       spoke: false,
+      answered: false,
     });
     socket.once("close", () => this.forget(socket));
     return true;
@@ -110,6 +124,7 @@ export class ConnectionTable {
     const t = this.sockets.get(socket);
     if (t === undefined) return 0;
     t.busy = Math.max(0, t.busy - 1);
+    t.answered = true;
     if (t.busy === 0) t.idleSince = performance.now();
     return t.busy;
   }
@@ -178,7 +193,11 @@ export class ConnectionTable {
     let since = Infinity;
     let unheard: Socket | null = null;
     for (const [socket, t] of this.sockets) {
-      if (!t.spoke && now - t.admittedAt < NEWCOMER_GRACE_MS) {
+      // A request still being read, or an answer just finished (its peer may not have read it:
+      // a reset would throw it away), is no more idle than a newcomer: it gives way last.
+      const reading = t.busy === 0 && t.spoke && !t.answered;
+      const justAnswered = t.answered && t.busy === 0 && now - t.idleSince < ANSWER_DRAIN_MS;
+      if (reading || justAnswered || (!t.spoke && now - t.admittedAt < NEWCOMER_GRACE_MS)) {
         unheard ??= socket;
         continue;
       }
@@ -191,8 +210,28 @@ export class ConnectionTable {
     }
     idlest ??= this.oldestOfBusiestAddress(newcomer) ?? unheard;
     if (idlest === null) return false;
-    this.forget(idlest);
-    idlest.destroy();
+    this.giveWay(idlest);
+    return true;
+  }
+
+  /** Frees `socket`'s place and closes it. */
+  private giveWay(socket: Socket): void {
+    this.forget(socket);
+    socket.destroy();
+  }
+
+  /** Closes `address`'s answered connection idle the longest; false when it has none. */
+  private evictIdleOf(address: string): boolean {
+    let idlest: Socket | null = null;
+    let since = Infinity;
+    for (const [socket, t] of this.sockets) {
+      if (t.address === address && t.answered && t.busy === 0 && t.idleSince < since) {
+        idlest = socket;
+        since = t.idleSince;
+      }
+    }
+    if (idlest === null) return false;
+    this.giveWay(idlest);
     return true;
   }
 
