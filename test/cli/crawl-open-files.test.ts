@@ -4,42 +4,18 @@
 // the same (a cap set above it), "too many open files" is named, the sites wait and are asked
 // again: no robots.txt is read as "no answer", no site is set aside.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { tempDir } from "../helpers/crawl-harness.js";
 import { startManySites, type ManySites } from "../helpers/many-sites.js";
-import { BIN, type CliResult } from "../helpers/run-cli.js";
+import { type CliResult, runCli } from "../helpers/run-cli.js";
 
 const SITES = 600;
 const OPEN_FILES = 256;
 
 /** The built heed, run by a shell that first lowers its open-files limit. */
 function crawlUnderLimit(args: readonly string[], timeoutMs: number): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      "sh",
-      ["-c", `ulimit -n ${OPEN_FILES} && exec "$0" "$@"`, process.execPath, BIN, ...args],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (c: Buffer) => out.push(c));
-    child.stderr.on("data", (c: Buffer) => err.push(c));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`heed ${args.slice(0, 3).join(" ")} … took longer than ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({
-        code,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-      });
-    });
-  });
+  return runCli(args, { timeoutMs, shellFirst: `ulimit -n ${OPEN_FILES}` });
 }
 
 /**

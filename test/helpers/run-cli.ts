@@ -21,6 +21,8 @@ export interface CliOptions {
    * (`{ HEED_AGENT: undefined }`), and `PATH` may be replaced (node is started by its full path).
    */
   readonly env?: NodeJS.ProcessEnv;
+  /** A shell command run first, in the shell that then becomes node (`ulimit -n 256`). */
+  readonly shellFirst?: string;
 }
 
 function withEnv(env: NodeJS.ProcessEnv | undefined): { env?: NodeJS.ProcessEnv } {
@@ -35,7 +37,12 @@ export function runCli(
   options: CliOptions & { readonly input?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.script ?? BIN, ...args], {
+    const command = [process.execPath, options.script ?? BIN, ...args];
+    const [file, ...rest] =
+      options.shellFirst === undefined
+        ? command
+        : ["sh", "-c", `${options.shellFirst} && exec "$0" "$@"`, ...command];
+    const child = spawn(file as string, rest, {
       cwd: options.cwd ?? process.cwd(),
       ...withEnv(options.env),
       stdio: ["pipe", "pipe", "pipe"],
