@@ -7,7 +7,8 @@
  *   node dist/bench/profile.js select       # first query per robot on fresh policies
  *   node dist/bench/profile.js adversarial  # the adversarial cases
  *   add --seconds=N (default 5), --top=N (default 25), --save=FILE.cpuprofile,
- *   --corpus=web for the web-shaped corpus (bench/web-corpus.ts) instead of the large files
+ *   --corpus=web for the web-shaped corpus (bench/web-corpus.ts) instead of the large files,
+ *   --corpus=real for the real files (bench/real/, `npm run bench:fetch-corpus`)
  *
  * Lines are of the compiled JavaScript in dist/, which tsc keeps close to the TypeScript.
  */
@@ -16,7 +17,8 @@ import { Session } from "node:inspector/promises";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseRobots, type RobotsPolicy } from "../src/protocol/robots/index.js";
-import { adversarialCases, buildCorpus } from "./corpus.js";
+import { adversarialCases, buildCorpus, type CorpusFile } from "./corpus.js";
+import { loadRealCorpus } from "./real-corpus.js";
 import { buildWebCorpus } from "./web-corpus.js";
 
 interface CallFrame {
@@ -60,8 +62,16 @@ function loopFor(ms: number, body: () => void): number {
   return rounds;
 }
 
+function chosenCorpus(name: string): CorpusFile[] {
+  if (name === "web") return buildWebCorpus();
+  if (name !== "real") return buildCorpus();
+  const real = loadRealCorpus();
+  if (real === undefined) throw new Error("bench/real/ is empty: run npm run bench:fetch-corpus");
+  return real;
+}
+
 function workload(): () => void {
-  const corpus = option("corpus", "large") === "web" ? buildWebCorpus() : buildCorpus();
+  const corpus = chosenCorpus(option("corpus", "large"));
   switch (mode) {
     case "parse":
       return () => {

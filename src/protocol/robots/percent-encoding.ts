@@ -33,12 +33,14 @@ function hexValue(c: number): number {
 
 /** True when `text` is already canonical (the common case, checked without allocating). */
 export function isCanonical(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80 || ENCODE[c] === 1) return false;
-    if (c === 0x25) return false; // any escape needs a look
-  }
+  for (let i = 0; i < text.length; i++) if (!isCanonicalCode(text.charCodeAt(i))) return false;
   return true;
+}
+
+/** True when the UTF-16 code `c` stands for itself in canonical form: ASCII, not to encode, not `%`. */
+export function isCanonicalCode(c: number): boolean {
+  // `%`: any escape needs a look.
+  return c < 0x80 && ENCODE[c] !== 1 && c !== 0x25;
 }
 
 /**

@@ -190,21 +190,12 @@ export class RobotsPolicy {
   }
 
   private decidePath(target: string, token: string, robot: string | Robot): Decision {
-    if (
-      target.startsWith("/robots.txt") &&
-      (target.length === 11 || target.charCodeAt(11) === 0x3f || target.charCodeAt(11) === 0x23)
-    ) {
-      return this.answer(true, "robots-txt", token);
-    }
+    if (isRobotsTxt(target)) return this.answer(true, "robots-txt", token);
     if (this.regp !== null) {
       const who: Robot = typeof robot === "string" ? { agent: robot } : robot;
       return this.checkRegp(this.regp, target.toLowerCase(), token, who);
     }
-    let rules = this.lastRules;
-    if (rules === null) {
-      rules = this.rulesFor(token);
-      this.lastRules = rules;
-    }
+    const rules = this.lastRulesFor(token);
     if (rules.group === null) return this.byDefault("no-group", token, rules);
     if (typeof robot !== "string" && robot.at !== undefined) {
       const closed = this.outsideVisitTime(rules, token, robot.at);
@@ -214,6 +205,16 @@ export class RobotsPolicy {
     return row < 0
       ? this.byDefault("no-matching-rule", token, rules)
       : this.decided(rules.table as RuleTable, row, token, rules);
+  }
+
+  /** The rules of the robot last asked about (see {@link tokenFor}), worked out once. */
+  private lastRulesFor(token: string): RobotRules {
+    let rules = this.lastRules;
+    if (rules === null) {
+      rules = this.rulesFor(token);
+      this.lastRules = rules;
+    }
+    return rules;
   }
 
   /**
@@ -247,9 +248,24 @@ export class RobotsPolicy {
     return originOf(url) === origin;
   }
 
-  /** `check(url, agent).allowed`. */
+  /**
+   * `check(url, agent).allowed`, without the explanation: a crawler asking about every URL of
+   * a site pays for no decision object, deciding line's text or plan.
+   */
   isAllowed(url: string | URL, robot: string | Robot): boolean {
-    return this.check(url, robot).allowed;
+    // REGP weighs the robot's IP and time, and a Visit-time needs the time: check's way.
+    if (this.regp !== null || (typeof robot !== "string" && robot.at !== undefined)) {
+      return this.check(url, robot).allowed;
+    }
+    const token = this.tokenFor(typeof robot === "string" ? robot : robot.agent);
+    const path = requestPath(url, NO_FRAGMENT);
+    if (!path.ok) return false;
+    if (this.origin !== null && isAbsolute(url) && !this.onOrigin(url)) return false;
+    if (isRobotsTxt(path.path)) return true;
+    const rules = this.lastRulesFor(token);
+    if (rules.group === null) return true;
+    const row = rules.decide(path.path);
+    return row < 0 || (rules.table as RuleTable).allow(row);
   }
 
   /** Crawl-delay in seconds for the robot, or null when its group sets none. */
@@ -466,6 +482,14 @@ function tokenOf(agent: string): string {
  */
 function ownString(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
+}
+
+/** `/robots.txt` itself, always allowed (seeds/004 §3.2.2; RFC 9309 §2.2.2). */
+function isRobotsTxt(target: string): boolean {
+  return (
+    target.startsWith("/robots.txt") &&
+    (target.length === 11 || target.charCodeAt(11) === 0x3f || target.charCodeAt(11) === 0x23)
+  );
 }
 
 const NO_FRAGMENT = { keepFragment: false } as const;

@@ -119,3 +119,57 @@ describe("ordered rules decide as the rules in file order read by the dialect", 
     assert.deepEqual(scanned, [true, "rule", 5, "Allow: /*b", undefined]);
   });
 });
+
+describe("isAllowed answers as check(…).allowed, without building the decision", () => {
+  const URLS = [
+    ...PATHS,
+    "/robots.txt",
+    "/robots.txt?x",
+    "https://example.com/a/b",
+    "https://other.example/a",
+    "",
+    "http://",
+    "/a/./b",
+  ];
+  it("random files, robots and URLs, on a fresh policy and a queried one", () => {
+    const rule = fc
+      .tuple(
+        fc.constantFrom("Allow", "Disallow"),
+        fc.array(fc.constantFrom(...PATTERN_PIECES), { minLength: 1, maxLength: 4 }),
+      )
+      .map(([key, pieces]) => `${key}: ${pieces.join("")}`);
+    fc.assert(
+      fc.property(
+        fc.array(rule, { maxLength: 12 }),
+        fc.constantFrom("", "Robot-version: 1.0\n", "Robot-version: 3.0\n"),
+        fc.array(fc.tuple(fc.constantFrom(...URLS), fc.constantFrom("bot", "other/1.0")), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.boolean(),
+        (rules, header, queries, withOrigin) => {
+          const text = `${header}User-agent: bot\n${rules.join("\n")}\nUser-agent: *\nDisallow: /a\n`;
+          const options = withOrigin ? { origin: "https://example.com" } : {};
+          const asked = parseRobots(text, options);
+          const checked = parseRobots(text, options);
+          for (const [url, agent] of queries) {
+            assert.equal(
+              asked.isAllowed(url, agent),
+              checked.check(url, agent).allowed,
+              `${text}\n${url} as ${agent}`,
+            );
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a robot with a time takes the Visit-time into account, as check does", () => {
+    const policy = parseRobots("User-agent: *\nVisit-time: 0100-0200\nAllow: /\n");
+    const at = Date.parse("2024-01-01T05:00:00Z");
+    const robot = { agent: "bot", at };
+    assert.equal(policy.isAllowed("/a", robot), policy.check("/a", robot).allowed);
+    assert.equal(policy.isAllowed("/a", robot), false);
+  });
+});
