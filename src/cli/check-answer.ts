@@ -10,6 +10,7 @@ import { htmlPageLine } from "../protocol/robots/html-page.js";
 import { MAX_ROBOTS_BYTES } from "../protocol/robots/limits.js";
 import { parseRobots, type Robot, type RobotsPolicy } from "../protocol/robots/policy.js";
 import { siteWideDecision } from "../protocol/robots/decision.js";
+import type { JsonFields } from "./choices.js";
 import type { LineBytes } from "./line-bytes.js";
 import { printable } from "./printable.js";
 import { MAX_QUERY_LINE_BYTES } from "./query-lines.js";
@@ -267,13 +268,27 @@ export function toJsonText(answer: Answer, withPlan = true): string {
     : `${text.slice(0, -1)}${usageJsonFields(answer.usage, answer.usageSettings ?? null)}}`;
 }
 
-/** {@link toJsonText}'s line written straight into bytes, for --batch: the same text. */
-export function writeJson(out: LineBytes, answer: Answer, withPlan: boolean): void {
+/**
+ * {@link toJsonText}'s line written straight into bytes, for --batch: the same text, or with
+ * `fields` `contract` the fields DESIGN §6 promises only (`allowed`, `agent`, `url`, `dialect`,
+ * `line`, `rule`; `error` when the query could not be answered).
+ */
+export function writeJson(
+  out: LineBytes,
+  answer: Answer,
+  withPlan: boolean,
+  fields: JsonFields = "all",
+): void {
   const d = answer.decision;
   out.text(d.allowed ? '{"allowed":true,"agent":' : '{"allowed":false,"agent":');
   out.json(answer.agent);
   out.text(',"url":');
   out.json(answer.url);
+  if (fields === "contract") {
+    writeJsonContract(out, d);
+    writeJsonContractEnd(out, d, withPlan);
+    return;
+  }
   writeJsonMiddle(out, d);
   if (answer.robots !== undefined) {
     out.text(',"robots":');
@@ -297,13 +312,7 @@ export function writeJsonMiddle(out: LineBytes, d: Decision): void {
 
 /** The fields from `dialect` to `basis`: the decision's verdict, without whom it is for. */
 export function writeJsonVerdict(out: LineBytes, d: Decision): void {
-  // The fixed text between the values, as bytes made once: a batch writes tens of thousands.
-  out.piece(DIALECT_FIELD[d.dialect]);
-  if (d.line === null) out.piece(NULL);
-  else out.number(d.line);
-  out.piece(RULE_FIELD);
-  if (d.rule === null) out.piece(NULL);
-  else out.json(d.rule);
+  writeJsonContract(out, d);
   out.piece(REASON_FIELD[d.reason]);
   out.number(d.plan?.delaySeconds ?? 0);
   if (d.next === undefined || d.next === null) out.piece(NO_NEXT);
@@ -312,6 +321,30 @@ export function writeJsonVerdict(out: LineBytes, d: Decision): void {
     out.json(new Date(d.next).toISOString());
   }
   if (d.basis !== undefined) out.piece(BASIS_FIELD[d.basis]);
+}
+
+/** `dialect`, `line` and `rule`: the contract's fields after `url`. */
+export function writeJsonContract(out: LineBytes, d: Decision): void {
+  // The fixed text between the values, as bytes made once: a batch writes tens of thousands.
+  out.piece(DIALECT_FIELD[d.dialect]);
+  if (d.line === null) out.piece(NULL);
+  else out.number(d.line);
+  out.piece(RULE_FIELD);
+  if (d.rule === null) out.piece(NULL);
+  else out.json(d.rule);
+}
+
+/** The end of a contract line: `error` when there is one, the plan when asked for, the brace. */
+export function writeJsonContractEnd(out: LineBytes, d: Decision, withPlan: boolean): void {
+  if (d.error !== undefined) {
+    out.text(',"error":');
+    out.json(d.error);
+  }
+  if (withPlan && d.plan !== undefined) {
+    out.text(',"plan":');
+    out.text(cachedJson(d.plan));
+  }
+  out.text("}");
 }
 
 /** The fields after `input`, and the closing brace. */

@@ -8,6 +8,13 @@ export { DIALECTS } from "../protocol/robots/dialect.js";
 export const LINT_KINDS = ["auto", "robots", "data", "data-yaml", "data-draft"] as const;
 export type LintKind = (typeof LINT_KINDS)[number];
 
+/**
+ * `heed check --batch --json --fields`: `contract`, the fields DESIGN §6 promises; `all`, every
+ * field `--queries` writes.
+ */
+export const JSON_FIELDS = ["contract", "all"] as const;
+export type JsonFields = (typeof JSON_FIELDS)[number];
+
 /** `heed export --format`. */
 export const EXPORT_FORMATS = ["jsonl", "csv"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

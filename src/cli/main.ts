@@ -16,6 +16,7 @@ import {
   DEFAULT_SAMPLE_ROWS,
   DIALECTS,
   EXPORT_FORMATS,
+  JSON_FIELDS,
   LINT_KINDS,
 } from "./choices.js";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "./errors.js";
@@ -135,8 +136,14 @@ function defineCheck(program: Command, io: Io, setExit: SetExit): void {
     .option("--proxy-for <host=url>", PROXY_FOR_FLAG_HELP, collect, [])
     .option(
       "--plan",
-      "--batch --json: give every answer its access plan (Crawl-delay, sitemaps); REGP answers always have it",
+      "--batch --json: give every answer its access plan (Crawl-delay, sitemaps); with --fields all, REGP answers always have it",
       false,
+    )
+    .addOption(
+      new Option(
+        "--fields <which>",
+        "--batch --json: contract (default) writes allowed, agent, url, dialect, line, rule and, when a query cannot be answered, error; all adds reason, delay, next, basis, token, group, robots, input and detail, as --queries writes (docs/check-batch.md)",
+      ).choices(JSON_FIELDS),
     )
     .option(
       "--sign <keyfile>",

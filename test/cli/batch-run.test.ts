@@ -257,7 +257,7 @@ describe("heed check --batch: answers many times larger than their lines", () =>
 
   it("a chunk's answers are held only up to a bound; the rest of its lines follow, numbered on", async () => {
     const answerer = new BatchAnswerer(
-      { dialect: "auto", defaults: {}, json: true, plan: false },
+      { dialect: "auto", defaults: {}, json: true, plan: false, fields: "all" },
       null,
     );
     const bytes = Buffer.from(`${join(dir, "m.txt")}\ta\t/x\n`.repeat(lines));
@@ -278,14 +278,20 @@ describe("heed check --batch: answers many times larger than their lines", () =>
   });
 
   it("--jobs 1 writes what --jobs 0 writes, every line once, in order", async () => {
-    const alone = await runCli(["check", "--batch", "b.tsv", "--json", "--jobs", "0"], {
-      cwd: dir,
-      timeoutMs: 60_000,
-    });
-    const shared = await runCli(["check", "--batch", "b.tsv", "--json", "--jobs", "1"], {
-      cwd: dir,
-      timeoutMs: 60_000,
-    });
+    const alone = await runCli(
+      ["check", "--batch", "b.tsv", "--json", "--fields", "all", "--jobs", "0"],
+      {
+        cwd: dir,
+        timeoutMs: 60_000,
+      },
+    );
+    const shared = await runCli(
+      ["check", "--batch", "b.tsv", "--json", "--fields", "all", "--jobs", "1"],
+      {
+        cwd: dir,
+        timeoutMs: 60_000,
+      },
+    );
     assert.equal(alone.code, 0, alone.stderr);
     assert.ok(shared.stdout === alone.stdout, "--jobs 1 and --jobs 0 differ");
     const numbers = alone.stdout

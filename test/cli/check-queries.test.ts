@@ -70,7 +70,7 @@ describe("heed check --queries / --batch input", () => {
       batch,
       `# file<TAB>agent<TAB>url\n${robots}\tbot\t/private/\n\njust-a-file\n${missing}\tbot\t/\n`,
     );
-    const r = await runCli(["check", "--batch", batch, "--json"]);
+    const r = await runCli(["check", "--batch", batch, "--json", "--fields", "all"]);
     const lines = jsonLines(r.stdout);
     assert.deepEqual(
       lines.map((l) => [l.input, l.allowed, typeof l.error]),
@@ -144,7 +144,7 @@ describe("heed check --queries / --batch input", () => {
       const args =
         mode === "--queries"
           ? ["check", robots, "--queries", queries, "--json"]
-          : ["check", "--batch", "-", "--json"];
+          : ["check", "--batch", "-", "--json", "--fields", "all"];
       const input =
         mode === "--batch"
           ? `${robots}\tbot\t/private/1\n${robots}\tbot\t/${"z".repeat(100_000)}\n${robots}\tbot\t/ok\n`
@@ -237,7 +237,50 @@ describe("heed check --batch with worker threads", () => {
       ],
     );
   });
-  it("--batch --json leaves a Koster or RFC 9309 answer's plan out unless --plan; REGP keeps it", async () => {
+  it("--batch --json writes the contract's fields only, unless --fields all; --plan adds the plan", async () => {
+    const rfc = join(dir, "dense-rfc.txt");
+    await writeFile(rfc, "Sitemap: https://example.com/s.xml\nUser-agent: *\nDisallow: /p/\n");
+    const batch = join(dir, "dense.tsv");
+    await writeFile(batch, `${rfc}\tbot\t/p/x\n${rfc}\tbot\t/q\n${rfc}\tbot\t\n`);
+    const dense = await runCli(["check", "--batch", batch, "--json"]);
+    assert.equal(dense.code, 2, dense.stderr);
+    // DESIGN §6: at least these, in this order; `error` only where a query was not answered.
+    assert.deepEqual(dense.stdout.trimEnd().split("\n"), [
+      `{"allowed":false,"agent":"bot","url":"/p/x","dialect":"rfc9309","line":3,"rule":"Disallow: /p/"}`,
+      `{"allowed":true,"agent":"bot","url":"/q","dialect":"rfc9309","line":null,"rule":null}`,
+      `{"allowed":false,"agent":"bot","url":"","dialect":"rfc9309","line":null,"rule":null,"error":"line 3: empty URL"}`,
+    ]);
+    const planned = jsonLines(
+      (await runCli(["check", "--batch", batch, "--json", "--plan"])).stdout,
+    );
+    assert.deepEqual(Object.keys(planned[0] ?? {}), [
+      ...["allowed", "agent", "url", "dialect", "line", "rule", "plan"],
+    ]);
+    const all = jsonLines(
+      (await runCli(["check", "--batch", batch, "--json", "--fields", "all"])).stdout,
+    );
+    assert.deepEqual(
+      all.map((l) => [l.reason, l.token, l.robots, l.input]),
+      [
+        ["rule", "bot", rfc, 1],
+        ["default", "bot", rfc, 2],
+        ["invalid-url", "bot", rfc, 3],
+      ],
+    );
+    const misplaced = await runCli([
+      "check",
+      rfc,
+      "--agent",
+      "bot",
+      "--url",
+      "/",
+      "--fields",
+      "all",
+    ]);
+    assert.equal(misplaced.code, 2);
+    assert.match(misplaced.stderr, /--fields goes with --batch/);
+  });
+  it("--batch --json --fields all leaves a Koster or RFC 9309 answer's plan out unless --plan; REGP keeps it", async () => {
     const rfc = join(dir, "plan-rfc.txt");
     await writeFile(
       rfc,
@@ -248,8 +291,9 @@ describe("heed check --batch with worker threads", () => {
     const batch = join(dir, "plan.tsv");
     await writeFile(batch, `${rfc}\tbot\t/p/x\n${regp}\tbot\t/p/x\n`);
     const contract = ["allowed", "agent", "url", "dialect", "line", "rule", "delay", "robots"];
-    const lean = jsonLines((await runCli(["check", "--batch", batch, "--json"])).stdout);
-    const full = jsonLines((await runCli(["check", "--batch", batch, "--json", "--plan"])).stdout);
+    const all = ["--json", "--fields", "all"];
+    const lean = jsonLines((await runCli(["check", "--batch", batch, ...all])).stdout);
+    const full = jsonLines((await runCli(["check", "--batch", batch, ...all, "--plan"])).stdout);
     for (const lines of [lean, full]) {
       assert.equal(lines.length, 2);
       for (const line of lines) for (const key of contract) assert.ok(key in line, key);

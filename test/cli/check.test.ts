@@ -145,7 +145,7 @@ describe("heed check", () => {
       batch,
       `${robots}\tother\t/org/about.html\n${other}\tother\t/org/about.html\n${robots}\tunhipbot\t/\n`,
     );
-    const r = await runCli(["check", "--batch", batch, "--json"]);
+    const r = await runCli(["check", "--batch", batch, "--json", "--fields", "all"]);
     const lines = jsonLines(r.stdout);
     assert.deepEqual(
       lines.map((l) => [l.robots, l.allowed]),

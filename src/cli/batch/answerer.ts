@@ -8,6 +8,7 @@
  * line takes the path `--queries` takes; both write the same text (the batch tests hold them
  * to it).
  */
+import type { JsonFields } from "../choices.js";
 import type { Decision } from "../../protocol/robots/decision.js";
 import type { DialectChoice } from "../../protocol/robots/dialect.js";
 import type { Robot } from "../../protocol/robots/policy.js";
@@ -23,6 +24,7 @@ import {
   tooLong,
   toText,
   writeJson,
+  writeJsonContractEnd,
   writeJsonEnd,
 } from "../check-answer.js";
 import { type PathSpan, plainPathSpan } from "../../protocol/robots/request-path.js";
@@ -43,6 +45,8 @@ export interface BatchSettings {
   readonly json: boolean;
   /** JSON answers carry the plan under every dialect (`heed check --plan`). */
   readonly plan: boolean;
+  /** JSON answers' fields (`heed check --fields`); `contract` when not given. */
+  readonly fields?: JsonFields;
 }
 
 /** What a chunk came to: one output line per query line, in input order. */
@@ -86,6 +90,7 @@ export class BatchAnswerer {
   private readonly defaults: Omit<Robot, "agent"> | null;
   private readonly heads: AnswerHeads;
   private readonly middles: DecisionMiddles;
+  private readonly fields: JsonFields;
   private outputSize = 64 * 1024;
   // The robots-file field of the last line: most batches name one file on many lines in a row.
   private lastFile = "";
@@ -116,7 +121,8 @@ export class BatchAnswerer {
   ) {
     this.defaults = defaultsOrNull(settings.defaults);
     this.heads = new AnswerHeads(settings.json);
-    this.middles = new DecisionMiddles(settings.json);
+    this.fields = settings.fields ?? "contract";
+    this.middles = new DecisionMiddles(settings.json, this.fields);
   }
 
   /** The characters of the file names remembered as answered before (see {@link named}). */
@@ -244,7 +250,9 @@ export class BatchAnswerer {
     out.piece(this.heads.of(agent, decision.allowed));
     out.span(line, urlStart, urlEnd);
     this.middles.write(out, rules, this.lastFile, decision);
-    if (this.settings.json) {
+    if (this.settings.json && this.fields === "contract") {
+      writeJsonContractEnd(out, decision, this.settings.plan);
+    } else if (this.settings.json) {
       out.number(number);
       // Most lines end here; a detail, or a plan (--plan, and REGP's always), follows.
       if (this.settings.plan || decision.dialect === "regp" || decision.detail !== undefined) {
@@ -316,7 +324,7 @@ export class BatchAnswerer {
   ): void {
     if (answer.decision.error !== undefined) tally.errors++;
     else if (!answer.decision.allowed) tally.disallowed++;
-    if (this.settings.json) writeJson(out, answer, this.settings.plan);
+    if (this.settings.json) writeJson(out, answer, this.settings.plan, this.fields);
     else out.text(toText(answer));
     out.end();
   }

@@ -1,8 +1,10 @@
+import type { JsonFields } from "../choices.js";
 import type { Decision, GroupSummary } from "../../protocol/robots/decision.js";
 import {
   cachedJson,
   decisionText,
   type Rules,
+  writeJsonContract,
   writeJsonMiddle,
   writeJsonVerdict,
 } from "../check-answer.js";
@@ -30,6 +32,8 @@ const PIECE_BYTES_KEPT = 8 * 1024 * 1024;
  * runs). In JSON the verdict (dialect to basis) is kept per group chosen and deciding line,
  * whichever robot asks: the robots a file does not name share its `*` groups' verdicts; the
  * token, group and file follow as a piece per robot. Text keeps a middle per robot and line.
+ * A JSON line of the contract's fields only has a verdict of `dialect`, `line` and `rule`, and
+ * no tail.
  */
 export class DecisionMiddles {
   private rules: Rules | null = null;
@@ -37,7 +41,7 @@ export class DecisionMiddles {
   /** JSON: per group chosen, per decision key. Text: per product token, per decision key. */
   private readonly byOwner = new Map<GroupSummary | string | null, Map<number, Uint8Array>>();
   /** JSON: per product token, the rest of the middle: token, group and file. */
-  private readonly tails = new Map<string, Uint8Array>();
+  private readonly tailsByToken = new Map<string, Uint8Array>();
   // What tails are joined from: the token field of each robot, kept across files, memory of
   // its own; and, for the file being answered, the group field of each group chosen and the
   // file's own field.
@@ -53,8 +57,15 @@ export class DecisionMiddles {
   // The pieces of the file being answered, dropped together when it changes.
   private readonly slab = new PieceSlab();
 
-  constructor(private readonly json: boolean) {
+  /** JSON with every field: the token, group and file follow the verdict. */
+  private readonly withTail: boolean;
+
+  constructor(
+    private readonly json: boolean,
+    private readonly fields: JsonFields = "all",
+  ) {
     this.fileField = new FileField(json);
+    this.withTail = json && fields === "all";
   }
 
   /** The middle of `d`'s line, for the robots file `file` whose rules are `rules`. */
@@ -69,14 +80,14 @@ export class DecisionMiddles {
       rules !== this.rules ||
       file !== this.file ||
       this.byOwner.size >= TOKENS_KEPT ||
-      this.tails.size >= TOKENS_KEPT ||
+      this.tailsByToken.size >= TOKENS_KEPT ||
       this.count >= MIDDLES_KEPT ||
       this.bytes >= PIECE_BYTES_KEPT
     ) {
       this.rules = rules;
       this.file = file;
       this.byOwner.clear();
-      this.tails.clear();
+      this.tailsByToken.clear();
       this.groupFields.clear();
       this.fileFieldBytes = null;
       this.count = 0;
@@ -92,7 +103,8 @@ export class DecisionMiddles {
     if (piece === undefined) {
       if (this.json) {
         this.scratch.text('"');
-        writeJsonVerdict(this.scratch, d);
+        if (this.withTail) writeJsonVerdict(this.scratch, d);
+        else writeJsonContract(this.scratch, d);
       } else {
         this.make(this.scratch, file, d);
       }
@@ -101,7 +113,7 @@ export class DecisionMiddles {
       this.count++;
     }
     out.piece(piece);
-    if (this.json) out.piece(this.tail(file, d));
+    if (this.withTail) out.piece(this.tail(file, d));
   }
 
   /** How many middles (in JSON, verdicts) are kept now. */
@@ -124,7 +136,7 @@ export class DecisionMiddles {
    * decisions all come from one choice of groups.
    */
   private tail(file: string, d: Decision): Uint8Array {
-    let piece = this.tails.get(d.agent);
+    let piece = this.tailsByToken.get(d.agent);
     if (piece === undefined) {
       // Joined from fields made once: a batch names each file in a run of lines, and each of
       // its robots starts a tail there.
@@ -134,7 +146,7 @@ export class DecisionMiddles {
         this.ownField(file),
       );
       this.bytes += piece.length;
-      this.tails.set(d.agent, piece);
+      this.tailsByToken.set(d.agent, piece);
     }
     return piece;
   }
@@ -191,7 +203,10 @@ export class DecisionMiddles {
   }
 
   private make(out: LineBytes, file: string, d: Decision): void {
-    if (this.json) {
+    if (this.json && this.fields === "contract") {
+      out.text('"');
+      writeJsonContract(out, d);
+    } else if (this.json) {
       out.text('"');
       writeJsonMiddle(out, d);
       out.text(this.fileField.of(file));

@@ -2,6 +2,7 @@
  * `heed check`: is a URL allowed for a robot? (DESIGN §6.) One robots.txt with `--url` or
  * `--queries`, or many with `--batch`; both stream, so a million queries run in constant memory.
  */
+import type { JsonFields } from "../choices.js";
 import { createReadStream, statSync } from "node:fs";
 import { isIP } from "node:net";
 import type { DialectChoice } from "../../protocol/robots/dialect.js";
@@ -60,6 +61,11 @@ export interface CheckOptions extends ProxyFlags {
    * sitemaps on every line, most of a batch's output. REGP answers always carry it.
    */
   readonly plan?: boolean;
+  /**
+   * --batch --json: `contract` (the default) writes the fields DESIGN §6 promises, `all` every
+   * field `--queries` writes (reason, delay, next, basis, token, group, robots, input, detail).
+   */
+  readonly fields?: JsonFields;
   /** --batch: worker threads besides the main one; default one per spare core for large batches on 4+ cores. */
   readonly jobs?: string;
   /** Usage preferences (docs/usage-preferences.md): purposes, response headers, tdmrep.json. */
@@ -103,12 +109,20 @@ export async function runCheck(
     await runBatch(
       options.batch,
       options.jobs,
-      { dialect: options.dialect, defaults, json: options.json, plan: options.plan === true },
+      {
+        dialect: options.dialect,
+        defaults,
+        json: options.json,
+        plan: options.plan === true,
+        fields: options.fields ?? "contract",
+      },
       io,
       out,
       tally,
     );
   } else {
+    if (options.fields !== undefined)
+      throw new CliError("--fields goes with --batch; --url and --queries write every field");
     if (source === undefined)
       throw new CliError("missing the robots.txt file or URL to check against");
     if (options.queries === undefined) {
