@@ -47,6 +47,9 @@ async function main(): Promise<number> {
       const read = (robots: Robots): string[] => {
         const policy = robots.parseRobots(file.bytes, { dialect, origin: file.origin });
         const out = file.queries.map((q) => JSON.stringify(policy.check(q.url, q.agent)));
+        // isAllowed on a policy of its own, asked first: its own way to the answer.
+        const asked = robots.parseRobots(file.bytes, { dialect, origin: file.origin });
+        out.push(file.queries.map((q) => (asked.isAllowed(q.url, q.agent) ? 1 : 0)).join(""));
         out.push(JSON.stringify(policy.diagnostics));
         out.push(JSON.stringify(robots.lintRobots(file.bytes, { dialect }).findings));
         return out;
