@@ -62,7 +62,7 @@ export class DecisionMiddles {
 
   constructor(
     private readonly json: boolean,
-    private readonly fields: JsonFields = "all",
+    fields: JsonFields = "all",
   ) {
     this.fileField = new FileField(json);
     this.withTail = json && fields === "all";
@@ -203,7 +203,7 @@ export class DecisionMiddles {
   }
 
   private make(out: LineBytes, file: string, d: Decision): void {
-    if (this.json && this.fields === "contract") {
+    if (this.json && !this.withTail) {
       out.text('"');
       writeJsonContract(out, d);
     } else if (this.json) {
