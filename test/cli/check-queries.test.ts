@@ -253,9 +253,8 @@ describe("heed check --batch with worker threads", () => {
     const planned = jsonLines(
       (await runCli(["check", "--batch", batch, "--json", "--plan"])).stdout,
     );
-    assert.deepEqual(Object.keys(planned[0] ?? {}), [
-      ...["allowed", "agent", "url", "dialect", "line", "rule", "plan"],
-    ]);
+    const keys = ["allowed", "agent", "url", "dialect", "line", "rule", "plan"];
+    assert.deepEqual(Object.keys(planned[0] ?? {}), keys);
     const all = jsonLines(
       (await runCli(["check", "--batch", batch, "--json", "--fields", "all"])).stdout,
     );
