@@ -11,7 +11,7 @@ import { MAX_AGENTS_PER_GROUP } from "./limits.js";
 import type { RobotsLine } from "./line-reader.js";
 import type { PatternOptions } from "./path-pattern.js";
 import { agentValueToken } from "./product-token.js";
-import { lineTextAt } from "./rule-line.js";
+import { lineTextAt, lineValueAt, valueSpan } from "./rule-line.js";
 import { type GivenRule, type Rule, RuleTable } from "./rule-table.js";
 import { parseSeconds } from "./regp/values/delay.js";
 
@@ -179,8 +179,33 @@ export class GroupBuilder {
     truncated: boolean,
     given?: GivenRule,
   ): void {
-    const current = this.current;
-    if (current === null) {
+    const first = value === "" ? -1 : value.charCodeAt(0);
+    if (!this.admits(allow, first, number, truncated, given, at)) return;
+    (this.current as OpenGroup).to = this.table.add(allow, number, this.patterns, at, given) + 1;
+  }
+
+  /**
+   * A rule the fast scan found in place, its value `file[from, to)` as trimmed, its line's
+   * content starting at `at`: nothing is cut, and the value's place is kept as found.
+   */
+  ruleInPlace(allow: boolean, at: number, from: number, to: number, number: number): void {
+    const first = from < to ? this.table.file.charCodeAt(from) : -1;
+    if (!this.admits(allow, first, number, false, undefined, at)) return;
+    const span = valueSpan(from - at, to - from);
+    (this.current as OpenGroup).to =
+      this.table.add(allow, number, this.patterns, at, undefined, span) + 1;
+  }
+
+  /** Is a rule whose value starts with character `first` (-1: empty) kept in the open group? */
+  private admits(
+    allow: boolean,
+    first: number,
+    number: number,
+    truncated: boolean,
+    given: GivenRule | undefined,
+    at: number,
+  ): boolean {
+    if (this.current === null) {
       if (this.diagnose) {
         this.warn(
           number,
@@ -188,26 +213,26 @@ export class GroupBuilder {
           `"${given === undefined ? lineTextAt(this.table.file, at) : given.text}" comes before any User-agent line and is ignored`,
         );
       }
-      return;
+      return false;
     }
     this.sawRule = true;
     // seeds/004 §3.2.2 and RFC 9309 §2.2.2: an empty value matches nothing; `Disallow:` allows all.
-    if (value === "") return;
+    if (first < 0) return false;
     // A cut Allow could allow more than the file says; a cut Disallow only disallows more.
-    if (truncated && allow) return;
-    const first = value.charCodeAt(0);
+    if (truncated && allow) return false;
     if (first !== 0x2f && first !== 0x2a) {
       // RFC 9309 §2.2: rules must start with `/` (or `*`); others cannot match and are not used.
       if (this.diagnose) {
+        const value = given === undefined ? lineValueAt(this.table.file, at) : given.value;
         this.warn(
           number,
           "bad-path",
           `path "${value}" does not start with "/" or "*" and is ignored`,
         );
       }
-      return;
+      return false;
     }
-    current.to = this.table.add(allow, number, this.patterns, at, given) + 1;
+    return true;
   }
 
   sitemap(value: string, number: number): void {
