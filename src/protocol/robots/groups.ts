@@ -140,7 +140,12 @@ export class GroupBuilder {
         break;
       case "allow":
       case "disallow":
-        this.rule(line.kind === "allow", line.value, -1, line.number, line.truncated, line);
+        // The rule keeps its value and text, not the whole line: a policy need not keep the
+        // line reader's lines once its groups are built.
+        this.rule(line.kind === "allow", line.value, -1, line.number, line.truncated, {
+          value: line.value,
+          text: line.text,
+        });
         break;
       case "sitemap":
         this.sitemap(line.value, line.number);

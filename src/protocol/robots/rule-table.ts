@@ -57,6 +57,17 @@ const patterns: Map<string, PathPattern>[] = OPTIONS.map(() => new Map());
 let patternCount = 0;
 let patternChars = 0;
 
+/**
+ * The compiled form of `source` under `options`, shared with every rule of every file (any
+ * dialect) written the same way.
+ */
+export function sharedPattern(source: string, options: PatternOptions): PathPattern {
+  return compiledPattern(
+    source,
+    (options.wildcards ? 1 : 0) | (options.ignoreCase === true ? IGNORE_CASE >> 1 : 0),
+  );
+}
+
 function compiledPattern(source: string, options: number): PathPattern {
   const kept = patterns[options] as Map<string, PathPattern>;
   let pattern = kept.get(source);
