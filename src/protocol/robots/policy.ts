@@ -117,7 +117,7 @@ export class RobotsPolicy {
     this.ignoreCase = patterns.ignoreCase;
     // A reading made here to build from is used and let go: the policy reads the file again
     // when its lines are asked for, rather than keep an object a line.
-    const scannedGrouping = text === null ? (this.scanned as ScannedRobots).grouping : null;
+    const scannedGrouping = this.scanned?.grouping ?? null;
     const read =
       text ??
       (scannedGrouping === null || this.dialect === "regp"
@@ -127,13 +127,12 @@ export class RobotsPolicy {
     this.groups = grouping.groups;
     this.sitemaps = grouping.sitemaps;
     this.extensions = grouping.extensions;
-    if (this.dialect === "regp") {
-      const lines = (read as RobotsText).lines;
-      const compiled = compile(layOut(lines));
+    if (read !== null && this.dialect === "regp") {
+      const compiled = compile(layOut(read.lines));
       // The layout is for lint and explanations: laid out again from a new reading when asked.
       this.regp = new RegpRules(() => layOut(this.text.lines), compiled);
       this.lastModified = compiled.lastModified?.instant ?? null;
-      this.readDiagnostics = [...(read as RobotsText).diagnostics, ...compiled.diagnostics];
+      this.readDiagnostics = [...read.diagnostics, ...compiled.diagnostics];
     } else {
       this.regp = null;
       this.lastModified = null;
