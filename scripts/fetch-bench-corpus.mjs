@@ -34,7 +34,9 @@ const source = process.argv[2];
 if (source === undefined) usage("no SOURCE given");
 if (!existsSync(source)) usage(`${source}: no such file or directory`);
 
-rmSync(TARGET, { recursive: true, force: true });
+// Only the corpus folders are replaced: bench/real/ also holds Google's build
+// (`npm run bench:build-google`), which a new copy of the corpus must not delete.
+for (const f of FOLDERS) rmSync(join(TARGET, f), { recursive: true, force: true });
 mkdirSync(TARGET, { recursive: true });
 if (FOLDERS.every((f) => existsSync(join(source, f)))) {
   for (const f of FOLDERS) cpSync(join(source, f), join(TARGET, f), { recursive: true });

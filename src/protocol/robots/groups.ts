@@ -11,7 +11,7 @@ import { MAX_AGENTS_PER_GROUP } from "./limits.js";
 import type { RobotsLine } from "./line-reader.js";
 import type { PatternOptions } from "./path-pattern.js";
 import { agentValueToken } from "./product-token.js";
-import { lineTextAt } from "./rule-line.js";
+import { lineTextAt, lineValueAt, valueSpan } from "./rule-line.js";
 import { type GivenRule, type Rule, RuleTable } from "./rule-table.js";
 import { parseSeconds } from "./regp/values/delay.js";
 
@@ -54,28 +54,33 @@ export interface Grouping {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-interface OpenGroup {
-  agents: AgentLine[];
-  from: number;
-  to: number;
-  crawlDelay: number | null;
-  crawlDelayLine: number | null;
-  extensions: RobotsLine[];
-}
+// What a group or a file has none of, shared: most groups have no extension, most files no
+// diagnostic once read by the fast scan, and a kept empty array is 32 bytes of its own.
+const NO_EXTENSIONS: readonly RobotsLine[] = Object.freeze([]);
+const NO_SITEMAPS: readonly Sitemap[] = Object.freeze([]);
+const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 
-/** A group as kept: its rules are a run of the file's table, made objects only when asked. */
+/**
+ * A group as built and kept: its rules are a run of the file's table, made objects only when
+ * asked. The builder fills it in place; callers see it as a read-only {@link Group}.
+ */
 class TableGroup implements Group {
   private views: readonly Rule[] | null = null;
+  agents: AgentLine[];
+  to: number;
+  crawlDelay: number | null = null;
+  crawlDelayLine: number | null = null;
+  extensions: readonly RobotsLine[] = NO_EXTENSIONS;
 
   constructor(
-    readonly agents: readonly AgentLine[],
     readonly table: RuleTable,
     readonly from: number,
-    readonly to: number,
-    readonly crawlDelay: number | null,
-    readonly crawlDelayLine: number | null,
-    readonly extensions: readonly RobotsLine[],
-  ) {}
+    first: AgentLine,
+  ) {
+    // An array made with its one element holds no room to grow, as a pushed-to one would.
+    this.agents = [first];
+    this.to = from;
+  }
 
   get rules(): readonly Rule[] {
     if (this.views === null) {
@@ -84,6 +89,17 @@ class TableGroup implements Group {
       this.views = views;
     }
     return this.views;
+  }
+
+  addExtension(line: RobotsLine): void {
+    if (this.extensions === NO_EXTENSIONS) this.extensions = [line];
+    else (this.extensions as RobotsLine[]).push(line);
+  }
+
+  /** Its arrays at their length: a pushed-to array keeps room to grow (17 slots for one entry). */
+  trim(): void {
+    if (this.agents.length > 1) this.agents = this.agents.slice();
+    if (this.extensions.length > 1) this.extensions = this.extensions.slice();
   }
 }
 
@@ -100,11 +116,11 @@ export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptio
  * parse); lint asks with it.
  */
 export class GroupBuilder {
-  private readonly groups: OpenGroup[] = [];
+  private readonly groups: TableGroup[] = [];
   private readonly sitemaps: Sitemap[] = [];
   private readonly extensions: RobotsLine[] = [];
   private readonly diagnostics: Diagnostic[] = [];
-  private current: OpenGroup | null = null;
+  private current: TableGroup | null = null;
   private sawRule = false;
   private readonly table: RuleTable;
 
@@ -124,7 +140,12 @@ export class GroupBuilder {
         break;
       case "allow":
       case "disallow":
-        this.rule(line.kind === "allow", line.value, -1, line.number, line.truncated, line);
+        // The rule keeps its value and text, not the whole line: a policy need not keep the
+        // line reader's lines once its groups are built.
+        this.rule(line.kind === "allow", line.value, -1, line.number, line.truncated, {
+          value: line.value,
+          text: line.text,
+        });
         break;
       case "sitemap":
         this.sitemap(line.value, line.number);
@@ -141,22 +162,13 @@ export class GroupBuilder {
   }
 
   agent(value: string, number: number): void {
-    let current = this.current;
+    const current = this.current;
     if (current === null || this.sawRule) {
-      const at = this.table.size;
-      current = {
-        agents: [],
-        from: at,
-        to: at,
-        crawlDelay: null,
-        crawlDelayLine: null,
-        extensions: [],
-      };
-      this.groups.push(current);
-      this.current = current;
+      const first = { value, token: agentValueToken(value), line: number };
+      this.current = new TableGroup(this.table, this.table.size, first);
+      this.groups.push(this.current);
       this.sawRule = false;
-    }
-    if (current.agents.length < MAX_AGENTS_PER_GROUP) {
+    } else if (current.agents.length < MAX_AGENTS_PER_GROUP) {
       current.agents.push({ value, token: agentValueToken(value), line: number });
     } else if (this.diagnose) {
       this.warn(
@@ -179,8 +191,33 @@ export class GroupBuilder {
     truncated: boolean,
     given?: GivenRule,
   ): void {
-    const current = this.current;
-    if (current === null) {
+    const first = value === "" ? -1 : value.charCodeAt(0);
+    if (!this.admits(allow, first, number, truncated, given, at)) return;
+    (this.current as TableGroup).to = this.table.add(allow, number, this.patterns, at, given) + 1;
+  }
+
+  /**
+   * A rule the fast scan found in place, its value `file[from, to)` as trimmed, its line's
+   * content starting at `at`: nothing is cut, and the value's place is kept as found.
+   */
+  ruleInPlace(allow: boolean, at: number, from: number, to: number, number: number): void {
+    const first = from < to ? this.table.file.charCodeAt(from) : -1;
+    if (!this.admits(allow, first, number, false, undefined, at)) return;
+    const span = valueSpan(from - at, to - from);
+    (this.current as TableGroup).to =
+      this.table.add(allow, number, this.patterns, at, undefined, span) + 1;
+  }
+
+  /** Is a rule whose value starts with character `first` (-1: empty) kept in the open group? */
+  private admits(
+    allow: boolean,
+    first: number,
+    number: number,
+    truncated: boolean,
+    given: GivenRule | undefined,
+    at: number,
+  ): boolean {
+    if (this.current === null) {
       if (this.diagnose) {
         this.warn(
           number,
@@ -188,26 +225,26 @@ export class GroupBuilder {
           `"${given === undefined ? lineTextAt(this.table.file, at) : given.text}" comes before any User-agent line and is ignored`,
         );
       }
-      return;
+      return false;
     }
     this.sawRule = true;
     // seeds/004 §3.2.2 and RFC 9309 §2.2.2: an empty value matches nothing; `Disallow:` allows all.
-    if (value === "") return;
+    if (first < 0) return false;
     // A cut Allow could allow more than the file says; a cut Disallow only disallows more.
-    if (truncated && allow) return;
-    const first = value.charCodeAt(0);
+    if (truncated && allow) return false;
     if (first !== 0x2f && first !== 0x2a) {
       // RFC 9309 §2.2: rules must start with `/` (or `*`); others cannot match and are not used.
       if (this.diagnose) {
+        const value = given === undefined ? lineValueAt(this.table.file, at) : given.value;
         this.warn(
           number,
           "bad-path",
           `path "${value}" does not start with "/" or "*" and is ignored`,
         );
       }
-      return;
+      return false;
     }
-    current.to = this.table.add(allow, number, this.patterns, at, given) + 1;
+    return true;
   }
 
   sitemap(value: string, number: number): void {
@@ -236,30 +273,17 @@ export class GroupBuilder {
 
   extension(line: RobotsLine): void {
     this.extensions.push(line);
-    this.current?.extensions.push(line);
+    this.current?.addExtension(line);
   }
 
   finish(): Grouping {
     this.table.finish();
-    // A pushed-to array keeps room to grow (17 slots for one rule): a kept policy holds its
-    // groups' arrays at their length.
-    const groups = this.groups.map(
-      (g) =>
-        new TableGroup(
-          g.agents.slice(),
-          this.table,
-          g.from,
-          g.to,
-          g.crawlDelay,
-          g.crawlDelayLine,
-          g.extensions.length > 0 ? g.extensions.slice() : g.extensions,
-        ),
-    );
+    for (const group of this.groups) group.trim();
     return {
-      groups,
-      sitemaps: this.sitemaps,
-      extensions: this.extensions,
-      diagnostics: this.diagnostics,
+      groups: this.groups.slice(),
+      sitemaps: this.sitemaps.length > 0 ? this.sitemaps.slice() : NO_SITEMAPS,
+      extensions: this.extensions.length > 0 ? this.extensions.slice() : NO_EXTENSIONS,
+      diagnostics: this.diagnostics.length > 0 ? this.diagnostics : NO_DIAGNOSTICS,
     };
   }
 

@@ -28,6 +28,11 @@ export interface PaceExtensions {
 
 export const NO_PACE: PaceExtensions = { rate: null, times: [], spans: [] };
 
+// Both forms read below, named in every message about a value neither reads: a file outside
+// REGP mostly writes the older `1/5`, and a message naming only REGP's `1/5s` would not say
+// that `1/5` is read too.
+const RATE_FORMS = "requests/seconds such as 1/5, or n/[k](s|m|h) such as 1/5s, 120/m or 500/h";
+
 /** `1/5` (per seconds), or REGP's `n/[k](s|m|h)`. */
 export function readRequestRate(value: string): ValueResult<{ requests: number; seconds: number }> {
   const bare = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
@@ -35,12 +40,13 @@ export function readRequestRate(value: string): ValueResult<{ requests: number; 
     const requests = Number(bare[1]);
     const seconds = Number(bare[2]);
     if (requests === 0 || seconds === 0 || !Number.isSafeInteger(seconds)) {
-      return fail(`expected requests/seconds, both above 0, such as 1/5, got "${value.trim()}"`);
+      return fail(`expected ${RATE_FORMS}, both numbers above 0, got "${value.trim()}"`);
     }
     return ok({ requests, seconds });
   }
   const rate = parseRate(value);
-  return rate.ok ? ok({ requests: rate.value.requests, seconds: rate.value.seconds }) : rate;
+  if (rate.ok) return ok({ requests: rate.value.requests, seconds: rate.value.seconds });
+  return fail(`expected ${RATE_FORMS}, got "${value.trim()}"`);
 }
 
 /** `0600-0845` (UT), or REGP's time spans such as `06:00-08:45` or `01:00 +0800-06:00 +0800`. */

@@ -12,7 +12,6 @@ import {
   type RobotsLine,
   type RobotsText,
   readDecoded,
-  readRobotsText,
   sniffRobotVersion,
 } from "./line-reader.js";
 import { MAX_ROBOTS_BYTES } from "./limits.js";
@@ -69,7 +68,8 @@ const NAME_CHARS_KEPT = 64 * 1024;
 export interface ScannedRobots {
   readonly robotVersion: string | null;
   readonly truncated: boolean;
-  readonly grouping: Grouping;
+  /** Null: built from the full reading (REGP, whose `##` comments the fast scan does not read). */
+  readonly grouping: Grouping | null;
   /** The full reading, for `text` and `diagnostics`. */
   readonly read: () => RobotsText;
 }
@@ -115,18 +115,24 @@ export class RobotsPolicy {
     this.dialect = chooseDialect(options.dialect ?? "auto", source.robotVersion);
     const patterns = patternOptions(this.dialect);
     this.ignoreCase = patterns.ignoreCase;
-    const grouping =
-      text === null ? (this.scanned as ScannedRobots).grouping : buildGroups(text.lines, patterns);
+    // A reading made here to build from is used and let go: the policy reads the file again
+    // when its lines are asked for, rather than keep an object a line.
+    const scannedGrouping = this.scanned?.grouping ?? null;
+    const read =
+      text ??
+      (scannedGrouping === null || this.dialect === "regp"
+        ? (this.scanned as ScannedRobots).read()
+        : null);
+    const grouping = scannedGrouping ?? buildGroups((read as RobotsText).lines, patterns);
     this.groups = grouping.groups;
     this.sitemaps = grouping.sitemaps;
     this.extensions = grouping.extensions;
-    if (this.dialect === "regp") {
-      const lines = (text ?? (this.scanned as ScannedRobots).read()).lines;
-      const layout = layOut(lines);
-      const compiled = compile(layout);
-      this.regp = new RegpRules(layout, compiled);
+    if (read !== null && this.dialect === "regp") {
+      const compiled = compile(layOut(read.lines));
+      // The layout is for lint and explanations: laid out again from a new reading when asked.
+      this.regp = new RegpRules(() => layOut(this.text.lines), compiled);
       this.lastModified = compiled.lastModified?.instant ?? null;
-      this.readDiagnostics = [...this.text.diagnostics, ...compiled.diagnostics];
+      this.readDiagnostics = [...read.diagnostics, ...compiled.diagnostics];
     } else {
       this.regp = null;
       this.lastModified = null;
@@ -438,9 +444,9 @@ export function parseRobots(input: string | Uint8Array, options: ParseOptions = 
   const decoded = decode(input, options.maxBytes ?? MAX_ROBOTS_BYTES);
   const robotVersion = sniffRobotVersion(decoded.text);
   const dialect = chooseDialect(choice, robotVersion);
-  if (dialect === "regp") return new RobotsPolicy(readRobotsText(input, readOptions), options);
   // Koster 1996 and RFC 9309 (`#` comments): the fast scan; lines are read only when asked for.
-  const grouping = scanGroups(decoded.text, patternOptions(dialect));
+  // REGP: its groups and scopes are built from a full reading, which is not kept either.
+  const grouping = dialect === "regp" ? null : scanGroups(decoded.text, patternOptions(dialect));
   return new RobotsPolicy(
     {
       robotVersion,

@@ -44,7 +44,19 @@ export function lineValueSpan(file: string, at: number): number {
   while (from < stop && isTrimmed(file.charCodeAt(from))) from++;
   let to = stop;
   while (to > from && isTrimmed(file.charCodeAt(to - 1))) to--;
-  return ((from - at) << SPAN_SHIFT) | (to - from);
+  return valueSpan(from - at, to - from);
+}
+
+/** A value's place packed as {@link lineValueSpan} packs it: `start` from its line's content. */
+export function valueSpan(start: number, length: number): number {
+  return (start << SPAN_SHIFT) | length;
+}
+
+/** The value of the `key: value` line whose content starts at `at`, as `trim` leaves it. */
+export function lineValueAt(file: string, at: number): string {
+  const span = lineValueSpan(file, at);
+  const from = at + spanStart(span);
+  return file.slice(from, from + spanLength(span));
 }
 
 /** Where the value a {@link lineValueSpan} packs starts, from its line's start. */

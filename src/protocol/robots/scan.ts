@@ -82,26 +82,25 @@ export function scanGroups(text: string, patterns: PatternOptions): Grouping {
       continue;
     }
     if (kind !== "robot-version") {
-      // The value as `String.prototype.trim` would leave it, sliced once.
+      // The value as `String.prototype.trim` would leave it.
       let from = colon + 1;
       while (from < stop && isTrimmed(text.charCodeAt(from))) from++;
       let to = stop;
       while (to > from && isTrimmed(text.charCodeAt(to - 1))) to--;
-      const value = text.slice(from, to);
       switch (kind) {
         case "allow":
         case "disallow":
-          // The rule keeps where its line starts; its text and value are cut when asked.
-          builder.rule(kind === "allow", value, p, number, false);
+          // The rule keeps where its line and value are; its text and value are cut when asked.
+          builder.ruleInPlace(kind === "allow", p, from, to, number);
           break;
         case "user-agent":
-          builder.agent(value, number);
+          builder.agent(text.slice(from, to), number);
           break;
         case "sitemap":
-          builder.sitemap(value, number);
+          builder.sitemap(text.slice(from, to), number);
           break;
         case "crawl-delay":
-          builder.crawlDelay(value, number);
+          builder.crawlDelay(text.slice(from, to), number);
           break;
         default:
           break;

@@ -111,4 +111,14 @@ describe("lint", () => {
     assert.equal(byLine.get(4)?.code, "bad-request-rate");
     assert.match(byLine.get(4)?.message ?? "", /Request-rate "often": .*robots ignore the line/);
   });
+
+  it("names both forms a Request-rate is read in, not only REGP's", () => {
+    for (const bad of ["often", "1/5x", "0/5"]) {
+      const message =
+        lintRobots(`User-agent: *\nRequest-rate: ${bad}\n`).findings.find(
+          (f) => f.code === "bad-request-rate",
+        )?.message ?? "";
+      assert.match(message, /such as 1\/5, or n\/\[k\]\(s\|m\|h\) such as 1\/5s/, bad);
+    }
+  });
 });

@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from "../diagnostic.js";
 import { PathPattern } from "../path-pattern.js";
+import { sharedPattern } from "../rule-table.js";
 import type { ChangeFrequency } from "../plan.js";
 import { readField } from "./fields.js";
 import type { Block, Content, Directive, RegpLayout, Target } from "./layout.js";
@@ -103,7 +104,8 @@ export function compile(layout: RegpLayout): CompiledRegp {
           everything: value === "/" || value === "*",
           line: d.line,
           text: d.text,
-          pattern: new PathPattern(value, PATTERNS),
+          // One compiled form per distinct pattern, shared across rules and files.
+          pattern: sharedPattern(value, PATTERNS),
         },
       ];
     });

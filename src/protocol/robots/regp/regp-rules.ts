@@ -51,12 +51,27 @@ export interface RegpVerdict {
 }
 
 export class RegpRules {
+  private laidOut: RegpLayout | null;
+  private readonly layOutAgain: (() => RegpLayout) | null;
+
   constructor(
-    /** How the lines were arranged: header, sequences, blocks, global section. */
-    readonly layout: RegpLayout,
+    /**
+     * How the lines were arranged, or how to arrange them again when asked: a kept policy
+     * need not hold the layout, which only lint and explanations read.
+     */
+    layout: RegpLayout | (() => RegpLayout),
     /** The scopes with their typed values. */
     readonly compiled: CompiledRegp,
-  ) {}
+  ) {
+    this.laidOut = typeof layout === "function" ? null : layout;
+    this.layOutAgain = typeof layout === "function" ? layout : null;
+  }
+
+  /** How the lines were arranged: header, sequences, blocks, global section. */
+  get layout(): RegpLayout {
+    this.laidOut ??= (this.layOutAgain as () => RegpLayout)();
+    return this.laidOut;
+  }
 
   /** The sequence that applies to a robot: the first, top to bottom, whose target names it. */
   sequenceFor(token: string): (Scope & { readonly impliedAgent: boolean }) | null {

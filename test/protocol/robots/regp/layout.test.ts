@@ -4,7 +4,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Diagnostic } from "../../../../src/protocol/robots/diagnostic.js";
-import { parseRobots, readRobotsText } from "../../../../src/protocol/robots/index.js";
+import {
+  parseRobots,
+  RobotsPolicy,
+  readRobotsText,
+} from "../../../../src/protocol/robots/index.js";
 import {
   type Directive,
   layOut,
@@ -485,5 +489,34 @@ Sitemap: not a url
     );
     assert.deepEqual(codes(p.diagnostics), [["bad-value", 2]]);
     assert.equal(p.lastModified, null);
+  });
+});
+
+describe("a parsed REGP policy keeps no reading of its lines", () => {
+  const file = `${HEADER}User-agent: a ## the a robot\nDisallow: /x\n{\nAllow: /x/html/\nCrawl-delay: 2\n}\n\nDisallow: /tmp\n`;
+
+  it("lays the file out again when asked, as a fresh reading lays it out", () => {
+    const policy = parseRobots(file);
+    assert.deepEqual(policy.regp?.layout, lay(file));
+    assert.deepEqual(policy.text.lines, readRobotsText(file).lines);
+  });
+
+  it("answers, and names its lines, as a policy made from a reading it keeps", () => {
+    const parsed = parseRobots(new TextEncoder().encode(file));
+    const kept = new RobotsPolicy(readRobotsText(file));
+    for (const url of ["/x", "/x/html/a", "/tmp/a", "/y"]) {
+      assert.deepEqual(parsed.check(url, "a"), kept.check(url, "a"), url);
+    }
+    assert.equal(parsed.check("/y", "a").allowed, true);
+    assert.equal(parsed.check("/x", "a").allowed, false);
+    assert.deepEqual(parsed.diagnostics, kept.diagnostics);
+  });
+
+  it("shares one compiled pattern between rules written the same way, across files", () => {
+    const one = parseRobots(file).regp?.compiled.sequences[0]?.rules[0]?.pattern;
+    const two = parseRobots(`${HEADER}User-agent: b\nDisallow: /x\n`).regp?.compiled.sequences[0]
+      ?.rules[0]?.pattern;
+    assert.ok(one !== undefined);
+    assert.equal(one, two);
   });
 });
