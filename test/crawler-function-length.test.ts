@@ -2,26 +2,17 @@
 // split by what it does. Read with the TypeScript compiler's own parser, so that every kind
 // of function counts (declarations, methods, constructors, accessors, arrows, expressions).
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { it } from "node:test";
+import { SRC, sourceFiles } from "./helpers/source-files.js";
 import ts from "typescript";
 
 /** The longest a function may be, its signature and closing brace included. */
 const MAX_LINES = 150;
 
-const src = new URL("../../src/", import.meta.url).pathname;
+const src = SRC;
 const crawler = join(src, "crawler");
-
-async function files(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await files(path)));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) out.push(path);
-  }
-  return out;
-}
 
 /** Each function of a source text longer than `max` lines: `name (lines)` at its first line. */
 export function longFunctions(path: string, text: string, max: number): string[] {
@@ -44,7 +35,7 @@ export function longFunctions(path: string, text: string, max: number): string[]
 
 it(`no function in src/crawler/ is over ${MAX_LINES} lines`, async () => {
   const long: string[] = [];
-  for (const file of await files(crawler)) {
+  for (const file of await sourceFiles(crawler)) {
     const text = await readFile(file, "utf8");
     for (const found of longFunctions(file, text, MAX_LINES))
       long.push(`${relative(src, file)}: ${found}`);
