@@ -13,10 +13,11 @@
  * children are killed when the bench exits.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { pageSite } from "./page-site.js";
 import { fmt, option, printTable } from "./report.js";
 
 const SITES = Math.min(Math.max(Number(option("--sites", "10")) || 10, 1), 50);
@@ -72,26 +73,14 @@ interface Site {
 
 async function startSite(): Promise<Site> {
   const arrivals: number[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const handle = pageSite({
+    pages: PAGES,
+    robots: () => `User-agent: *\nCrawl-delay: ${DELAY_MS / 1000}\n`,
+    filler: 100,
+  });
+  const server = createServer((req, res) => {
     arrivals.push(performance.now());
-    const path = req.url ?? "/";
-    if (path === "/robots.txt") {
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end(`User-agent: *\nCrawl-delay: ${DELAY_MS / 1000}\n`);
-      return;
-    }
-    const m = /^\/(?:p\/(\d+)\.html)?$/.exec(path);
-    if (m === null) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    const n = m[1] === undefined ? 0 : Number(m[1]);
-    const links = [1, 2, 3, 4, 5].map((i) => `<a href="/p/${(n * 5 + i) % PAGES}.html">x</a>`);
-    res.writeHead(200, { "content-type": "text/html" });
-    res.end(
-      `<!doctype html><title>${n}</title><p>${"lorem ipsum ".repeat(100)}</p>${links.join("")}`,
-    );
+    handle(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

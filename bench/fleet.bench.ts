@@ -8,20 +8,24 @@
  * page (user + system of every crawler process, GNU time), and on Redis what the server saw a
  * page: the commands clients sent as `MONITOR` counts them (commands run inside scripts
  * aside), the Lua script calls among them, and the server's reads of client sockets
- * (`total_reads_processed`; at concurrency 1, one a round trip). Then the Redis bytes a queued
- * URL: `used_memory` before and after queuing URLs across sites.
+ * (`total_reads_processed`; at concurrency 1, one a round trip). On SQLite, what each process
+ * asked of it (`bench/sqlite-count.ts`): round trips are its commits (transactions, and
+ * statements run alone), and statements all it ran. Then the Redis bytes a queued URL:
+ * `used_memory` before and after queuing URLs across sites.
  *
  *   node dist/bench/fleet.bench.js [--sites 50] [--pages 20] [--urls 20000] [--cluster]
+ *     [--processes 1,2,4] [--limit 300]
  *   HEED_BENCH_FLEET_LARGE=1: 10,000 sites, 100,000 queued URLs and the cluster rows
  *   (`npm run bench:fleet`)
  *
  * CPU a page is given twice: all of it, and without each process's start-up and end (the CPU
  * of a crawl of one site whose robots.txt refuses everything, measured after each row).
  *
- * Bounded: each crawl is killed after 300 s; every child and redis-server end with the bench.
+ * Bounded: each crawl is stopped after --limit seconds (300; its summary still counts), killed
+ * a minute later if it has not ended; every child and redis-server end with the bench.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,6 +37,7 @@ import { openRedisStore } from "../src/store/redis/index.js";
 import type { NewUrl } from "../src/store/types.js";
 import { startRedisCluster, type RedisCluster } from "../test/helpers/redis-cluster.js";
 import { startRedisServer, type RedisServer } from "../test/helpers/redis-server.js";
+import { pageSite } from "./page-site.js";
 import { fmt, option, printTable } from "./report.js";
 
 const LARGE = process.env["HEED_BENCH_FLEET_LARGE"] === "1";
@@ -49,17 +54,30 @@ const URLS = Math.min(
   Math.max(Number(option("--urls", LARGE ? "100000" : "20000")) || 20_000, 100),
   1_000_000,
 );
-const PROCESSES = [1, 2, 4] as const;
+/** Processes a row: `--processes 1,4` runs fewer rows (the large bench within its time). */
+const PROCESSES = option("--processes", "1,2,4")
+  .split(",")
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n >= 1 && n <= 8);
 /** Requests in flight a process: enough to keep the store busy. */
 const CONCURRENCY = 32;
-const LIMIT_MS = 300_000;
+/** A crawl is stopped (SIGINT: it ends with its summary) after this: `--limit SECONDS`. */
+const LIMIT_MS = Math.min(Math.max(Number(option("--limit", "300")) || 300, 10), 3600) * 1000;
 /** The CLI under test; HEED_BENCH_BIN names another build's bin.js (figures before a change). */
 const BIN =
   process.env["HEED_BENCH_BIN"] ?? fileURLToPath(new URL("../src/cli/bin.js", import.meta.url));
 
 const children = new Set<ChildProcess>();
+/** Signals a crawl and its GNU time together: each is the leader of its own process group. */
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, name);
+  } catch {
+    // Already gone.
+  }
+}
 process.on("exit", () => {
-  for (const child of children) child.kill("SIGKILL");
+  for (const child of children) signal(child, "SIGKILL");
 });
 
 /** A site whose robots.txt refuses everything: a crawl of it is a process's start-up and end. */
@@ -70,29 +88,18 @@ function siteHost(i: number): string {
   return `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
 }
 
-/** One server for every site: a page links to the next five of its site; robots.txt allows all. */
+/** One server for every site; robots.txt allows all but on IDLE_HOST. */
 async function startWeb(): Promise<{ port: number; close(): void }> {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = req.url ?? "/";
-    if (path === "/robots.txt") {
-      res.writeHead(200, { "content-type": "text/plain" });
-      const closed = (req.headers.host ?? "").startsWith(`${IDLE_HOST}:`);
-      res.end(closed ? "User-agent: *\nDisallow: /\n" : "User-agent: *\nAllow: /\n");
-      return;
-    }
-    const m = /^\/(?:p(\d+)\.html)?$/.exec(path);
-    if (m === null) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    const n = m[1] === undefined ? 0 : Number(m[1]);
-    const links = [1, 2, 3, 4, 5].map((i) => `<a href="/p${(n + i) % PAGES}.html">x</a>`);
-    res.writeHead(200, { "content-type": "text/html" });
-    res.end(
-      `<!doctype html><title>${n}</title><p>${"lorem ipsum ".repeat(50)}</p>${links.join("")}`,
-    );
-  });
+  const server = createServer(
+    pageSite({
+      pages: PAGES,
+      robots: (host) =>
+        host.startsWith(`${IDLE_HOST}:`)
+          ? "User-agent: *\nDisallow: /\n"
+          : "User-agent: *\nAllow: /\n",
+      filler: 50,
+    }),
+  );
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "0.0.0.0", resolve));
   return { port: (server.address() as AddressInfo).port, close: () => server.close() };
@@ -101,21 +108,32 @@ async function startWeb(): Promise<{ port: number; close(): void }> {
 interface Crawled {
   readonly pages: number;
   readonly cpuMs: number;
+  /** On SQLite, what `sqlite-count.js` counted; NaN on Redis. */
+  readonly statements: number;
+  readonly trips: number;
 }
 
-/** One `heed crawl`, timed by GNU time: pages fetched and CPU ms. */
+/** Counts SQLite statements and commits in a crawl process (`bench/sqlite-count.ts`). */
+const SQLITE_COUNT = new URL("./sqlite-count.js", import.meta.url).href;
+
+/**
+ * One `heed crawl`, timed by GNU time: pages fetched and CPU ms; on SQLite (a store that is
+ * not a URL), its statements and commits too.
+ */
 function crawlProcess(
   seeds: readonly string[],
   store: string,
   maxPages: number,
   concurrency: number,
 ): Promise<Crawled> {
+  const sqlite = !store.includes("://");
   const child = spawn(
     "/usr/bin/time",
     [
       "-f",
       "TIME %U %S",
       process.execPath,
+      ...(sqlite ? ["--import", SQLITE_COUNT] : []),
       BIN,
       "crawl",
       ...seeds,
@@ -131,17 +149,24 @@ function crawlProcess(
       "--max-pages",
       String(maxPages),
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   children.add(child);
   let out = "";
   let err = "";
   child.stdout?.on("data", (c: Buffer) => (out += c.toString("utf8")));
   child.stderr?.on("data", (c: Buffer) => (err += c.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), LIMIT_MS);
+  // Past the limit the crawl is stopped as Ctrl-C stops it (GNU time ignores the signal and
+  // waits): its summary counts the pages it fetched. Killed if it does not end even so.
+  const stop = setTimeout(() => {
+    process.stderr.write(`a crawl reached the ${LIMIT_MS / 1000} s limit: stopped\n`);
+    signal(child, "SIGINT");
+  }, LIMIT_MS);
+  const kill = setTimeout(() => signal(child, "SIGKILL"), LIMIT_MS + 60_000);
   return new Promise((resolve) => {
     child.on("close", () => {
-      clearTimeout(timer);
+      clearTimeout(stop);
+      clearTimeout(kill);
       children.delete(child);
       const time = /TIME ([\d.]+) ([\d.]+)/.exec(err);
       const cpuMs = time === null ? Number.NaN : (Number(time[1]) + Number(time[2])) * 1000;
@@ -151,7 +176,13 @@ function crawlProcess(
       } catch {
         process.stderr.write(`crawl gave no summary: ${err.slice(-500)}\n`);
       }
-      resolve({ pages, cpuMs });
+      const counted = /SQLITE statements (\d+) transactions (\d+) alone (\d+)/.exec(err);
+      resolve({
+        pages,
+        cpuMs,
+        statements: counted === null ? Number.NaN : Number(counted[1]),
+        trips: counted === null ? Number.NaN : Number(counted[2]) + Number(counted[3]),
+      });
     });
   });
 }
@@ -216,6 +247,8 @@ interface Row {
   readonly commands: number;
   readonly lua: number;
   readonly trips: number;
+  /** SQLite statements run. */
+  readonly statements: number;
 }
 
 async function crawlRow(
@@ -240,8 +273,9 @@ async function crawlRow(
   watch?.stop();
   // A process's start-up and end, measured alone (a crawl of a site that refuses everything).
   const idle = await crawlProcess([`http://${IDLE_HOST}:${port}/`], `${store}-idle`, 1, 1);
-  const pages = runs.reduce((sum, r) => sum + r.pages, 0);
-  const cpuMs = runs.reduce((sum, r) => sum + r.cpuMs, 0);
+  const sum = (of: (r: Crawled) => number): number => runs.reduce((s, r) => s + of(r), 0);
+  const pages = sum((r) => r.pages);
+  const cpuMs = sum((r) => r.cpuMs);
   return {
     store: name,
     processes,
@@ -252,7 +286,9 @@ async function crawlRow(
     startMs: idle.cpuMs,
     commands: watch === null ? Number.NaN : watch.commands - nodes.length,
     lua: watch === null ? Number.NaN : watch.lua,
-    trips: nodes.length === 0 ? Number.NaN : trips,
+    // On SQLite, the round trips are the commits: transactions and statements run alone.
+    trips: nodes.length === 0 ? sum((r) => r.trips) : trips,
+    statements: sum((r) => r.statements),
   };
 }
 
@@ -304,10 +340,14 @@ try {
       const spec = `${cluster.url}#fleet-${processes}:`;
       rows.push(await crawlRow("Redis Cluster", processes, spec, web.port, clusterNodes));
     }
+    // Each row as it comes: a long bench stopped midway still gives what it measured.
+    for (const row of rows.slice(-(cluster === null ? 2 : 3))) console.error(JSON.stringify(row));
   }
   // One request at a time: the server's reads are then the client's round trips, one each
-  // (with many in flight, ioredis's writes of several visits arrive in one read).
-  rows.push(await crawlRow("Redis", 1, `${redis.url}#fleet-seq:`, web.port, [redis.url], 1));
+  // (with many in flight, ioredis's writes of several visits arrive in one read). Not on a
+  // large web, where it would outlast the row's time limit.
+  if (SITES <= 1000)
+    rows.push(await crawlRow("Redis", 1, `${redis.url}#fleet-seq:`, web.port, [redis.url], 1));
   printTable(
     `heed crawl as a fleet: ${SITES} sites × ${PAGES} pages, no delay`,
     [
@@ -320,7 +360,8 @@ try {
       "start-up aside",
       "commands a page",
       "Lua calls a page",
-      "reads a page",
+      "round trips a page",
+      "SQLite statements a page",
     ],
     rows.map((r) => [
       r.store,
@@ -333,6 +374,7 @@ try {
       fmt(r.commands / r.pages, 1),
       fmt(r.lua / r.pages, 2),
       fmt(r.trips / r.pages, 1),
+      fmt(r.statements / r.pages, 1),
     ]),
   );
   const bytes = await bytesPerQueuedUrl(redis.url);

@@ -2,27 +2,18 @@
 // each stage depends on the run's context and the store, never on the crawl that composes it.
 // Type-only imports count: a circle of types is still a circle of concepts.
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { it } from "node:test";
+import { SRC, sourceFiles } from "./helpers/source-files.js";
 
-const src = new URL("../../src/", import.meta.url).pathname;
+const src = SRC;
 const crawler = join(src, "crawler");
-
-async function files(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await files(path)));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) out.push(path);
-  }
-  return out;
-}
 
 /** Each file of src/crawler/ and the files of src/crawler/ it imports. */
 async function importGraph(): Promise<Map<string, string[]>> {
   const graph = new Map<string, string[]>();
-  for (const file of await files(crawler)) {
+  for (const file of await sourceFiles(crawler)) {
     const text = await readFile(file, "utf8");
     const targets: string[] = [];
     for (const m of text.matchAll(/^(?:import|export)[^;]*?from "(\.{1,2}\/[^"]+)"/gms)) {

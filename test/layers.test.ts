@@ -2,11 +2,12 @@
 // heed; store/ and net/ stay below crawler/ and site/; crawler/ and site/ do not reach each
 // other; no layer below the faces (cli/, web/) imports them, and web/ does not reach into cli/.
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { it } from "node:test";
+import { SRC, sourceFiles } from "./helpers/source-files.js";
 
-const src = new URL("../../src/", import.meta.url).pathname;
+const src = SRC;
 
 /** Which top-level directories each one may import from. */
 const MAY: Readonly<Record<string, readonly string[]>> = {
@@ -19,19 +20,9 @@ const MAY: Readonly<Record<string, readonly string[]>> = {
   web: ["web", "crawler", "site", "net", "store", "protocol"],
 };
 
-async function files(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await files(path)));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) out.push(path);
-  }
-  return out;
-}
-
 it("no import runs up a layer (web/ into cli/, site/ into crawler/ …)", async () => {
   const wrong: string[] = [];
-  for (const file of await files(src)) {
+  for (const file of await sourceFiles(src)) {
     const from = relative(src, file).split("/")[0] ?? "";
     const allowed = MAY[from];
     if (allowed === undefined) continue; // cli/ and the package's index sit on top

@@ -39,11 +39,17 @@ export type SiteView =
 export interface RobotsTurn {
   /** `asked`: a request went out (its gap counts); `result`, its answer when one came. */
   release(asked: boolean, result: RobotsFetchResult | null): Promise<void>;
+  /**
+   * Before a redirect hop from `from` to `to`: the turn moves to the site the hop reaches (a
+   * rejection ends the exchange as unreachable).
+   */
+  hop?(from: string, to: string): Promise<void>;
 }
 
 export interface SiteRulesOptions {
   readonly cache: RobotsCache;
-  readonly fetch: (robotsUrl: string) => Promise<RobotsFetchResult>;
+  /** Fetches a robots.txt under `turn`, the reservation held for it (null: none). */
+  readonly fetch: (robotsUrl: string, turn: RobotsTurn | null) => Promise<RobotsFetchResult>;
   /**
    * Takes the site's reservation before robots.txt is asked (DESIGN §2), given the copy held
    * (expired, or null); null when the crawl stopped. Once it is held, the store is read again:
@@ -64,6 +70,8 @@ interface Known {
 export class SiteRules {
   private readonly known = new Map<string, Known>();
   private readonly pending = new Map<string, Promise<SiteView>>();
+  /** A site whose robots.txt reading waits on another site's (a redirect hop): site → other. */
+  private readonly waitsOn = new Map<string, string>();
   private readonly memory: number;
 
   constructor(private readonly options: SiteRulesOptions) {
@@ -88,6 +96,22 @@ export class SiteRules {
       this.pending.set(origin, pending);
     }
     return pending;
+  }
+
+  /**
+   * The rules of `origin`, asked while the robots.txt of `reading` is being read (a redirect
+   * hop to `origin`): null, without waiting, when `origin`'s own reading waits on `reading`'s
+   * (two robots.txt that redirect to each other would each wait for the other for ever).
+   */
+  async viewDuring(origin: string, reading: string): Promise<SiteView | null> {
+    for (let at: string | undefined = origin; at !== undefined; at = this.waitsOn.get(at))
+      if (at === reading) return null;
+    this.waitsOn.set(reading, origin);
+    try {
+      return await this.view(origin);
+    } finally {
+      this.waitsOn.delete(reading);
+    }
   }
 
   private async load(origin: string): Promise<SiteView> {
@@ -135,7 +159,7 @@ export class SiteRules {
   ): Promise<CachedRobots | null> {
     let result: RobotsFetchResult;
     try {
-      result = await this.options.fetch(`${origin}/robots.txt`);
+      result = await this.options.fetch(`${origin}/robots.txt`, turn);
     } catch (error) {
       await turn?.release(true, null);
       throw error;

@@ -14,6 +14,8 @@ import type { CrawlStore, NewUrl } from "../store/types.js";
 import type { UrlMeta } from "./discovery.js";
 import { newUrl } from "./frontier-entry.js";
 import { changedSince, sitemapEntryPriority } from "./revisit.js";
+import { OPEN_FILES_PAUSE_MS } from "./open-files-shortage.js";
+import { sleep, sleepUnlessStopped } from "./sleep.js";
 import { originOf } from "./url-normal.js";
 
 export interface SitemapFeed {
@@ -38,6 +40,12 @@ export interface SitemapFeed {
     detail: string | null,
     bytes: number,
   ) => Promise<void>;
+  /**
+   * In place of `requestEnded` when the request could not be made for want of open files
+   * (EMFILE, ENFILE): no request went out, so the turn goes back unused and nothing is logged;
+   * the request is made again after {@link OPEN_FILES_PAUSE_MS}.
+   */
+  readonly notAsked: (url: string) => Promise<void>;
   /** The URL in the crawl's normal form, or null when it is not an http(s) URL. */
   readonly normal: (url: string) => string | null;
   /** The URL in the crawl's normal form if the crawl takes it (scope, traps), else null. */
@@ -118,27 +126,8 @@ function lastmodMs(text: string | null, now: number): number | null {
 async function openSitemap(feed: SitemapFeed, location: string): Promise<OpenedSitemap> {
   let current = location;
   for (let hop = 0; hop <= MAX_SITEMAP_REDIRECTS; hop++) {
-    const own = originOf(current) === feed.origin;
-    if (!(await feed.awaitTurn(current))) return { ok: false, message: "stopped", status: null };
-    // REGP Cookie is the site's own: not sent to another host a sitemap moved to.
-    const headers = feed.cookie === null || !own ? {} : { cookie: feed.cookie };
-    // sitemaps.org: 50 MB uncompressed a file; a gzipped one is read as sent and inflated by
-    // the reader, which holds its own limits.
-    let result: Awaited<ReturnType<HttpClient["fetchPage"]>> | null = null;
-    try {
-      result = await feed.client.fetchPage(current, {
-        headers,
-        maxBodyBytes: MAX_SITEMAP_BYTES,
-        ...(feed.deadlineMs === undefined ? {} : { signal: AbortSignal.timeout(feed.deadlineMs) }),
-      });
-    } finally {
-      await feed.requestEnded(
-        current,
-        result === null || result.kind === "error" ? null : result.status,
-        result === null ? "stopped" : result.kind === "error" ? result.message : null,
-        result === null || result.kind === "error" ? 0 : result.wireBytes,
-      );
-    }
+    const result = await askSitemap(feed, current);
+    if (result === null) return { ok: false, message: "stopped", status: null };
     if (result.kind === "error") return { ok: false, message: result.message, status: null };
     if (result.status >= 300 && result.status < 400 && result.location !== null) {
       current = result.location;
@@ -157,4 +146,47 @@ async function openSitemap(feed: SitemapFeed, location: string): Promise<OpenedS
     };
   }
   return { ok: false, message: `more than ${MAX_SITEMAP_REDIRECTS} redirects`, status: null };
+}
+
+type PageAnswer = Awaited<ReturnType<HttpClient["fetchPage"]>>;
+
+/**
+ * One sitemap request under its site's turn, logged; null when the crawl stopped. A request
+ * this machine could not make for want of open files is no answer of the site: it waits and is
+ * made again, as a page's is (./open-files-shortage.ts), never read as a failed sitemap.
+ */
+async function askSitemap(feed: SitemapFeed, current: string): Promise<PageAnswer | null> {
+  for (;;) {
+    const own = originOf(current) === feed.origin;
+    if (!(await feed.awaitTurn(current))) return null;
+    // REGP Cookie is the site's own: not sent to another host a sitemap moved to.
+    const headers = feed.cookie === null || !own ? {} : { cookie: feed.cookie };
+    // sitemaps.org: 50 MB uncompressed a file; a gzipped one is read as sent and inflated by
+    // the reader, which holds its own limits.
+    let result: PageAnswer;
+    try {
+      result = await feed.client.fetchPage(current, {
+        headers,
+        maxBodyBytes: MAX_SITEMAP_BYTES,
+        ...(feed.deadlineMs === undefined ? {} : { signal: AbortSignal.timeout(feed.deadlineMs) }),
+      });
+    } catch (error) {
+      await feed.requestEnded(current, null, "stopped", 0);
+      throw error;
+    }
+    if (result.kind === "error" && result.code === "local") {
+      await feed.notAsked(current);
+      if (feed.signal === undefined) await sleep(OPEN_FILES_PAUSE_MS);
+      else await sleepUnlessStopped(OPEN_FILES_PAUSE_MS, feed.signal);
+      if (feed.signal?.aborted === true) return null;
+      continue;
+    }
+    await feed.requestEnded(
+      current,
+      result.kind === "error" ? null : result.status,
+      result.kind === "error" ? result.message : null,
+      result.kind === "error" ? 0 : result.wireBytes,
+    );
+    return result;
+  }
 }

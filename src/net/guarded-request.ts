@@ -45,6 +45,12 @@ export interface GuardedRequestOptions {
   /** Longest silence in a body; default the client's. */
   readonly bodyTimeoutMs?: number;
   readonly signal?: AbortSignal;
+  /**
+   * Called before each redirect is followed, with the URL that answered and the one it leads
+   * to; the hop waits for it. A caller keeps each site's pace here (a robots.txt hop to another
+   * site takes that site's turn); a rejection ends the request with its error.
+   */
+  readonly beforeRedirect?: (from: string, to: string) => Promise<void>;
 }
 
 /** A body to read once: an async iterable of chunks that can be dumped or destroyed. */
@@ -159,6 +165,7 @@ export async function guardedRequest(
     }
     // Nobody reads a redirect's body; a failure draining it changes nothing.
     await response.body.dump().catch(() => undefined);
+    await options.beforeRedirect?.(current, location);
     previous = current;
     current = location;
   }

@@ -39,6 +39,8 @@ export interface RobotsFetchOptions {
   readonly maxBytes?: number;
   /** The clock, for cache lifetimes; default `Date.now`. */
   readonly now?: () => number;
+  /** Called before each redirect hop is followed, as guardedRequest's `beforeRedirect`. */
+  readonly beforeRedirect?: (from: string, to: string) => Promise<void>;
 }
 
 export interface RobotsFetchResult {
@@ -107,6 +109,7 @@ export async function fetchRobots(
         accept: "text/plain, */*;q=0.5",
       },
       maxRedirects: MAX_ROBOTS_REDIRECTS,
+      ...(options.beforeRedirect === undefined ? {} : { beforeRedirect: options.beforeRedirect }),
       headersTimeoutMs: timeout,
       bodyTimeoutMs: timeout,
       signal: deadlineSignal(

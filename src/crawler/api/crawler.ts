@@ -22,7 +22,15 @@ import {
 import { describeError } from "../describe-error.js";
 import { CrawlerError } from "./errors.js";
 import { type CrawlEventOf, CrawlEvents, type CrawlEventType } from "./events.js";
-import { acceptsType, checkOptions, type CrawlerOptions, DEFAULTS, originKey } from "./options.js";
+import {
+  acceptsType,
+  checkOptions,
+  type CrawlerOptions,
+  DEFAULTS,
+  type LinkExtractor,
+  originKey,
+  type PageHandler,
+} from "./options.js";
 import { pageContext, pageOf, pageReader } from "./page.js";
 
 /** What a run did: the crawl's summary, and what the handler added. */
@@ -95,8 +103,7 @@ export class Crawler {
     const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
     // One listener a page in a handler, as many as the crawl's concurrency: not a leak.
     if (signal !== undefined) setMaxListeners(0, signal);
-    let items = 0;
-    let handlerErrors = 0;
+    const tally = { items: 0, handlerErrors: 0 };
     try {
       store = typeof o.store === "string" ? await openStore(o.store) : o.store;
       const kept = store;
@@ -105,49 +112,7 @@ export class Crawler {
       const onPage =
         handler === undefined
           ? {}
-          : {
-              onPage: async (fetched: FetchedPage, hooks: PageHooks) => {
-                const page = pageOf(fetched);
-                if (!acceptsType(o.contentTypes, page.contentType)) return;
-                // The crawl's stop reaches the page's signal through one listener, removed after:
-                // AbortSignal.any per page would keep every page's signal alive on Node 20.
-                const stop = new AbortController();
-                const abort = () => stop.abort();
-                signal?.addEventListener("abort", abort, { once: true });
-                if (signal?.aborted === true) stop.abort();
-                const parts = pageContext({
-                  page,
-                  hooks,
-                  signal: stop.signal,
-                  keep: (texts) => kept.items.append(texts),
-                });
-                try {
-                  await withTimeout(
-                    (async () => {
-                      await handler(page, parts.context);
-                      await parts.settled();
-                    })(),
-                    timeoutMs,
-                    () => {
-                      // The handler's signal says its time is up (an abort per page would cost
-                      // an exception object each; a handler that ended needs none).
-                      stop.abort();
-                      return new CrawlerError(
-                        "HEED_HANDLER_TIMEOUT",
-                        `the handler of ${page.url} ran past ${timeoutMs} ms`,
-                      );
-                    },
-                  );
-                } catch (error) {
-                  handlerErrors++;
-                  throw error;
-                } finally {
-                  signal?.removeEventListener("abort", abort);
-                  parts.close();
-                  items += parts.pushed();
-                }
-              },
-            };
+          : { onPage: this.pageHandler({ handler, timeoutMs, signal, store: kept, tally }) };
       const sites = new Map(
         Object.entries(o.sites ?? {}).map(([origin, site]) => [originKey(origin) ?? origin, site]),
       );
@@ -181,29 +146,7 @@ export class Crawler {
         ...(headers === null ? {} : { extraHeaders: () => headers }),
         ...(cookies.size === 0 ? {} : { cookie: (origin: string) => cookies.get(origin) ?? null }),
         ...(links !== undefined
-          ? {
-              links: async (fetched: FetchedPage) => {
-                const page = pageOf(fetched);
-                try {
-                  const found = await withTimeout(
-                    Promise.resolve(links(page, pageReader(page))),
-                    timeoutMs,
-                    () =>
-                      new CrawlerError(
-                        "HEED_HANDLER_TIMEOUT",
-                        `links of ${page.url}: past ${timeoutMs} ms`,
-                      ),
-                  );
-                  return Array.isArray(found) ? found : [];
-                } catch (error) {
-                  this.hub.emit({
-                    type: "notice",
-                    message: `the link extractor failed on ${page.url}: ${describeError(error)}; no links kept from it`,
-                  });
-                  return [];
-                }
-              },
-            }
+          ? { links: this.linkExtractor(links, timeoutMs) }
           : o.followLinks === false
             ? { links: () => [] }
             : {}),
@@ -246,7 +189,7 @@ export class Crawler {
         ]),
       };
       const summary = await crawl(core);
-      return { ...summary, items, handlerErrors };
+      return { ...summary, ...tally };
     } finally {
       this.hub.end();
       this.running = false;
@@ -254,6 +197,93 @@ export class Crawler {
       if (owned) await store?.close().catch(() => {});
     }
   }
+
+  /**
+   * The crawl's `onPage`: the user's handler given the page and its context, within its time,
+   * with the crawl's stop as its signal; what it pushed and whether it failed are counted.
+   */
+  private pageHandler(
+    parts: HandlerParts,
+  ): (fetched: FetchedPage, hooks: PageHooks) => Promise<void> {
+    const { handler, timeoutMs, signal, tally } = parts;
+    const contentTypes = this.options.contentTypes;
+    return async (fetched, hooks) => {
+      const page = pageOf(fetched);
+      if (!acceptsType(contentTypes, page.contentType)) return;
+      // The crawl's stop reaches the page's signal through one listener, removed after:
+      // AbortSignal.any per page would keep every page's signal alive on Node 20.
+      const stop = new AbortController();
+      const abort = () => stop.abort();
+      signal?.addEventListener("abort", abort, { once: true });
+      if (signal?.aborted === true) stop.abort();
+      const context = pageContext({
+        page,
+        hooks,
+        signal: stop.signal,
+        keep: (texts) => parts.store.items.append(texts),
+      });
+      try {
+        await withTimeout(
+          (async () => {
+            await handler(page, context.context);
+            await context.settled();
+          })(),
+          timeoutMs,
+          () => {
+            // The handler's signal says its time is up (an abort per page would cost an
+            // exception object each; a handler that ended needs none).
+            stop.abort();
+            return new CrawlerError(
+              "HEED_HANDLER_TIMEOUT",
+              `the handler of ${page.url} ran past ${timeoutMs} ms`,
+            );
+          },
+        );
+      } catch (error) {
+        tally.handlerErrors++;
+        throw error;
+      } finally {
+        signal?.removeEventListener("abort", abort);
+        context.close();
+        tally.items += context.pushed();
+      }
+    };
+  }
+
+  /** The crawl's `links`: the user's extractor within its time; a failure keeps no links. */
+  private linkExtractor(
+    links: LinkExtractor,
+    timeoutMs: number,
+  ): (fetched: FetchedPage) => Promise<readonly string[]> {
+    return async (fetched) => {
+      const page = pageOf(fetched);
+      try {
+        const found = await withTimeout(
+          Promise.resolve(links(page, pageReader(page))),
+          timeoutMs,
+          () =>
+            new CrawlerError("HEED_HANDLER_TIMEOUT", `links of ${page.url}: past ${timeoutMs} ms`),
+        );
+        return Array.isArray(found) ? found : [];
+      } catch (error) {
+        this.hub.emit({
+          type: "notice",
+          message: `the link extractor failed on ${page.url}: ${describeError(error)}; no links kept from it`,
+        });
+        return [];
+      }
+    };
+  }
+}
+
+/** What {@link Crawler.pageHandler} needs of a run. */
+interface HandlerParts {
+  readonly handler: PageHandler;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly store: CrawlStore;
+  /** The run's counts, added to by each page. */
+  readonly tally: { items: number; handlerErrors: number };
 }
 
 /** The options named, those given. */

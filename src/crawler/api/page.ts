@@ -143,6 +143,57 @@ export function pageReader(page: Page): PageReader {
   return reader;
 }
 
+/** One item given to `enqueue` (a URL or a request) read and checked; `where` names it. */
+function enqueueRequest(item: unknown, where: string, options: EnqueueOptions): EnqueueRequest {
+  const request = (typeof item === "string" ? { url: item } : item) as Partial<EnqueueRequest>;
+  if (request === null || typeof request !== "object" || typeof request.url !== "string")
+    throw new CrawlerError(
+      "HEED_BAD_ARGUMENT",
+      `${where}: expected a URL or { url }, got ${typeof item}`,
+    );
+  const priority = request.priority ?? options.priority;
+  const depth = request.depth ?? options.depth;
+  const label = request.label ?? options.label;
+  if (priority !== undefined && (typeof priority !== "number" || !Number.isFinite(priority)))
+    throw new CrawlerError(
+      "HEED_BAD_ARGUMENT",
+      `${where}: priority: expected a finite number, got ${String(priority)}`,
+    );
+  if (depth !== undefined && (!Number.isSafeInteger(depth) || depth < 0))
+    throw new CrawlerError(
+      "HEED_BAD_ARGUMENT",
+      `${where}: depth: expected a whole number >= 0, got ${String(depth)}`,
+    );
+  if (label !== undefined && (typeof label !== "string" || label.length > MAX_LABEL_CHARS))
+    throw new CrawlerError(
+      "HEED_BAD_ARGUMENT",
+      `${where}: label: expected text of at most ${MAX_LABEL_CHARS} characters`,
+    );
+  return {
+    url: request.url,
+    ...(priority === undefined ? {} : { priority }),
+    ...(depth === undefined ? {} : { depth }),
+    ...(label === undefined ? {} : { label }),
+  };
+}
+
+/** A record given to `push` as the JSON text kept; the `i`-th of its call. */
+function recordText(record: unknown, i: number): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(record);
+  } catch (error) {
+    throw new CrawlerError(
+      "HEED_BAD_ARGUMENT",
+      `push: record ${i} is not JSON: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  if (text === undefined)
+    throw new CrawlerError("HEED_BAD_ARGUMENT", `push: record ${i} is not JSON (${typeof record})`);
+  return text;
+}
+
 export interface ContextParts {
   readonly page: Page;
   readonly hooks: PageHooks;
@@ -194,39 +245,9 @@ export function pageContext(parts: ContextParts): {
       );
     // Counted once every item is read: a call refused for a bad item queues nothing and spends
     // none of the page's budget.
-    const requests = list.map((item, i) => {
-      const request = (typeof item === "string" ? { url: item } : item) as Partial<EnqueueRequest>;
-      const where = Array.isArray(urls) ? `enqueue: item ${i}` : "enqueue";
-      if (request === null || typeof request !== "object" || typeof request.url !== "string")
-        throw new CrawlerError(
-          "HEED_BAD_ARGUMENT",
-          `${where}: expected a URL or { url }, got ${typeof item}`,
-        );
-      const priority = request.priority ?? options.priority;
-      const depth = request.depth ?? options.depth;
-      const label = request.label ?? options.label;
-      if (priority !== undefined && (typeof priority !== "number" || !Number.isFinite(priority)))
-        throw new CrawlerError(
-          "HEED_BAD_ARGUMENT",
-          `${where}: priority: expected a finite number, got ${String(priority)}`,
-        );
-      if (depth !== undefined && (!Number.isSafeInteger(depth) || depth < 0))
-        throw new CrawlerError(
-          "HEED_BAD_ARGUMENT",
-          `${where}: depth: expected a whole number >= 0, got ${String(depth)}`,
-        );
-      if (label !== undefined && (typeof label !== "string" || label.length > MAX_LABEL_CHARS))
-        throw new CrawlerError(
-          "HEED_BAD_ARGUMENT",
-          `${where}: label: expected text of at most ${MAX_LABEL_CHARS} characters`,
-        );
-      return {
-        url: request.url,
-        ...(priority === undefined ? {} : { priority }),
-        ...(depth === undefined ? {} : { depth }),
-        ...(label === undefined ? {} : { label }),
-      };
-    });
+    const requests = list.map((item, i) =>
+      enqueueRequest(item, Array.isArray(urls) ? `enqueue: item ${i}` : "enqueue", options),
+    );
     queuedCount += requests.length;
     return requests;
   };
@@ -275,24 +296,7 @@ export function pageContext(parts: ContextParts): {
             "HEED_TOO_MANY",
             `push: a page may push at most ${MAX_PUSH_PER_PAGE} records; ${page.url} pushed ${pushedCount + list.length}`,
           );
-        const texts = list.map((record, i) => {
-          let text: string | undefined;
-          try {
-            text = JSON.stringify(record);
-          } catch (error) {
-            throw new CrawlerError(
-              "HEED_BAD_ARGUMENT",
-              `push: record ${i} is not JSON: ${(error as Error).message}`,
-              { cause: error },
-            );
-          }
-          if (text === undefined)
-            throw new CrawlerError(
-              "HEED_BAD_ARGUMENT",
-              `push: record ${i} is not JSON (${typeof record})`,
-            );
-          return text;
-        });
+        const texts = list.map((record, i) => recordText(record, i));
         pushedCount += texts.length;
         await parts.keep(texts);
       }),

@@ -8,7 +8,7 @@
  */
 import { LICENSE, PAYMENT_REQUIRED } from "../report.js";
 import { linkLicenses } from "../../protocol/robots/index.js";
-import type { PageResult } from "../../net/http-client.js";
+import type { PageResponse, PageResult } from "../../net/http-client.js";
 import type { RobotsPolicy } from "../../protocol/robots/index.js";
 import type { Discovery, Lease, NewUrl, PageValidators } from "../../store/types.js";
 import type { IndexedPage } from "../agent-paths.js";
@@ -27,6 +27,31 @@ import type { Allowed } from "../verdict.js";
 import type { DiscoverStage } from "./discover.js";
 import { keepPage } from "./keep.js";
 import type { CrawlRun } from "./run.js";
+
+/** An answer from the site (not a network error) to the request for a leased URL. */
+interface Answer {
+  readonly origin: string;
+  readonly lease: Lease;
+  readonly result: PageResponse;
+  readonly at: number;
+  readonly decision: Allowed;
+  readonly sent: Readonly<Record<string, string>>;
+  readonly timing: Timing;
+  readonly robots: RobotsPolicy | null;
+  /** The page that led to the URL, for every record of it. */
+  readonly ref: { readonly referrer?: string | null };
+}
+
+/** What {@link SettleStage.readPage} read of a page. */
+interface PageRead {
+  readonly page: FetchedPage;
+  readonly html: ReturnType<typeof extractLinks> | null;
+  readonly usage: ReturnType<typeof pageUsage>;
+  readonly header: ReturnType<typeof robotsTag>;
+  readonly nofollow: boolean;
+  readonly meta: ReturnType<typeof readMeta>;
+  readonly canonical: string | null;
+}
 
 /** A redirect chain is followed this many hops from the URL first queued, then given up. */
 export const MAX_REDIRECT_HOPS = 5;
@@ -105,9 +130,7 @@ export class SettleStage {
     robots: RobotsPolicy | null = null,
   ): Promise<void> {
     const { run } = this;
-    const { store, options } = run;
-    const { url, depth } = lease.entry;
-    const meta = readMeta(lease.entry.meta, depth);
+    const { url } = lease.entry;
     // Every record of a leased URL names the page that led to it (`heed report`'s broken links).
     const ref = { referrer: lease.entry.referrer };
     if (await deferForOpenFiles(run, lease, result)) return;
@@ -116,86 +139,178 @@ export class SettleStage {
       await run.log(url, origin, at, result.ms, null, 0, "error", result.message, ref);
       return;
     }
+    const answer: Answer = { origin, lease, result, at, decision, sent, timing, robots, ref };
     const { status } = result;
     const action = statusAction(status);
     if (action === "retry") {
       await this.retryOrFail(origin, lease, `HTTP ${status}`, result.retryAfterMs);
-      await run.log(
-        url,
-        origin,
-        at,
-        result.ms,
-        status,
-        result.wireBytes,
-        "error",
-        `HTTP ${status}`,
-        ref,
-      );
+      await this.logAnswer(answer, "error", `HTTP ${status}`);
       return;
     }
     await this.logLicenses(url, origin, at, result.headers["link"]);
-    if (status === 402) {
-      // A price asked (crawler-price, the 2026 pay-per-crawl answer) is shown, never paid: the
-      // page is its own outcome, neither fetched nor an error, and not asked for again.
-      // Cut: the value is the site's, and goes to the log, the report and the terminal.
-      const price = result.headers["crawler-price"]?.slice(0, MAX_PRICE_CHARS) ?? null;
-      await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
-      const detail = price === null ? "no crawler-price" : `crawler-price: ${price}`;
-      await run.log(url, origin, at, result.ms, status, result.wireBytes, PAYMENT_REQUIRED, detail);
-      run.emit({ type: "skipped", url, reason: `HTTP 402 Payment Required, ${detail} (not paid)` });
+    if (status === 402) await this.priced(answer);
+    else if (action === "redirect") await this.redirected(answer);
+    else await this.filed(answer);
+  }
+
+  /** The crawl log's line for an answer: its URL, site, moment, time taken, status and size. */
+  private logAnswer(answer: Answer, outcome: string, detail: string | null): Promise<void> {
+    const { lease, origin, at, result, ref } = answer;
+    const { url } = lease.entry;
+    return this.run.log(
+      url,
+      origin,
+      at,
+      result.ms,
+      result.status,
+      result.wireBytes,
+      outcome,
+      detail,
+      ref,
+    );
+  }
+
+  /**
+   * A price asked (crawler-price, the 2026 pay-per-crawl answer) is shown, never paid: the page
+   * is its own outcome, neither fetched nor an error, and not asked for again.
+   */
+  private async priced(answer: Answer): Promise<void> {
+    const { run } = this;
+    const { lease, result } = answer;
+    // Cut: the value is the site's, and goes to the log, the report and the terminal.
+    const price = result.headers["crawler-price"]?.slice(0, MAX_PRICE_CHARS) ?? null;
+    await run.store.frontier.settle(lease, { kind: "done", status: result.status, at: run.now() });
+    const detail = price === null ? "no crawler-price" : `crawler-price: ${price}`;
+    await this.logAnswer({ ...answer, ref: {} }, PAYMENT_REQUIRED, detail);
+    run.emit({
+      type: "skipped",
+      url: lease.entry.url,
+      reason: `HTTP 402 Payment Required, ${detail} (not paid)`,
+    });
+  }
+
+  /** A redirect: its target queued like a link, within the hop limit and the crawl's scope. */
+  private async redirected(answer: Answer): Promise<void> {
+    const { run } = this;
+    const { store } = run;
+    const { lease, result } = answer;
+    const { url, depth } = lease.entry;
+    const { status } = result;
+    const meta = readMeta(lease.entry.meta, depth);
+    const target = result.location === null ? null : run.normal(result.location);
+    const hops = (meta.hops ?? 0) + 1;
+    if (hops > MAX_REDIRECT_HOPS) {
+      await this.failRedirect(
+        answer,
+        `more than ${MAX_REDIRECT_HOPS} redirects from the URL first queued`,
+      );
       return;
     }
-    if (action === "redirect") {
-      const target = result.location === null ? null : run.normal(result.location);
-      const hops = (meta.hops ?? 0) + 1;
-      if (hops > MAX_REDIRECT_HOPS) {
-        const reason = `more than ${MAX_REDIRECT_HOPS} redirects from the URL first queued`;
-        await store.frontier.settle(lease, { kind: "failed", reason, at: run.now() });
-        await run.log(url, origin, at, result.ms, status, result.wireBytes, "error", reason, ref);
-        run.tally.failed++;
-        run.emit({ type: "failed", url, reason });
-        return;
-      }
-      if (target === null) {
-        // Nowhere to go: the URL's answer is an error, counted and said as one.
-        const given = result.headers["location"];
-        const reason =
-          given === undefined
-            ? `HTTP ${status} without a Location`
-            : `HTTP ${status} to ${JSON.stringify(given.slice(0, 200))}, not an http(s) URL`;
-        await store.frontier.settle(lease, { kind: "failed", reason, at: run.now() });
-        await run.log(url, origin, at, result.ms, status, result.wireBytes, "error", reason, ref);
-        run.tally.failed++;
-        run.emit({ type: "failed", url, reason });
-        return;
-      }
-      const followed = this.discover.follows(url, target);
-      if (followed)
-        await store.frontier.add([
-          newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect", hops }),
-        ]);
-      await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
-      // A target outside the crawl's scope is not followed, as a link there would not be.
-      const detail = followed ? target : `${target} (not followed: outside the crawl's scope)`;
-      await run.log(url, origin, at, result.ms, status, result.wireBytes, "redirect", detail, ref);
-      run.done++;
+    if (target === null) {
+      // Nowhere to go: the URL's answer is an error, counted and said as one.
+      const given = result.headers["location"];
+      await this.failRedirect(
+        answer,
+        given === undefined
+          ? `HTTP ${status} without a Location`
+          : `HTTP ${status} to ${JSON.stringify(given.slice(0, 200))}, not an http(s) URL`,
+      );
       return;
     }
-    let validators: PageValidators | undefined;
-    if (status === 200 || status === 304) {
-      const revisit = revisitOf({ changefreq: meta.changefreq ?? null, plan: decision.plan });
-      // A 304 keeps the validators the site answered before (RFC 9110 §15.4.5 may omit them).
-      const known = status === 304 ? await store.pages.get(url) : null;
-      // Kept with the settle, in the same store step.
-      validators = {
+    const followed = this.discover.follows(url, target);
+    if (followed)
+      await store.frontier.add([
+        newUrl(target, depth, lease.entry.priority, url, { ...meta, via: "redirect", hops }),
+      ]);
+    await store.frontier.settle(lease, { kind: "done", status, at: run.now() });
+    // A target outside the crawl's scope is not followed, as a link there would not be.
+    await this.logAnswer(
+      answer,
+      "redirect",
+      followed ? target : `${target} (not followed: outside the crawl's scope)`,
+    );
+    run.done++;
+  }
+
+  private async failRedirect(answer: Answer, reason: string): Promise<void> {
+    const { run } = this;
+    await run.store.frontier.settle(answer.lease, { kind: "failed", reason, at: run.now() });
+    await this.logAnswer(answer, "error", reason);
+    run.tally.failed++;
+    run.emit({ type: "failed", url: answer.lease.entry.url, reason });
+  }
+
+  /**
+   * A page's answer filed: its validators and revisit moment, its links found, kept or not
+   * (keep.ts), handed to the page handler, logged and settled in one store step.
+   */
+  private async filed(answer: Answer): Promise<void> {
+    const { run } = this;
+    const { origin, lease, result, at, decision, timing, ref } = answer;
+    const { url } = lease.entry;
+    const { status } = result;
+    const validators = await this.validatorsOf(answer);
+    const read = this.readPage(answer);
+    const { usage, canonical } = read;
+    const found = await this.linksFound(answer, read);
+    const keep = keepPage({
+      headerNoindex: read.header.noindex,
+      metaNoindex: read.html?.noindex === true,
+      usageRefused: usage.keep || usage.refused === null ? null : refusalDetail(usage.refused),
+    });
+    // Not kept (noindex, or a purpose refused): fetched, links followed as allowed, not handed on.
+    if (keep.keep && !(await this.handOn(answer, read, found))) return;
+    await run.settleLogged(
+      lease,
+      { kind: "done", status, at: run.now() },
+      {
         url,
-        etag: result.etag ?? known?.etag ?? null,
-        lastModified: result.lastModified ?? known?.lastModified ?? null,
-        fetchedAt: at,
+        origin,
+        at,
+        ms: result.ms,
         status,
-        revisitAt: revisit === null ? null : at + revisit.afterMs,
-      };
-    }
+        bytes: result.wireBytes,
+        outcome: status === 304 ? "not-modified" : keep.keep ? "fetched" : keep.outcome,
+        detail: keep.keep || keep.outcome === "fetched-noindex" ? decision.rule : keep.why,
+        ...timing,
+        ...ref,
+        canonical,
+        usage: usage.record,
+      },
+      { links: found, ...(validators === undefined ? {} : { page: validators }) },
+    );
+    run.counted(origin);
+    run.emit({ type: "fetched", url, status });
+  }
+
+  /** A 200's or 304's validators and revisit moment, kept with the settle in one store step. */
+  private async validatorsOf(answer: Answer): Promise<PageValidators | undefined> {
+    const { lease, result, at, decision } = answer;
+    const { status } = result;
+    if (status !== 200 && status !== 304) return undefined;
+    const { url, depth } = lease.entry;
+    const meta = readMeta(lease.entry.meta, depth);
+    const revisit = revisitOf({ changefreq: meta.changefreq ?? null, plan: decision.plan });
+    // A 304 keeps the validators the site answered before (RFC 9110 §15.4.5 may omit them).
+    const known = status === 304 ? await this.run.store.pages.get(url) : null;
+    return {
+      url,
+      etag: result.etag ?? known?.etag ?? null,
+      lastModified: result.lastModified ?? known?.lastModified ?? null,
+      fetchedAt: at,
+      status,
+      revisitAt: revisit === null ? null : at + revisit.afterMs,
+    };
+  }
+
+  /** What a page says of itself: its links and tags, its usage preferences, its canonical URL. */
+  private readPage(answer: Answer): PageRead {
+    const { run } = this;
+    const { options } = run;
+    const { origin, lease, result, at, decision, sent, robots } = answer;
+    const { url, depth } = lease.entry;
+    const { status } = result;
+    const meta = readMeta(lease.entry.meta, depth);
     const html =
       status === 200 && result.body !== null && isHtml(result.contentType)
         ? extractLinks(new TextDecoder().decode(result.body), url, run.token, {
@@ -233,76 +348,74 @@ export class SettleStage {
       ...(meta.label === undefined ? {} : { label: meta.label }),
     };
     // REGP Host (seeds/003 §3.2.13) names the canonical host; a page's own canonical link wins.
-    let canonical: string | null =
+    const hostCanonical =
       decision.plan.host === null ? null : onHost(url, decision.plan.host.value);
     const header = robotsTag(result.headers["x-robots-tag"] ?? null, run.token);
-    canonical = html?.canonical ?? canonical;
     const nofollow = header.nofollow || html?.nofollowAll === true;
+    return {
+      page,
+      html,
+      usage,
+      header,
+      nofollow,
+      meta,
+      canonical: html?.canonical ?? hostCanonical,
+    };
+  }
+
+  /** The page's links to queue, which go with the settle in the same store step. */
+  private async linksFound(answer: Answer, read: PageRead): Promise<NewUrl[]> {
+    const { run } = this;
+    const { options } = run;
+    const { lease, result } = answer;
+    const { url, depth } = lease.entry;
+    const { meta } = read;
     // seeds/003 §3.2.12: a `data` page is fetched without following its links; a `list`
     // page has every link followed, however deep it stands.
     const deepEnough = run.following && (meta.type === "list" || depth < options.maxDepth);
-    // The page's links go with the settle, in the same store step.
-    let found: NewUrl[] = [];
-    if (meta.type !== "data" && deepEnough && !nofollow) {
-      const links =
-        options.links !== undefined && status === 200 && result.body !== null
-          ? readLinks(await options.links(page), url, options.sortQuery === true)
-          : (html?.links ?? []);
-      found = this.discover.linksToQueue(url, depth, links);
-    }
-    const keep = keepPage({
-      headerNoindex: header.noindex,
-      metaNoindex: html?.noindex === true,
-      usageRefused: usage.keep || usage.refused === null ? null : refusalDetail(usage.refused),
-    });
-    // Not kept (noindex, or a purpose refused): fetched, links followed as allowed, not handed on.
-    if (keep.keep && options.onPage !== undefined) {
-      // A page handler sees the page's links queued already, as its enqueue counts them.
-      if (found.length > 0) await store.frontier.add(found.splice(0));
-      const refuse = nofollow || meta.type === "data";
-      try {
-        await options.onPage(
-          page,
-          this.discover.hooks(
-            lease,
-            refuse ? "the page says nofollow (or is a sitemap `data` page)" : null,
-          ),
-        );
-      } catch (error) {
-        // Tried again as a 5xx would be, without validators: a 304 would bring no body back.
-        const why = `page handler: ${describeError(error)}`;
-        await store.pages.put({ url, etag: null, lastModified: null, fetchedAt: at, status });
-        await this.retryOrFail(origin, lease, why, null);
-        await run.log(url, origin, at, result.ms, status, result.wireBytes, "handler-error", why, {
-          ...timing,
-          ...ref,
-          canonical,
-          usage: usage.record,
-        });
-        return;
-      }
-    }
-    await run.settleLogged(
-      lease,
-      { kind: "done", status, at: run.now() },
-      {
-        url,
-        origin,
-        at,
-        ms: result.ms,
-        status,
-        bytes: result.wireBytes,
-        outcome: status === 304 ? "not-modified" : keep.keep ? "fetched" : keep.outcome,
-        detail: keep.keep || keep.outcome === "fetched-noindex" ? decision.rule : keep.why,
+    if (meta.type === "data" || !deepEnough || read.nofollow) return [];
+    const links =
+      options.links !== undefined && result.status === 200 && result.body !== null
+        ? readLinks(await options.links(read.page), url, options.sortQuery === true)
+        : (read.html?.links ?? []);
+    return this.discover.linksToQueue(url, depth, links);
+  }
+
+  /**
+   * The page handed to the crawl's handler, with its links queued first (as its enqueue counts
+   * them; `found` is emptied). False when the handler failed: the page is tried again, logged.
+   */
+  private async handOn(answer: Answer, read: PageRead, found: NewUrl[]): Promise<boolean> {
+    const { run } = this;
+    const { store, options } = run;
+    const { origin, lease, result, at, timing, ref } = answer;
+    const { url } = lease.entry;
+    const { status } = result;
+    if (options.onPage === undefined) return true;
+    if (found.length > 0) await store.frontier.add(found.splice(0));
+    const refuse = read.nofollow || read.meta.type === "data";
+    try {
+      await options.onPage(
+        read.page,
+        this.discover.hooks(
+          lease,
+          refuse ? "the page says nofollow (or is a sitemap `data` page)" : null,
+        ),
+      );
+      return true;
+    } catch (error) {
+      // Tried again as a 5xx would be, without validators: a 304 would bring no body back.
+      const why = `page handler: ${describeError(error)}`;
+      await store.pages.put({ url, etag: null, lastModified: null, fetchedAt: at, status });
+      await this.retryOrFail(origin, lease, why, null);
+      await run.log(url, origin, at, result.ms, status, result.wireBytes, "handler-error", why, {
         ...timing,
         ...ref,
-        canonical,
-        usage: usage.record,
-      },
-      { links: found, ...(validators === undefined ? {} : { page: validators }) },
-    );
-    run.counted(origin);
-    run.emit({ type: "fetched", url, status });
+        canonical: read.canonical,
+        usage: read.usage.record,
+      });
+      return false;
+    }
   }
 
   /** A page an agent indexed where it lives: filed as if fetched, marked as the agent's. */

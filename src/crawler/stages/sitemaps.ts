@@ -13,6 +13,7 @@ import { SITEMAP_DEADLINE_MS } from "../../net/deadline.js";
 import { originOf } from "../url-normal.js";
 import { decide, type Verdict } from "../verdict.js";
 import { sleepUnlessStopped } from "../sleep.js";
+import { tellOpenFilesShortage } from "../open-files-shortage.js";
 import type { RobotsStage } from "./robots.js";
 import type { CrawlRun } from "./run.js";
 
@@ -182,6 +183,12 @@ export class SitemapStage {
         const end = run.now();
         await gate.release(held, true, end);
         await run.log(url, held.origin, held.at, end - held.at, status, bytes, "sitemap", detail);
+      },
+      notAsked: async () => {
+        const held = ticket;
+        ticket = null;
+        if (held !== null) await gate.release(held, false);
+        tellOpenFilesShortage(run);
       },
       normal: (url) => run.normal(url),
       accept: (url) => {
