@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 import { Redis } from "ioredis";
 import { openStore, StoreError } from "../../src/store/index.js";
 import { openRedisStore } from "../../src/store/redis/index.js";
+import { redisKeys } from "../../src/store/redis/keys.js";
 import type { NewUrl } from "../../src/store/types.js";
 import { redisForFile } from "../helpers/redis-server.js";
 import { storeContract } from "./store.suite.js";
@@ -85,7 +86,10 @@ describe("redis: openStore", () => {
     const raw = new Redis(url);
     try {
       await store.frontier.add([page("https://b.test", "/x")]);
-      assert.equal(await raw.exists(`${prefix}u:https://b.test/x`), 1);
+      // A queued URL is one member of its site's priority list, under its shard's part.
+      const list = `${redisKeys(prefix).site("https://b.test")}ql:https://b.test 0`;
+      assert.ok(list.startsWith(prefix));
+      assert.equal(await raw.llen(list), 1);
     } finally {
       raw.disconnect();
       await store.close();
