@@ -96,6 +96,27 @@ describe("redis: openStore", () => {
     }
   });
 
+  it("refuses a prefix holding a crawl in the layout before shards, and leaves its keys", async () => {
+    const url = await redisUrl();
+    const prefix = freshPrefix();
+    const raw = new Redis(url);
+    try {
+      await raw.hset(`${prefix}u:https://a.test/`, "s", "q", "o", "https://a.test");
+      await raw.zadd(`${prefix}ready`, 0, "https://a.test");
+      await assert.rejects(
+        openStore(`${url}#${encodeURIComponent(prefix)}`),
+        (error: unknown) =>
+          error instanceof StoreError &&
+          error.code === "HEED_STORE_UNAVAILABLE" &&
+          error.message.includes(JSON.stringify(prefix)) &&
+          /older heed/.test(error.message),
+      );
+      assert.equal(await raw.zcard(`${prefix}ready`), 1);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it("fails at once with HEED_STORE_UNAVAILABLE when nothing listens", async () => {
     // Port 1 on loopback: refused at once.
     const started = Date.now();

@@ -22,7 +22,7 @@
  * |                    |        | stays a compact intset (under set-max-intset-entries)          |
  * | T s:<origin>       | hash   | the site's arrival counter n, bucket level L and split sp,    |
  * |                    |        | URL count c, referrer counter rn                               |
- * | T r:<origin>       | hash   | referrer number → referrer URL (the links of one page share it)|
+ * | T r:<origin>       | hash   | referrer number → URL, and `>`URL → number: each referrer once |
  * | T u:<url>          | hash   | a URL leased or settled: s (l d k f), and while leased o      |
  * |                    |        | origin, q its queue member, lid, until, own                    |
  * | T ready            | zset   | the shard's origins with a queued URL: score = when ready      |

@@ -129,15 +129,16 @@ local function remember(origin, url)
   return true
 end
 
--- The number of a referrer in the site's r: hash; the links of one call share one number.
-local function referrerOf(known, origin, nullable)
+-- The number of a referrer in the site's r: hash (number → URL, and '>' URL → number): each
+-- referrer is kept once, however many links it gave.
+local function referrerOf(origin, nullable)
   if string.sub(nullable, 1, 1) ~= '1' then return nil end
   local url = string.sub(nullable, 2)
-  local seen = known[origin .. ' ' .. url]
-  if seen then return seen end
+  local refs = P .. 'r:' .. origin
+  local known = redis.call('HGET', refs, '>' .. url)
+  if known then return known end
   local n = tostring(redis.call('HINCRBY', P .. 's:' .. origin, 'rn', 1))
-  redis.call('HSET', P .. 'r:' .. origin, n, url)
-  known[origin .. ' ' .. url] = n
+  redis.call('HSET', refs, n, url, '>' .. url, n)
   return n
 end
 `;

@@ -78,7 +78,7 @@ end
 export const ADD_BODY = `
 -- Queues the URLs of ARGV[first..last], 7 strings each; returns how many were queued.
 local function addUrls(revisit, first, last)
-  local touched, known = {}, {}
+  local touched = {}
   local added, requeued = 0, 0
   for i = first, last, 7 do
     local url, origin = ARGV[i], ARGV[i + 1]
@@ -92,7 +92,7 @@ local function addUrls(revisit, first, last)
     if queue then
       local m = { seq = redis.call('HINCRBY', P .. 's:' .. origin, 'n', 1), url = url,
         d = ARGV[i + 2], a = '0', p = ARGV[i + 3], nb = ARGV[i + 4],
-        ref = referrerOf(known, origin, ARGV[i + 5]) }
+        ref = referrerOf(origin, ARGV[i + 5]) }
       if string.sub(ARGV[i + 6], 1, 1) == '1' then m.meta = string.sub(ARGV[i + 6], 2) end
       enqueue(origin, packMember(m, origin), 0, true)
       touched[origin] = true
