@@ -95,7 +95,7 @@ describe("redis cluster: the store's URL and keys", () => {
         openRedisStore({ url, prefix }),
         (error: unknown) =>
           error instanceof StoreError &&
-          error.code === "HEED_STORE_UNAVAILABLE" &&
+          error.code === "HEED_STORE_OLDER_LAYOUT" &&
           /older heed/.test(error.message) &&
           /another prefix/.test(error.message),
       );

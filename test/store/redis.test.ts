@@ -107,7 +107,7 @@ describe("redis: openStore", () => {
         openStore(`${url}#${encodeURIComponent(prefix)}`),
         (error: unknown) =>
           error instanceof StoreError &&
-          error.code === "HEED_STORE_UNAVAILABLE" &&
+          error.code === "HEED_STORE_OLDER_LAYOUT" &&
           error.message.includes(JSON.stringify(prefix)) &&
           /older heed/.test(error.message),
       );

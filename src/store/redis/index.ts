@@ -240,9 +240,9 @@ async function refuseOlderLayout(
   const found = await Promise.all(older.map((key) => client.exists(key)));
   if (!found.some((n) => n > 0)) return;
   throw new StoreError(
-    "HEED_STORE_UNAVAILABLE",
+    "HEED_STORE_OLDER_LAYOUT",
     `prefix ${JSON.stringify(keys.prefix)} holds a crawl stored by an older heed, in a key ` +
-      "layout this one does not read (docs/store.md, Redis layout): finish it with the heed " +
+      "layout this one does not read (docs/crawl.md, The Redis layout): finish it with the heed " +
       "that started it, or crawl under another prefix, or delete its keys " +
       `(redis-cli --scan --pattern '${keys.prefix}*' | xargs redis-cli del)`,
   );
