@@ -220,9 +220,7 @@ export function redisFrontier(client: FrontierClient, keys: RedisKeys): Frontier
 
     async recover(now) {
       checkNumber("now", now);
-      const counts = await Promise.all(
-        keys.shards.map((P) => client.heedRecover(P, String(now))),
-      );
+      const counts = await Promise.all(keys.shards.map((P) => client.heedRecover(P, String(now))));
       return counts.reduce((sum, n) => sum + n, 0);
     },
 

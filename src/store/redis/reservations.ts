@@ -257,7 +257,9 @@ export function redisReservations(
       };
     },
     async claimSitemaps(origin, owner, now, since) {
-      return (await client.heedClaimSitemaps(T(origin), origin, owner, String(now), String(since))) === 1;
+      return (
+        (await client.heedClaimSitemaps(T(origin), origin, owner, String(now), String(since))) === 1
+      );
     },
     async sitemapsRead(origin, at) {
       const P = T(origin);
