@@ -11,19 +11,19 @@
  * | key                | type   | holds                                                          |
  * |--------------------|--------|----------------------------------------------------------------|
  * | T ql:<origin> <p>  | list   | the site's queued URLs of priority p, due, in arrival order:   |
- * |                    |        | each one packed member ({@link queueMember}); nothing else     |
+ * |                    |        | each one packed member (./queue-member.ts); nothing else       |
  * |                    |        | holds a queued URL                                             |
  * | T qp:<origin>      | zset   | the priorities with a list: member p, score -p                 |
  * | T qz:<origin>      | zset   | queued URLs due again after a wait, a retry or a recovered     |
  * |                    |        | lease: score -p, member as in ql (arrival number first)        |
  * | T w:<origin>       | zset   | queued URLs waiting for their notBefore: score notBefore       |
- * | T h:<origin> <b>   | set    | the site's URLs ever added, in any state, as 52-bit SHA-1     |
+ * | T h:<origin> <b>   | set    | the site's URLs ever added, in any state, as 52-bit SHA-1      |
  * |                    |        | numbers: the dedup; buckets split (linear hashing) so each     |
  * |                    |        | stays a compact intset (under set-max-intset-entries)          |
- * | T s:<origin>       | hash   | the site's arrival counter n, bucket level L and split sp,    |
+ * | T s:<origin>       | hash   | the site's arrival counter n, bucket level L and split sp,     |
  * |                    |        | URL count c, referrer counter rn                               |
  * | T r:<origin>       | hash   | referrer number → URL, and `>`URL → number: each referrer once |
- * | T u:<url>          | hash   | a URL leased or settled: s (l d k f), and while leased o      |
+ * | T u:<url>          | hash   | a URL leased or settled: s (l d k f), and while leased o       |
  * |                    |        | origin, q its queue member, lid, until, own                    |
  * | T ready            | zset   | the shard's origins with a queued URL: score = when ready      |
  * | T next             | hash   | origin → when its next request is due (politeness)             |
