@@ -16,6 +16,7 @@ export interface FrontierCommands {
   heedSettle(...argv: string[]): Promise<number>;
   heedRecover(...argv: string[]): Promise<number>;
   heedSetNext(...argv: string[]): Promise<number>;
+  heedReady(...keysThenArgv: string[]): Promise<string[]>;
 }
 
 export type FrontierClient = RedisClient & FrontierCommands;
@@ -124,7 +125,27 @@ export async function addByShard(
   return (await Promise.all(calls)).reduce((sum, n) => sum + n, 0);
 }
 
-/** Each shard's due origins with their scores, merged soonest first. */
+/**
+ * Each shard's first `count` origins of its ready set scored up to `max`, merged soonest first.
+ * One script call on one server; on a cluster one call a shard (a slot each), all at once.
+ */
+async function readySoonest(
+  client: FrontierClient,
+  keys: RedisKeys,
+  max: string,
+  count: number,
+): Promise<{ origin: string; at: number }[]> {
+  const replies = client.isCluster
+    ? await Promise.all(
+        keys.shards.map((P) =>
+          client.zrangebyscore(`${P}ready`, "-inf", max, "WITHSCORES", "LIMIT", 0, count),
+        ),
+      )
+    : [await client.heedReady(...keys.shards, max, String(count))];
+  return mergeScored(replies);
+}
+
+/** Origin, score pairs, merged soonest first. */
 function mergeScored(replies: readonly string[][]): { origin: string; at: number }[] {
   const all: { origin: string; at: number }[] = [];
   for (const reply of replies) {
@@ -151,30 +172,16 @@ export function redisFrontier(client: FrontierClient, keys: RedisKeys): Frontier
       checkCount("limit", limit);
       if (limit === 0) return [];
       // The excluded origins may be among the first: read enough to pass over them all.
-      const replies = await Promise.all(
-        keys.shards.map((P) =>
-          client.zrangebyscore(
-            `${P}ready`,
-            "-inf",
-            String(now),
-            "WITHSCORES",
-            "LIMIT",
-            0,
-            limit + exclude.size,
-          ),
-        ),
-      );
-      return mergeScored(replies)
+      const soonest = await readySoonest(client, keys, String(now), limit + exclude.size);
+      return soonest
         .map((due) => due.origin)
         .filter((origin) => !exclude.has(origin))
         .slice(0, limit);
     },
 
     async nextReadyAt(exclude) {
-      const replies = await Promise.all(
-        keys.shards.map((P) => client.zrange(`${P}ready`, 0, String(exclude.size), "WITHSCORES")),
-      );
-      return mergeScored(replies).find((due) => !exclude.has(due.origin))?.at ?? null;
+      const soonest = await readySoonest(client, keys, "+inf", exclude.size + 1);
+      return soonest.find((due) => !exclude.has(due.origin))?.at ?? null;
     },
 
     async lease(origin, now, leaseMs, nextAt, owner) {

@@ -7,13 +7,13 @@ import { Cluster, type Command, Redis } from "ioredis";
 import { StoreError } from "../errors.js";
 import type { CrawlStore } from "../types.js";
 import { redisFrontier, type FrontierClient } from "./frontier.js";
-import { redisKeys, type RedisClient, type RedisKeys } from "./keys.js";
+import { SHARDS, redisKeys, type RedisClient, type RedisKeys } from "./keys.js";
 import { redisDatasetCatalogs } from "./datasets.js";
 import { redisItemLog } from "./items.js";
 import { definePageStepCommands, redisPageSteps, type PageStepCommands } from "./page-steps.js";
 import { redisCrawlLog, redisPageStore, redisRobotsCache } from "./records.js";
 import { storeRefusal } from "./refusals.js";
-import { ADD, LEASE, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
+import { ADD, LEASE, READY, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
 import {
   defineReservationCommands,
   redisReservations,
@@ -180,6 +180,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   client.defineCommand("heedSettle", { lua: SETTLE, numberOfKeys: 1 });
   client.defineCommand("heedRecover", { lua: RECOVER, numberOfKeys: 1 });
   client.defineCommand("heedSetNext", { lua: SET_NEXT, numberOfKeys: 1 });
+  client.defineCommand("heedReady", { lua: READY, numberOfKeys: SHARDS });
   defineReservationCommands(client);
   definePageStepCommands(client);
 

@@ -258,3 +258,18 @@ redis.call('HSET', P .. 'next', ARGV[2], ARGV[3])
 refresh(ARGV[2])
 return 1
 `;
+
+/**
+ * ready. KEYS: every shard's part T; ARGV: max score, how many a shard. Each shard's first
+ * origins of its ready set up to that score, as origin, score pairs, shard after shard. On one
+ * server only: it reads several slots, which a cluster refuses (there each shard is asked
+ * apart).
+ */
+export const READY = `
+local out = {}
+for _, T in ipairs(KEYS) do
+  local due = redis.call('ZRANGEBYSCORE', T .. 'ready', '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[2])
+  for _, v in ipairs(due) do out[#out + 1] = v end
+end
+return out
+`;
