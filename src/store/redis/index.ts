@@ -235,17 +235,22 @@ async function refuseOlderLayout(
   keys: RedisKeys,
   clusterPrefix: string | null,
 ): Promise<void> {
-  const older = [...keys.older];
-  if (clusterPrefix !== null) older.push(...redisKeys(clusterPrefix).older);
+  const prefixes = clusterPrefix === null ? [keys.prefix] : [keys.prefix, clusterPrefix];
   // One key a call: on a cluster they are in different slots.
-  const found = await Promise.all(older.map((key) => client.exists(key)));
-  if (!found.some((n) => n > 0)) return;
+  const found = await Promise.all(
+    prefixes.map(async (prefix) => {
+      const held = await Promise.all(redisKeys(prefix).older.map((key) => client.exists(key)));
+      return held.some((n) => n > 0) ? prefix : null;
+    }),
+  );
+  const older = found.find((prefix) => prefix !== null);
+  if (older === undefined || older === null) return;
   throw new StoreError(
     "HEED_STORE_OLDER_LAYOUT",
     `prefix ${JSON.stringify(keys.prefix)} holds a crawl stored by an older heed, in a key ` +
       "layout this one does not read (docs/crawl.md, The Redis layout): finish it with the heed " +
       "that started it, or crawl under another prefix, or delete its keys " +
-      `(redis-cli --scan --pattern '${keys.prefix}*' | xargs redis-cli del)`,
+      `(redis-cli --scan --pattern '${older}*' | xargs redis-cli del)`,
   );
 }
 
