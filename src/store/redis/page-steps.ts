@@ -46,13 +46,16 @@ return entry
 `;
 
 /**
- * settlePage. ARGV: shard part T, url, lease id, kind, the outcome's two strings (as SETTLE),
- * the page's URL ('' none), its validators JSON, its revisit moment ('' none), then 7 strings a
- * link of the same shard (as ADD). Returns SETTLE's answer.
+ * settlePage. KEYS: shard part T, and on one server the log (a cluster keeps it in another
+ * slot: there the log line is pushed apart). ARGV: shard part T, url, lease id, kind, the
+ * outcome's two strings (as SETTLE), the page's URL ('' none), its validators JSON, its revisit
+ * moment ('' none), the log record JSON ('' none), then 7 strings a link of the same shard (as
+ * ADD). Returns SETTLE's answer.
  */
 export const SETTLE_PAGE = `${PRELUDE}${ADD_BODY}${SETTLE_BODY}
 local url = ARGV[2]
-if #ARGV >= 10 then addUrls(false, 10, #ARGV) end
+if #ARGV >= 11 then addUrls(false, 11, #ARGV) end
+if KEYS[2] and ARGV[10] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[10]) end
 if ARGV[7] ~= '' then
   redis.call('HSET', P .. 'pages', ARGV[7], ARGV[8])
   if ARGV[9] == '' then
@@ -71,7 +74,8 @@ export interface PageStepCommands {
 
 export function definePageStepCommands(client: RedisClient): void {
   client.defineCommand("heedLeaseReserved", { lua: LEASE_RESERVED, numberOfKeys: 1 });
-  client.defineCommand("heedSettlePage", { lua: SETTLE_PAGE, numberOfKeys: 1 });
+  // The number of keys comes first in each call: 1 on a cluster, 2 (with the log) on one server.
+  client.defineCommand("heedSettlePage", { lua: SETTLE_PAGE });
 }
 
 export function redisPageSteps(
@@ -128,8 +132,11 @@ export function redisPageSteps(
       // A page kept under another site's shard (a redirect's end) is written apart.
       const page = writes.page;
       const pageHere = page !== undefined && keys.pages(page.url) === `${own}pages`;
+      const record = writes.record === undefined ? "" : recordIn(writes.record);
+      // On one server the log line goes in the settle's own call; a cluster has it elsewhere.
+      const logHere = !client.isCluster;
       const argv = [
-        own,
+        ...(logHere ? ["2", own, keys.log] : ["1", own]),
         lease.entry.url,
         lease.id,
         outcome.kind,
@@ -138,6 +145,7 @@ export function redisPageSteps(
         pageHere ? page.url : "",
         pageHere ? pageValue(page) : "",
         pageHere && (page.revisitAt ?? null) !== null ? String(page.revisitAt) : "",
+        record,
       ];
       for (const entry of mine.slice(0, ADD_SLICE)) argv.push(...urlArgs(entry));
       // One call a shard, all at once: the same round trip on one server, and on a cluster
@@ -145,7 +153,7 @@ export function redisPageSteps(
       await Promise.all([
         addByShard(client, shards, "add"),
         client.heedSettlePage(...argv),
-        writes.record === undefined ? null : client.rpush(keys.log, recordIn(writes.record)),
+        logHere || record === "" ? null : client.rpush(keys.log, record),
         page === undefined || pageHere ? null : pages.put(page),
       ]);
     },
