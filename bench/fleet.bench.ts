@@ -11,11 +11,11 @@
  * (`total_reads_processed`; at concurrency 1, one a round trip). On SQLite, what each process
  * asked of it (`bench/sqlite-count.ts`): round trips are its commits (transactions, and
  * statements run alone), and statements all it ran. Then the Redis bytes a queued URL:
- * `used_memory` before and after queuing URLs across sites.
+ * `used_memory` before and after queuing 100,000 URLs across 100 sites, of two shapes.
  *
- *   node dist/bench/fleet.bench.js [--sites 50] [--pages 20] [--urls 20000] [--cluster]
+ *   node dist/bench/fleet.bench.js [--sites 50] [--pages 20] [--urls 100000] [--cluster]
  *     [--processes 1,2,4] [--limit 300]
- *   HEED_BENCH_FLEET_LARGE=1: 10,000 sites, 100,000 queued URLs and the cluster rows
+ *   HEED_BENCH_FLEET_LARGE=1: 10,000 sites and the cluster rows
  *   (`npm run bench:fleet`)
  *
  * CPU a page is given twice: all of it, and without each process's start-up and end (the CPU
@@ -50,10 +50,7 @@ const SITES = Math.min(
   MAX_SITES,
 );
 const PAGES = Math.min(Math.max(Number(option("--pages", LARGE ? "2" : "20")) || 20, 1), 1000);
-const URLS = Math.min(
-  Math.max(Number(option("--urls", LARGE ? "100000" : "20000")) || 20_000, 100),
-  1_000_000,
-);
+const URLS = Math.min(Math.max(Number(option("--urls", "100000")) || 100_000, 100), 1_000_000);
 /** Processes a row: `--processes 1,4` runs fewer rows (the large bench within its time). */
 const PROCESSES = option("--processes", "1,2,4")
   .split(",")
@@ -292,20 +289,44 @@ async function crawlRow(
   };
 }
 
-/** Redis bytes a queued URL: used_memory before and after queuing URLS URLs across the sites. */
-async function bytesPerQueuedUrl(url: string): Promise<number> {
+/** Sites the queued URLs of the memory figure are spread over. */
+const MEMORY_SITES = 100;
+
+/** The URLs of the memory figure: the crawl's own shape, and real-looking ones of ~78 characters. */
+const URL_SHAPES = {
+  "bench's": (i: number) => {
+    const origin = `https://site-${i % MEMORY_SITES}.example`;
+    return { origin, url: `${origin}/section/${i % 97}/article-${i}.html` };
+  },
+  "news-like": (i: number) => {
+    const origin = `https://www.news-site-${i % MEMORY_SITES}.example.com`;
+    const day = `${String(1 + (i % 12)).padStart(2, "0")}/${String(1 + (i % 28)).padStart(2, "0")}`;
+    return { origin, url: `${origin}/2024/${day}/council-budget-vote-${i}.html` };
+  },
+} as const;
+
+/**
+ * Redis bytes a queued URL: used_memory before and after queuing URLS URLs across
+ * MEMORY_SITES sites, each linked from one of 97 pages of its site; and the mean URL length.
+ */
+async function bytesPerQueuedUrl(
+  url: string,
+  shape: (i: number) => { origin: string; url: string },
+): Promise<{ bytes: number; length: number }> {
   const info = new Redis(url);
-  const prefix = "bench-memory:";
+  const prefix = `bench-memory-${Math.random().toString(36).slice(2)}:`;
   const store = await openRedisStore({ url, prefix });
   const used = async () =>
     Number(/used_memory:(\d+)/.exec(await info.info("memory"))?.[1] ?? Number.NaN);
   try {
     const before = await used();
     const batch: NewUrl[] = [];
+    let length = 0;
     for (let i = 0; i < URLS; i++) {
-      const origin = `https://site-${i % SITES}.example`;
+      const { origin, url: at } = shape(i);
+      length += at.length;
       batch.push({
-        url: `${origin}/section/${i % 97}/article-${i}.html`,
+        url: at,
         origin,
         depth: 2,
         priority: 0,
@@ -315,7 +336,7 @@ async function bytesPerQueuedUrl(url: string): Promise<number> {
       });
       if (batch.length === 5000 || i === URLS - 1) await store.frontier.add(batch.splice(0));
     }
-    return ((await used()) - before) / URLS;
+    return { bytes: ((await used()) - before) / URLS, length: length / URLS };
   } finally {
     await store.close();
     info.disconnect();
@@ -377,10 +398,13 @@ try {
       fmt(r.statements / r.pages, 1),
     ]),
   );
-  const bytes = await bytesPerQueuedUrl(redis.url);
-  console.log(
-    `\nRedis bytes a queued URL (${fmt(URLS, 0)} URLs across ${SITES} sites): ${fmt(bytes, 0)}`,
-  );
+  for (const [name, shape] of Object.entries(URL_SHAPES)) {
+    const { bytes, length } = await bytesPerQueuedUrl(redis.url, shape);
+    console.log(
+      `\nRedis bytes a queued URL (${fmt(URLS, 0)} ${name} URLs of ${fmt(length, 0)} characters ` +
+        `across ${MEMORY_SITES} sites): ${fmt(bytes, 0)}`,
+    );
+  }
 } finally {
   web.close();
   await cluster?.stop();

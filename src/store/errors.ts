@@ -5,6 +5,8 @@ export type StoreErrorCode =
   | "HEED_STORE_BAD_ARGUMENT"
   /** The SQLite file was written by a newer heed, with a schema this one does not know. */
   | "HEED_STORE_SCHEMA_TOO_NEW"
+  /** The Redis prefix holds a crawl in a key layout of an older heed, which this one cannot read. */
+  | "HEED_STORE_OLDER_LAYOUT"
   /** The back end could not be reached or opened. */
   | "HEED_STORE_UNAVAILABLE"
   /** The store no longer holds the crawl it held (a Redis restarted without its data). */

@@ -1,6 +1,7 @@
 // A crawl shared by four `heed crawl` processes on a real 3-master Redis Cluster (started here),
-// across many sites whose reservations, queues and logs all live in the store: every site's
-// gaps are judged from its own arrival log, over every request any process made to it.
+// across many sites whose reservations, queues and logs all live in the store, spread over the
+// three masters: every site's gaps are judged from its own arrival log, over every request any
+// process made to it.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Cluster } from "ioredis";
@@ -11,7 +12,11 @@ import { runCli, type CliResult } from "../helpers/run-cli.js";
 import { isPage, startSite, type LoggedRequest } from "../helpers/synthetic-site.js";
 
 const cluster = clusterForFile();
-const SITES = 6;
+/**
+ * Sites enough that the crawl's 8 shards, 3 on one master, 2 on another and 3 on the third
+ * (src/store/redis/keys.ts), all get some: the chance that 32 sites miss a master is 1 in 10^4.
+ */
+const SITES = 32;
 const PAGES = 6;
 const DELAY_MS = 300;
 
@@ -63,15 +68,25 @@ describe("politeness shared by processes on a Redis Cluster", { timeout: 240_000
           assert.equal(pages.length, PAGES, times(site.log));
           assert.equal(new Set(pages).size, PAGES, `a page fetched twice: ${times(site.log)}`);
         }
-        // The crawl is on the cluster: its keys are in the prefix's slot, on one master.
+        // The crawl is spread over the cluster: keys on every master, each site's in one slot.
         const raw = new Cluster(clusterNodes(url) ?? []);
         try {
           // The client knows the masters once it has asked the cluster its shape.
           await raw.cluster("INFO");
-          const found: string[] = [];
+          const perMaster: string[][] = [];
           for (const node of raw.nodes("master"))
-            found.push(...(await node.keys(`{heed-cluster-${process.pid}:}*`)));
-          assert.ok(found.length > SITES, found.join(" "));
+            perMaster.push(await node.keys(`heed-cluster-${process.pid}:*`));
+          assert.equal(perMaster.length, 3);
+          for (const keys of perMaster) assert.ok(keys.length > 0, "a master holds no key");
+          const keys = perMaster.flat();
+          for (const site of sites) {
+            const own = keys.filter(
+              (key) => key.endsWith(site.origin) || key.includes(`${site.origin} `),
+            );
+            assert.ok(own.length > 0, site.origin);
+            const slots = new Set(await Promise.all(own.map((key) => raw.cluster("KEYSLOT", key))));
+            assert.equal(slots.size, 1, own.join(" "));
+          }
         } finally {
           raw.disconnect();
         }

@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 import { Redis } from "ioredis";
 import { openStore, StoreError } from "../../src/store/index.js";
 import { openRedisStore } from "../../src/store/redis/index.js";
+import { redisKeys } from "../../src/store/redis/keys.js";
 import type { NewUrl } from "../../src/store/types.js";
 import { redisForFile } from "../helpers/redis-server.js";
 import { storeContract } from "./store.suite.js";
@@ -77,6 +78,78 @@ describe("redis: key prefixes", () => {
   });
 });
 
+describe("redis: a queued URL's bytes", () => {
+  it("at most 150 bytes a queued URL of 78 characters; the dedup buckets stay intsets", async () => {
+    const url = await redisUrl();
+    const prefix = freshPrefix();
+    const store = await openRedisStore({ url, prefix });
+    const raw = new Redis(url);
+    const used = async () => Number(/used_memory:(\d+)/.exec(await raw.info("memory"))?.[1]);
+    const SITES = 20;
+    const URLS = 20_000;
+    try {
+      const before = await used();
+      for (let start = 0; start < URLS; start += 2000) {
+        const batch: NewUrl[] = [];
+        for (let i = start; i < start + 2000; i++) {
+          const origin = `https://www.news-site-${i % SITES}.example.com`;
+          batch.push({
+            ...page(origin, `/2024/05/${10 + (i % 18)}/council-budget-vote-${i}.html`),
+            depth: 2,
+            referrer: `${origin}/section/${i % 97}/`,
+          });
+        }
+        assert.equal(await store.frontier.add(batch), 2000);
+      }
+      const bytes = ((await used()) - before) / URLS;
+      assert.ok(bytes <= 150, `${bytes} bytes a queued URL`);
+      // 1000 URLs a site: split past 200 a bucket (BUCKET_LOAD), each bucket a compact intset.
+      const buckets = await raw.keys(`${prefix}*h:https://www.news-site-0.example.com *`);
+      assert.ok(buckets.length >= 4, buckets.join(" "));
+      let held = 0;
+      for (const bucket of buckets) {
+        assert.equal(await raw.object("ENCODING", bucket), "intset", bucket);
+        held += await raw.scard(bucket);
+      }
+      assert.equal(held, URLS / SITES);
+      // Each URL is still known after the splits: none is queued twice.
+      const again: NewUrl[] = [];
+      for (let i = 0; i < URLS; i += SITES) {
+        const origin = "https://www.news-site-0.example.com";
+        again.push(page(origin, `/2024/05/${10 + (i % 18)}/council-budget-vote-${i}.html`));
+      }
+      assert.equal(await store.frontier.add(again), 0);
+      assert.equal((await store.frontier.counts()).queued, URLS);
+    } finally {
+      raw.disconnect();
+      await store.close();
+    }
+  });
+
+  it("keeps a URL that does not start with its origin, and meta with spaces and commas", async () => {
+    const url = await redisUrl();
+    const store = await openRedisStore({ url, prefix: freshPrefix() });
+    try {
+      const odd: NewUrl = {
+        url: "https://a.test:8443/x y,z",
+        origin: "https://a.test",
+        depth: 3,
+        priority: -1.5,
+        notBefore: 0,
+        referrer: "https://b.test/from, here",
+        meta: '{"a": "1, 2 3"}',
+      };
+      await store.frontier.add([odd, page("https://a.test", "/plain")]);
+      const first = await store.frontier.lease("https://a.test", 1, 1000, null);
+      assert.equal(first?.entry.url, "https://a.test/plain");
+      const second = await store.frontier.lease("https://a.test", 1, 1000, null);
+      assert.deepEqual(second?.entry, { ...odd, attempts: 0 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("redis: openStore", () => {
   it("opens redis://… as Redis, the fragment being the key prefix", async () => {
     const url = await redisUrl();
@@ -85,10 +158,34 @@ describe("redis: openStore", () => {
     const raw = new Redis(url);
     try {
       await store.frontier.add([page("https://b.test", "/x")]);
-      assert.equal(await raw.exists(`${prefix}u:https://b.test/x`), 1);
+      // A queued URL is one member of its site's priority list, under its shard's part.
+      const list = `${redisKeys(prefix).site("https://b.test")}ql:https://b.test 0`;
+      assert.ok(list.startsWith(prefix));
+      assert.equal(await raw.llen(list), 1);
     } finally {
       raw.disconnect();
       await store.close();
+    }
+  });
+
+  it("refuses a prefix holding a crawl in the layout before shards, and leaves its keys", async () => {
+    const url = await redisUrl();
+    const prefix = freshPrefix();
+    const raw = new Redis(url);
+    try {
+      await raw.hset(`${prefix}u:https://a.test/`, "s", "q", "o", "https://a.test");
+      await raw.zadd(`${prefix}ready`, 0, "https://a.test");
+      await assert.rejects(
+        openStore(`${url}#${encodeURIComponent(prefix)}`),
+        (error: unknown) =>
+          error instanceof StoreError &&
+          error.code === "HEED_STORE_OLDER_LAYOUT" &&
+          error.message.includes(JSON.stringify(prefix)) &&
+          /older heed/.test(error.message),
+      );
+      assert.equal(await raw.zcard(`${prefix}ready`), 1);
+    } finally {
+      raw.disconnect();
     }
   });
 

@@ -169,9 +169,13 @@ export async function runCrawl(
               `waiting up to ${storeWaitS} s (--store-wait)`,
       ),
   }).catch((error: unknown) => {
-    throw new CliError(`cannot open the store ${options.store}: ${(error as Error).message}`, 2, {
-      cause: error,
-    });
+    // A crawl kept in a layout this heed cannot read is a store's refusal, not bad input.
+    const older = error instanceof StoreError && error.code === "HEED_STORE_OLDER_LAYOUT";
+    throw new CliError(
+      `cannot open the store ${options.store}: ${(error as Error).message}`,
+      older ? EXIT_STORE : 2,
+      { cause: error },
+    );
   });
   const store = opened;
   // URLs an earlier run settled (fetched, or failed for good): a run with nothing left to do on

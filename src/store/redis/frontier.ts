@@ -1,7 +1,8 @@
 /**
- * The frontier in Redis: sorted sets per origin, a ready set of origins by due time, and Lua
- * scripts (./scripts.ts) for every step that reads and then writes, so that it is atomic across
- * processes and machines.
+ * The frontier in Redis: each site's queue and dedup in its shard, each shard's ready set of
+ * origins by due time, and Lua scripts (./scripts.ts) for every step that reads and then
+ * writes, so that it is atomic across processes and machines. A step about one site is one
+ * call; a question about all sites asks every shard at once.
  */
 import { randomUUID } from "node:crypto";
 import { StoreError, checkCount, checkNewUrls, checkNumber } from "../errors.js";
@@ -15,6 +16,7 @@ export interface FrontierCommands {
   heedSettle(...argv: string[]): Promise<number>;
   heedRecover(...argv: string[]): Promise<number>;
   heedSetNext(...argv: string[]): Promise<number>;
+  heedReady(...keysThenArgv: string[]): Promise<string[]>;
 }
 
 export type FrontierClient = RedisClient & FrontierCommands;
@@ -50,14 +52,13 @@ export function outcomeArgs(outcome: Outcome): [string, string] {
   }
 }
 
-/** The 8 strings the add script takes a URL (./scripts.ts ADD_BODY). */
+/** The 7 strings the add script takes a URL (./scripts.ts ADD_BODY). */
 export function urlArgs(entry: NewUrl): string[] {
   return [
     entry.url,
     entry.origin,
     String(entry.depth),
     String(entry.priority),
-    String(-entry.priority),
     String(entry.notBefore),
     nullable(entry.referrer),
     nullable(entry.meta),
@@ -91,16 +92,75 @@ export function leaseOut(
   };
 }
 
-export function redisFrontier(client: FrontierClient, prefix: string, keys: RedisKeys): Frontier {
-  const addOrRevisit = async (urls: readonly NewUrl[], mode: "add" | "revisit") => {
-    checkNewUrls(urls);
+/** URLs by the shard part T of their site's keys (./keys.ts). */
+export function byShard(urls: readonly NewUrl[], keys: RedisKeys): Map<string, NewUrl[]> {
+  const shards = new Map<string, NewUrl[]>();
+  for (const entry of urls) {
+    const T = keys.site(entry.origin);
+    const list = shards.get(T);
+    if (list === undefined) shards.set(T, [entry]);
+    else list.push(entry);
+  }
+  return shards;
+}
+
+/**
+ * Adds (or revisits) URLs already grouped by shard: one script call a shard and slice, the
+ * shards' calls at once (on a cluster each goes to its own master).
+ */
+export async function addByShard(
+  client: FrontierClient,
+  shards: ReadonlyMap<string, readonly NewUrl[]>,
+  mode: "add" | "revisit",
+): Promise<number> {
+  const calls = [...shards].map(async ([T, urls]) => {
     let queued = 0;
     for (let start = 0; start < urls.length; start += ADD_SLICE) {
-      const argv = [prefix, mode];
+      const argv = [T, mode];
       for (const entry of urls.slice(start, start + ADD_SLICE)) argv.push(...urlArgs(entry));
       queued += await client.heedAdd(...argv);
     }
     return queued;
+  });
+  return (await Promise.all(calls)).reduce((sum, n) => sum + n, 0);
+}
+
+/**
+ * Each shard's first `count` origins of its ready set scored up to `max`, merged soonest first.
+ * One script call on one server; on a cluster one call a shard (a slot each), all at once.
+ */
+async function readySoonest(
+  client: FrontierClient,
+  keys: RedisKeys,
+  max: string,
+  count: number,
+): Promise<{ origin: string; at: number }[]> {
+  const replies = client.isCluster
+    ? await Promise.all(
+        keys.shards.map((P) =>
+          client.zrangebyscore(`${P}ready`, "-inf", max, "WITHSCORES", "LIMIT", 0, count),
+        ),
+      )
+    : [await client.heedReady(...keys.shards, max, String(count))];
+  return mergeScored(replies);
+}
+
+/** Origin, score pairs, merged soonest first. */
+function mergeScored(replies: readonly string[][]): { origin: string; at: number }[] {
+  const all: { origin: string; at: number }[] = [];
+  for (const reply of replies) {
+    for (let i = 0; i + 1 < reply.length; i += 2) {
+      all.push({ origin: reply[i] ?? "", at: toNumber(reply[i + 1], "ready time") });
+    }
+  }
+  return all.sort((a, b) => a.at - b.at);
+}
+
+export function redisFrontier(client: FrontierClient, keys: RedisKeys): Frontier {
+  const T = keys.site;
+  const addOrRevisit = async (urls: readonly NewUrl[], mode: "add" | "revisit") => {
+    checkNewUrls(urls);
+    return addByShard(client, byShard(urls, keys), mode);
   };
 
   return {
@@ -112,23 +172,16 @@ export function redisFrontier(client: FrontierClient, prefix: string, keys: Redi
       checkCount("limit", limit);
       if (limit === 0) return [];
       // The excluded origins may be among the first: read enough to pass over them all.
-      const due = await client.zrangebyscore(
-        keys.ready,
-        "-inf",
-        String(now),
-        "LIMIT",
-        0,
-        limit + exclude.size,
-      );
-      return due.filter((origin) => !exclude.has(origin)).slice(0, limit);
+      const soonest = await readySoonest(client, keys, String(now), limit + exclude.size);
+      return soonest
+        .map((due) => due.origin)
+        .filter((origin) => !exclude.has(origin))
+        .slice(0, limit);
     },
 
     async nextReadyAt(exclude) {
-      const soonest = await client.zrange(keys.ready, 0, String(exclude.size), "WITHSCORES");
-      for (let i = 0; i + 1 < soonest.length; i += 2) {
-        if (!exclude.has(soonest[i] ?? "")) return toNumber(soonest[i + 1], "ready time");
-      }
-      return null;
+      const soonest = await readySoonest(client, keys, "+inf", exclude.size + 1);
+      return soonest.find((due) => !exclude.has(due.origin))?.at ?? null;
     },
 
     async lease(origin, now, leaseMs, nextAt, owner) {
@@ -138,7 +191,7 @@ export function redisFrontier(client: FrontierClient, prefix: string, keys: Redi
       const id = randomUUID();
       const until = now + leaseMs;
       const got = await client.heedLease(
-        prefix,
+        T(origin),
         origin,
         String(now),
         String(until),
@@ -152,49 +205,63 @@ export function redisFrontier(client: FrontierClient, prefix: string, keys: Redi
     async settle(lease, outcome) {
       const [moment, detail] = outcomeArgs(outcome);
       checkNumber("outcome time", Number(moment));
-      await client.heedSettle(prefix, lease.entry.url, lease.id, outcome.kind, moment, detail);
+      await client.heedSettle(
+        T(lease.entry.origin),
+        lease.entry.url,
+        lease.id,
+        outcome.kind,
+        moment,
+        detail,
+      );
     },
 
     async setNextAt(origin, at) {
       checkNumber("at", at);
-      await client.heedSetNext(prefix, origin, String(at));
+      await client.heedSetNext(T(origin), origin, String(at));
     },
 
     async nextAt(origin) {
-      const at = await client.hget(keys.next, origin);
+      const at = await client.hget(`${T(origin)}next`, origin);
       return at === null ? 0 : toNumber(at, `next request of ${origin}`);
     },
 
     async recover(now) {
       checkNumber("now", now);
-      return client.heedRecover(prefix, String(now));
+      const counts = await Promise.all(keys.shards.map((P) => client.heedRecover(P, String(now))));
+      return counts.reduce((sum, n) => sum + n, 0);
     },
 
     async counts() {
-      // One transaction: the six numbers are of one moment.
-      const replies = await client
-        .multi()
-        .hmget(keys.counts, "queued", "leased", "done", "skipped", "failed")
-        .zcard(keys.ready)
-        .exec();
-      if (replies === null) throw new StoreError("HEED_STORE_UNAVAILABLE", "counts: aborted");
-      const [[countsError, counts], [readyError, ready]] = replies as [
-        [Error | null, (string | null)[]],
-        [Error | null, number],
-      ];
-      if (countsError ?? readyError) {
-        throw new StoreError("HEED_STORE_UNAVAILABLE", "counts failed", {
-          cause: countsError ?? readyError,
-        });
-      }
-      const n = (i: number) => Number(counts[i] ?? 0);
+      // Each shard's numbers in one transaction; the shards' are read at once, not of one
+      // moment across shards (a cluster has no transaction over slots).
+      const shards = await Promise.all(
+        keys.shards.map(async (P) => {
+          const replies = await client
+            .multi()
+            .hmget(`${P}counts`, "queued", "leased", "done", "skipped", "failed")
+            .zcard(`${P}ready`)
+            .exec();
+          if (replies === null) throw new StoreError("HEED_STORE_UNAVAILABLE", "counts: aborted");
+          const [[countsError, counts], [readyError, ready]] = replies as [
+            [Error | null, (string | null)[]],
+            [Error | null, number],
+          ];
+          if (countsError ?? readyError) {
+            throw new StoreError("HEED_STORE_UNAVAILABLE", "counts failed", {
+              cause: countsError ?? readyError,
+            });
+          }
+          return [...counts.map((n) => Number(n ?? 0)), ready];
+        }),
+      );
+      const n = (i: number) => shards.reduce((sum, shard) => sum + (shard[i] ?? 0), 0);
       return {
         queued: n(0),
         leased: n(1),
         done: n(2),
         skipped: n(3),
         failed: n(4),
-        origins: ready,
+        origins: n(5),
       };
     },
   };

@@ -1,19 +1,19 @@
 /**
  * The distributed store: Redis (ioredis), shared by crawler processes on many machines. Every
  * key starts with `prefix` (layout: ./keys.ts); the frontier's steps are Lua scripts, atomic
- * on the server. Needs one Redis server (or one cluster slot: put a hash tag in the prefix).
+ * on the server. One Redis server, or a Redis Cluster over which the sites' shards spread.
  */
 import { Cluster, type Command, Redis } from "ioredis";
 import { StoreError } from "../errors.js";
 import type { CrawlStore } from "../types.js";
 import { redisFrontier, type FrontierClient } from "./frontier.js";
-import { redisKeys, type RedisClient } from "./keys.js";
+import { SHARDS, redisKeys, type RedisClient, type RedisKeys } from "./keys.js";
 import { redisDatasetCatalogs } from "./datasets.js";
 import { redisItemLog } from "./items.js";
 import { definePageStepCommands, redisPageSteps, type PageStepCommands } from "./page-steps.js";
 import { redisCrawlLog, redisPageStore, redisRobotsCache } from "./records.js";
 import { storeRefusal } from "./refusals.js";
-import { ADD, LEASE, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
+import { ADD, LEASE, READY, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
 import {
   defineReservationCommands,
   redisReservations,
@@ -68,10 +68,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
       `prefix: expected a string, got ${typeof options.prefix}`,
     );
   }
-  // On a cluster every key of the crawl is in one hash slot, the prefix's hash tag: the scripts
-  // read and write many keys in one step, which a cluster allows only within one slot.
-  const prefix =
-    nodes === null || /\{[^}]+\}/.test(options.prefix) ? options.prefix : `{${options.prefix}}`;
+  // Each shard of sites is one hash slot (./keys.ts); a prefix with its own hash tag keeps the
+  // whole crawl in that tag's slot.
+  const prefix = options.prefix;
 
   let connected = false;
   let lastError: unknown = null;
@@ -181,6 +180,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   client.defineCommand("heedSettle", { lua: SETTLE, numberOfKeys: 1 });
   client.defineCommand("heedRecover", { lua: RECOVER, numberOfKeys: 1 });
   client.defineCommand("heedSetNext", { lua: SET_NEXT, numberOfKeys: 1 });
+  client.defineCommand("heedReady", { lua: READY, numberOfKeys: SHARDS });
   defineReservationCommands(client);
   definePageStepCommands(client);
 
@@ -200,15 +200,21 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     });
   };
   const keys = redisKeys(prefix);
-  const frontier = redisFrontier(client as FrontierClient, prefix, keys);
+  try {
+    await refuseOlderLayout(client, keys, nodes === null ? null : `{${prefix}}`);
+  } catch (error) {
+    await closeClient();
+    throw error;
+  }
+  const pages = redisPageStore(client, keys);
   return {
     shared: true,
-    frontier,
-    steps: redisPageSteps(client as Redis & PageStepCommands, prefix, frontier),
+    frontier: redisFrontier(client as FrontierClient, keys),
+    steps: redisPageSteps(client as FrontierClient & PageStepCommands, keys, pages),
     robots: redisRobotsCache(client, keys),
-    reservations: redisReservations(client as Redis & ReservationCommands, prefix),
+    reservations: redisReservations(client as Redis & ReservationCommands, keys),
     log: redisCrawlLog(client, keys),
-    pages: redisPageStore(client, keys),
+    pages,
     datasets: redisDatasetCatalogs(client, keys),
     items: redisItemLog(client, keys),
     failure: () => failure,
@@ -217,6 +223,35 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
       return closing;
     },
   };
+}
+
+/**
+ * A crawl written in the layout before shards (one hash for each queued URL, one ready set)
+ * cannot be read in this one, and read as empty it would start over: refused, naming the way
+ * on. On a cluster that layout had the prefix in braces (`clusterPrefix`).
+ */
+async function refuseOlderLayout(
+  client: RedisClient,
+  keys: RedisKeys,
+  clusterPrefix: string | null,
+): Promise<void> {
+  const prefixes = clusterPrefix === null ? [keys.prefix] : [keys.prefix, clusterPrefix];
+  // One key a call: on a cluster they are in different slots.
+  const found = await Promise.all(
+    prefixes.map(async (prefix) => {
+      const held = await Promise.all(redisKeys(prefix).older.map((key) => client.exists(key)));
+      return held.some((n) => n > 0) ? prefix : null;
+    }),
+  );
+  const older = found.find((prefix) => prefix !== null);
+  if (older === undefined || older === null) return;
+  throw new StoreError(
+    "HEED_STORE_OLDER_LAYOUT",
+    `prefix ${JSON.stringify(keys.prefix)} holds a crawl stored by an older heed, in a key ` +
+      "layout this one does not read (docs/crawl.md, The Redis layout): finish it with the heed " +
+      "that started it, or crawl under another prefix, or delete its keys " +
+      `(redis-cli --scan --pattern '${older}*' | xargs redis-cli del)`,
+  );
 }
 
 /**

@@ -1,19 +1,28 @@
 /**
  * A page's path through Redis in three round trips (a fleet's cost a page): the site's
  * reservation, the lease and the URL's validators in one script call; the reservation's release
- * after the request; the settle with the page's links, validators and log line in one more.
+ * after the request; the settle with the page's validators and its links to sites of the same
+ * shard in one more, sent at once with the log line and one add a shard for the other links.
  * Each script is the separate steps' Lua (./scripts.ts, ./reservations.ts) run in one call.
  */
 import { randomUUID } from "node:crypto";
 
 import { checkRecord } from "../crawl-log.js";
 import { checkNewUrls, checkNumber, checkRule } from "../errors.js";
-import type { Frontier, PageSteps, ReservedLease } from "../types.js";
-import { ADD_SLICE, leaseOut, outcomeArgs, urlArgs } from "./frontier.js";
+import type { PageStore, PageSteps, ReservedLease } from "../types.js";
+import {
+  ADD_SLICE,
+  addByShard,
+  byShard,
+  leaseOut,
+  outcomeArgs,
+  urlArgs,
+  type FrontierCommands,
+} from "./frontier.js";
 import { pageOut, pageValue, recordIn } from "./records.js";
 import { RELEASE_BODY, TAKE_BODY } from "./reservations.js";
 import { ADD_BODY, LEASE_BODY, PRELUDE, SETTLE_BODY } from "./scripts.js";
-import type { RedisClient } from "./keys.js";
+import type { RedisClient, RedisKeys } from "./keys.js";
 
 /**
  * leaseReserved. ARGV: prefix, origin, owner, now, gapMs, requests, windowMs, inFlight,
@@ -37,13 +46,16 @@ return entry
 `;
 
 /**
- * settlePage. ARGV: prefix, url, lease id, kind, the outcome's two strings (as SETTLE), the
- * page's URL ('' none), its validators JSON, its revisit moment ('' none), the log record JSON
- * ('' none), then 8 strings a link (as ADD). Returns SETTLE's answer.
+ * settlePage. KEYS: shard part T, and on one server the log (a cluster keeps it in another
+ * slot: there the log line is pushed apart). ARGV: shard part T, url, lease id, kind, the
+ * outcome's two strings (as SETTLE), the page's URL ('' none), its validators JSON, its revisit
+ * moment ('' none), the log record JSON ('' none), then 7 strings a link of the same shard (as
+ * ADD). Returns SETTLE's answer.
  */
 export const SETTLE_PAGE = `${PRELUDE}${ADD_BODY}${SETTLE_BODY}
 local url = ARGV[2]
 if #ARGV >= 11 then addUrls(false, 11, #ARGV) end
+if KEYS[2] and ARGV[10] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[10]) end
 if ARGV[7] ~= '' then
   redis.call('HSET', P .. 'pages', ARGV[7], ARGV[8])
   if ARGV[9] == '' then
@@ -52,8 +64,7 @@ if ARGV[7] ~= '' then
     redis.call('ZADD', P .. 'revisits', ARGV[9], ARGV[7])
   end
 end
-if ARGV[10] ~= '' then redis.call('RPUSH', P .. 'log', ARGV[10]) end
-return settleOne(url, ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+return settleOne(url, ARGV[3], ARGV[4], ARGV[5])
 `;
 
 export interface PageStepCommands {
@@ -63,14 +74,16 @@ export interface PageStepCommands {
 
 export function definePageStepCommands(client: RedisClient): void {
   client.defineCommand("heedLeaseReserved", { lua: LEASE_RESERVED, numberOfKeys: 1 });
-  client.defineCommand("heedSettlePage", { lua: SETTLE_PAGE, numberOfKeys: 1 });
+  // The number of keys comes first in each call: 1 on a cluster, 2 (with the log) on one server.
+  client.defineCommand("heedSettlePage", { lua: SETTLE_PAGE });
 }
 
 export function redisPageSteps(
-  client: RedisClient & PageStepCommands,
-  prefix: string,
-  frontier: Frontier,
+  client: RedisClient & PageStepCommands & FrontierCommands,
+  keys: RedisKeys,
+  pages: PageStore,
 ): PageSteps {
+  const T = keys.site;
   return {
     async leaseReserved(origin, owner, now, rule, leaseMs): Promise<ReservedLease> {
       checkNumber("now", now);
@@ -81,7 +94,7 @@ export function redisPageSteps(
       const at = Math.floor(now);
       const until = at + leaseMs;
       const reply = await client.heedLeaseReserved(
-        prefix,
+        T(origin),
         origin,
         owner,
         String(at),
@@ -110,22 +123,39 @@ export function redisPageSteps(
       const links = writes.links ?? [];
       checkNewUrls(links);
       if (writes.record !== undefined) checkRecord(writes.record);
-      // A script call blocks the server while it runs: links past one slice go first, apart.
-      if (links.length > ADD_SLICE) await frontier.add(links.slice(ADD_SLICE));
+      const own = T(lease.entry.origin);
+      const shards = byShard(links, keys);
+      // A script call blocks the server while it runs: links past one slice go apart.
+      const mine = shards.get(own) ?? [];
+      shards.delete(own);
+      if (mine.length > ADD_SLICE) shards.set(own, mine.slice(ADD_SLICE));
+      // A page kept under another site's shard (a redirect's end) is written apart.
+      const page = writes.page;
+      const pageHere = page !== undefined && keys.pages(page.url) === `${own}pages`;
+      const record = writes.record === undefined ? "" : recordIn(writes.record);
+      // On one server the log line goes in the settle's own call; a cluster has it elsewhere.
+      const logHere = !client.isCluster;
       const argv = [
-        prefix,
+        ...(logHere ? ["2", own, keys.log] : ["1", own]),
         lease.entry.url,
         lease.id,
         outcome.kind,
         moment,
         detail,
-        writes.page?.url ?? "",
-        writes.page === undefined ? "" : pageValue(writes.page),
-        (writes.page?.revisitAt ?? null) === null ? "" : String(writes.page?.revisitAt),
-        writes.record === undefined ? "" : recordIn(writes.record),
+        pageHere ? page.url : "",
+        pageHere ? pageValue(page) : "",
+        pageHere && (page.revisitAt ?? null) !== null ? String(page.revisitAt) : "",
+        record,
       ];
-      for (const entry of links.slice(0, ADD_SLICE)) argv.push(...urlArgs(entry));
-      await client.heedSettlePage(...argv);
+      for (const entry of mine.slice(0, ADD_SLICE)) argv.push(...urlArgs(entry));
+      // One call a shard, all at once: the same round trip on one server, and on a cluster
+      // each shard's call goes to its own master.
+      await Promise.all([
+        addByShard(client, shards, "add"),
+        client.heedSettlePage(...argv),
+        logHere || record === "" ? null : client.rpush(keys.log, record),
+        page === undefined || pageHere ? null : pages.put(page),
+      ]);
     },
   };
 }

@@ -16,7 +16,7 @@ import type {
   PageValidators,
   RobotsCache,
 } from "../types.js";
-import type { RedisClient, RedisKeys } from "./keys.js";
+import { urlSite, type RedisClient, type RedisKeys } from "./keys.js";
 
 const ACTIONS: ReadonlySet<string> = new Set(["parse", "allow-all", "disallow-all", "unreachable"]);
 
@@ -151,25 +151,74 @@ export function pageOut(url: string, json: string): PageValidators {
 export function redisPageStore(client: RedisClient, keys: RedisKeys): PageStore {
   return {
     async get(url) {
-      const json = await client.hget(keys.pages, url);
+      const json = await client.hget(keys.pages(url), url);
       return json === null ? null : pageOut(url, json);
     },
     async put(page) {
       const { url } = page;
       const revisitAt = page.revisitAt ?? null;
-      const step = client.multi().hset(keys.pages, url, pageValue(page));
-      if (revisitAt === null) step.zrem(keys.revisits, url);
-      else step.zadd(keys.revisits, revisitAt, url);
+      // The pages hash and the revisits set of one shard: one slot, one transaction.
+      const P = keys.site(urlSite(url));
+      const step = client.multi().hset(`${P}pages`, url, pageValue(page));
+      if (revisitAt === null) step.zrem(`${P}revisits`, url);
+      else step.zadd(`${P}revisits`, revisitAt, url);
       await step.exec();
     },
-    async *due(now, batch) {
-      // Offsets, not a cursor: a member that becomes due is scored below `now`, so pages put
-      // during the scan shift later batches at most by what was put.
-      for (let offset = 0; ; offset += batch) {
-        const urls = await client.zrangebyscore(keys.revisits, "-inf", now, "LIMIT", offset, batch);
-        if (urls.length > 0) yield urls;
-        if (urls.length < batch) return;
-      }
-    },
+    due: (now, batch) => dueAcrossShards(client, keys, now, batch),
   };
+}
+
+/**
+ * The pages due for a revisit at `now`, soonest first over all shards, in batches: each
+ * shard's set read in batches, merged.
+ */
+async function* dueAcrossShards(
+  client: RedisClient,
+  keys: RedisKeys,
+  now: number,
+  batch: number,
+): AsyncGenerator<string[]> {
+  // Offsets, not a cursor: a member that becomes due is scored below `now`, so pages put
+  // during the scan shift later batches at most by what was put.
+  const read = async (P: string, offset: number) => {
+    const reply = await client.zrangebyscore(
+      `${P}revisits`,
+      "-inf",
+      now,
+      "WITHSCORES",
+      "LIMIT",
+      offset,
+      batch,
+    );
+    const rows: { url: string; at: number }[] = [];
+    for (let i = 0; i + 1 < reply.length; i += 2) {
+      rows.push({ url: reply[i] ?? "", at: Number(reply[i + 1]) });
+    }
+    return rows;
+  };
+  const heads = await Promise.all(
+    keys.shards.map(async (P) => ({ P, offset: 0, rows: await read(P, 0) })),
+  );
+  let out: string[] = [];
+  for (;;) {
+    let next: (typeof heads)[number] | null = null;
+    for (const head of heads) {
+      const first = head.rows[0];
+      if (first !== undefined && (next === null || first.at < (next.rows[0]?.at ?? Infinity))) {
+        next = head;
+      }
+    }
+    if (next === null) break;
+    const row = next.rows.shift();
+    if (row !== undefined) out.push(row.url);
+    next.offset++;
+    if (next.rows.length === 0 && next.offset % batch === 0) {
+      next.rows = await read(next.P, next.offset);
+    }
+    if (out.length === batch) {
+      yield out;
+      out = [];
+    }
+  }
+  if (out.length > 0) yield out;
 }

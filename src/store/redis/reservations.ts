@@ -1,27 +1,28 @@
 /**
  * Each site's shared reservation in Redis (DESIGN §2): Lua scripts, atomic on the server, so
  * that crawler processes on many machines keep one site's gaps, rate windows and in-flight
- * limit together. Keys (besides those of ./keys.ts):
+ * limit together. Keys (besides those of ./keys.ts), T being the shard's part of a site's keys
+ * (the site of a key `<origin> ip=…` being its origin):
  *
  * | key            | type | holds                                                                 |
  * |----------------|------|-----------------------------------------------------------------------|
- * | P end          | hash | key → when the last exchange with it ended                            |
- * | P win:<key>    | zset | the key's last requests: member reservation id, score start (end once |
+ * | T end          | hash | key → when the last exchange with it ended                            |
+ * | T win:<key>    | zset | the key's last requests: member reservation id, score start (end once |
  * |                |      | released); the newest 1000 kept                                       |
- * | P fly          | hash | `<key>\n<id>` → owner, for each reservation taken and not released     |
- * | P nfly         | hash | key → reservations in flight                                          |
+ * | T fly          | hash | `<key>\n<id>` → owner, for each reservation taken and not released    |
+ * | T nfly         | hash | key → reservations in flight                                          |
+ * | T smown, smat  | hash | origin → the process reading its sitemaps, and since when             |
+ * | T smread       | hash | origin → when its sitemaps were read                                  |
+ * | T smfree       | set  | origins whose reader died before it ended: a live process takes them up |
  * | P procs        | hash | process id → its heartbeat as JSON                                    |
- * | P smown, smat  | hash | origin → the process reading its sitemaps, and since when             |
- * | P smread       | hash | origin → when its sitemaps were read                                  |
- * | P smfree       | set  | origins whose reader died before it ended: a live process takes them up |
  * | P identity     | str  | the crawl's identity; P seeds: its seeds as JSON                       |
  */
 import { randomUUID } from "node:crypto";
 
 import { checkCount, checkNumber, checkRule } from "../errors.js";
 import type { PaceState, ProcessBeat, Reservation, Reservations } from "../types.js";
-import { PRELUDE, ROUTED } from "./scripts.js";
-import type { RedisClient } from "./keys.js";
+import { PRELUDE, REQUEUE_BODY, ROUTED } from "./scripts.js";
+import type { RedisClient, RedisKeys } from "./keys.js";
 
 /** Requests of one key kept for rate windows: more than any Request-rate a site would set. */
 const WINDOW_KEPT = 1000;
@@ -99,8 +100,8 @@ export const RELEASE = `${PRELUDE}${RELEASE_BODY}
 return release(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6] == '1')
 `;
 
-/** reap. ARGV: prefix, owner, now. Returns {leases, reservations}. */
-export const REAP = `${PRELUDE}${RELEASE_BODY}
+/** reap. ARGV: shard part T, owner, now. Returns {leases, reservations}. */
+export const REAP = `${PRELUDE}${RELEASE_BODY}${REQUEUE_BODY}
 local owner, now = ARGV[2], ARGV[3]
 local flights = redis.call('HGETALL', P .. 'fly')
 local ended = 0
@@ -110,26 +111,14 @@ for i = 1, #flights, 2 do
     ended = ended + release(string.sub(flights[i], 1, cut - 1), string.sub(flights[i], cut + 1), now, 0, true)
   end
 end
-local leased = redis.call('ZRANGE', P .. 'leases', 0, -1)
-local touched = {}
 local count = 0
-for _, url in ipairs(leased) do
-  local key = P .. 'u:' .. url
-  local v = redis.call('HMGET', key, 's', 'o', 'n', 'nb', 'qs', 'own')
-  if v[1] == 'l' and v[6] == owner then
-    redis.call('HSET', key, 's', 'q')
-    redis.call('HDEL', key, 'lid', 'until', 'own')
-    redis.call('ZREM', P .. 'leases', url)
-    enqueue(v[2], v[3] .. url, v[4], v[5], tonumber(now))
-    touched[v[2]] = true
-    count = count + 1
-  end
+for _, url in ipairs(redis.call('ZRANGE', P .. 'leases', 0, -1)) do
+  count = count + requeue(url, tonumber(now), owner)
 end
 if count > 0 then
   redis.call('HINCRBY', COUNTS, 'leased', -count)
   redis.call('HINCRBY', COUNTS, 'queued', count)
 end
-for origin in pairs(touched) do refresh(origin) end
 local readers = redis.call('HGETALL', P .. 'smown')
 for i = 1, #readers, 2 do
   if readers[i + 1] == owner then
@@ -137,7 +126,6 @@ for i = 1, #readers, 2 do
     redis.call('SADD', P .. 'smfree', readers[i])
   end
 end
-redis.call('HDEL', P .. 'procs', owner)
 return { count, ended }
 `;
 
@@ -180,16 +168,16 @@ function isBeat(value: unknown): value is ProcessBeat {
 
 export function redisReservations(
   client: RedisClient & ReservationCommands,
-  prefix: string,
+  keys: RedisKeys,
 ): Reservations {
-  const P = prefix;
+  const T = keys.site;
   return {
     async take(key, owner, now, rule): Promise<Reservation> {
       checkNumber("now", now);
       checkRule(rule);
       const id = randomUUID();
       const reply = await client.heedTake(
-        P,
+        T(key),
         key,
         owner,
         String(Math.floor(now)),
@@ -207,7 +195,7 @@ export function redisReservations(
       checkNumber("end", end);
       checkNumber("gapMs", gapMs);
       await client.heedRelease(
-        P,
+        T(key),
         key,
         id,
         String(Math.ceil(end)),
@@ -219,6 +207,7 @@ export function redisReservations(
       checkCount("latest", latest);
       const n = Math.min(latest, WINDOW_KEPT);
       // One MULTI: the four parts are of one moment.
+      const P = T(key);
       const replies = await client
         .multi()
         .hget(`${P}next`, key)
@@ -242,10 +231,10 @@ export function redisReservations(
       };
     },
     async beat(process) {
-      await client.hset(`${P}procs`, process.id, JSON.stringify(process));
+      await client.hset(keys.procs, process.id, JSON.stringify(process));
     },
     async processes() {
-      const all = await client.hgetall(`${P}procs`);
+      const all = await client.hgetall(keys.procs);
       return Object.values(all).flatMap((text) => {
         try {
           const value: unknown = JSON.parse(text);
@@ -257,13 +246,23 @@ export function redisReservations(
     },
     async reap(owner, now) {
       checkNumber("now", now);
-      const [leases, reservations] = await client.heedReap(P, owner, String(Math.ceil(now)));
-      return { leases: Number(leases), reservations: Number(reservations) };
+      // Each shard's own step, all at once; the heartbeat goes last, with nothing left to reap.
+      const reaped = await Promise.all(
+        keys.shards.map((P) => client.heedReap(P, owner, String(Math.ceil(now)))),
+      );
+      await client.hdel(keys.procs, owner);
+      return {
+        leases: reaped.reduce((sum, [leases]) => sum + Number(leases), 0),
+        reservations: reaped.reduce((sum, [, reservations]) => sum + Number(reservations), 0),
+      };
     },
     async claimSitemaps(origin, owner, now, since) {
-      return (await client.heedClaimSitemaps(P, origin, owner, String(now), String(since))) === 1;
+      return (
+        (await client.heedClaimSitemaps(T(origin), origin, owner, String(now), String(since))) === 1
+      );
     },
     async sitemapsRead(origin, at) {
+      const P = T(origin);
       await client
         .multi()
         .hset(`${P}smread`, origin, String(at))
@@ -272,6 +271,7 @@ export function redisReservations(
         .exec();
     },
     async sitemaps(origin) {
+      const P = T(origin);
       const [owner, at, read] = await Promise.all([
         client.hget(`${P}smown`, origin),
         client.hget(`${P}smat`, origin),
@@ -289,22 +289,22 @@ export function redisReservations(
       checkCount("limit", limit);
       // Both are as small as the sitemap readings in progress or cut short.
       const [owned, freed] = await Promise.all([
-        client.hgetall(`${P}smown`),
-        client.smembers(`${P}smfree`),
+        Promise.all(keys.shards.map((P) => client.hgetall(`${P}smown`))),
+        Promise.all(keys.shards.map((P) => client.smembers(`${P}smfree`))),
       ]);
       return [
-        ...Object.entries(owned).map(([origin, owner]) => ({ origin, owner })),
-        ...freed.map((origin) => ({ origin, owner: null })),
+        ...owned.flatMap((o) => Object.entries(o).map(([origin, owner]) => ({ origin, owner }))),
+        ...freed.flat().map((origin) => ({ origin, owner: null })),
       ].slice(0, limit);
     },
-    identity: () => client.get(`${P}identity`),
+    identity: () => client.get(keys.identity),
     async setIdentity(id, seeds) {
-      if ((await client.set(`${P}identity`, id, "NX")) === "OK")
-        await client.set(`${P}seeds`, JSON.stringify(seeds));
-      return (await client.get(`${P}identity`)) ?? id;
+      if ((await client.set(keys.identity, id, "NX")) === "OK")
+        await client.set(keys.seeds, JSON.stringify(seeds));
+      return (await client.get(keys.identity)) ?? id;
     },
     async seeds() {
-      const text = await client.get(`${P}seeds`);
+      const text = await client.get(keys.seeds);
       if (text === null) return [];
       try {
         const value: unknown = JSON.parse(text);
