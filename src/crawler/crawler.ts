@@ -47,7 +47,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   // Each wait for a site's reservation listens for the stop while it lasts: as many listeners
   // as waits in flight, which the crawl's concurrency bounds, not a leak to warn of.
   setMaxListeners(0, signal);
-  const now = options.now ?? Date.now;
+  const now = options.now ?? options.store.now;
   const { store } = options;
   let lostStore: StoreError | null = null;
   const watch = new ProcessWatch({

@@ -286,6 +286,13 @@ export interface CrawlStore {
   /** A page's reservation, lease and settle in few round trips. */
   readonly steps: PageSteps;
   /**
+   * The store's time, ms since the epoch (Redis `TIME`; the SQLite file's machine clock), read
+   * without a round trip (sampled, ./clock.ts). Every moment a crawl hands the store and every
+   * wait it computes comes from here, so that processes whose clocks differ keep a site's gaps
+   * and each other's heartbeats (DESIGN §2).
+   */
+  readonly now: () => number;
+  /**
    * Why the store was given up, when it was: a server unreachable for longer than its bounded
    * wait. Calls made since then fail; this says why, for a person. Null while it works.
    */

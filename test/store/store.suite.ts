@@ -90,6 +90,25 @@ export function storeContract(name: string, harness: StoreHarness): void {
       }
     };
 
+  describe(`${name}: CrawlStore.now — "the store's time … read without a round trip"`, () => {
+    it(
+      "is the store's time, the same in two connections, and never goes back",
+      withStore(async (store, place) => {
+        // The store runs on this machine: its time is this machine's, to a round trip.
+        assert.ok(Math.abs(store.now() - Date.now()) < 1000, `${store.now()} vs ${Date.now()}`);
+        const other = await place.open();
+        // Each connection read the same clock, each off by at most half its round trip.
+        assert.ok(Math.abs(other.now() - store.now()) < 100, `${other.now()} vs ${store.now()}`);
+        let last = store.now();
+        for (let i = 0; i < 10_000; i++) {
+          const at = store.now();
+          assert.ok(at >= last, `went back from ${last} to ${at}`);
+          last = at;
+        }
+      }),
+    );
+  });
+
   describe(`${name}: Frontier.add — "the URLs never seen before (in any state)"`, () => {
     it(
       "counts only new URLs, within a batch and across batches",

@@ -4,7 +4,9 @@
  * on the server. Needs one Redis server (or one cluster slot: put a hash tag in the prefix).
  */
 import { Cluster, type Command, Redis } from "ioredis";
+import { SampledClock } from "../clock.js";
 import { StoreError } from "../errors.js";
+import { redisTime } from "./clock.js";
 import type { CrawlStore } from "../types.js";
 import { redisFrontier, type FrontierClient } from "./frontier.js";
 import { redisKeys, type RedisClient } from "./keys.js";
@@ -183,6 +185,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   client.defineCommand("heedSetNext", { lua: SET_NEXT, numberOfKeys: 1 });
   defineReservationCommands(client);
   definePageStepCommands(client);
+  const clock = await SampledClock.start({ read: redisTime(client, prefix) });
 
   // Once: a second close (a caller's cleanup after its own) must not send QUIT again on a
   // connection the first one is closing: that command would fail with "Connection is closed."
@@ -191,6 +194,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   const closeClient = async (): Promise<void> => {
     connected = false;
     clearInterval(silence);
+    clock.stop();
     if (giveUp !== null) clearTimeout(giveUp);
     // Connected: QUIT lets the replies in flight arrive; otherwise there is nothing to wait for.
     if (client.status !== "ready") return client.disconnect();
@@ -211,6 +215,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     pages: redisPageStore(client, keys),
     datasets: redisDatasetCatalogs(client, keys),
     items: redisItemLog(client, keys),
+    now: clock.now,
     failure: () => failure,
     close() {
       closing ??= closeClient();

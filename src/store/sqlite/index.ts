@@ -9,7 +9,9 @@
  * every commit (`synchronous=FULL`) would cost a disk flush per lease and settle.
  */
 import Database from "better-sqlite3";
+import { SampledClock } from "../clock.js";
 import { StoreError } from "../errors.js";
+import { sqliteTime } from "./clock.js";
 import type { CrawlStore } from "../types.js";
 import { sqliteDatasetCatalogs } from "./datasets.js";
 import { sqliteFrontier } from "./frontier.js";
@@ -85,6 +87,7 @@ export async function openSqliteStore(
   const reservations = sqliteReservations(db, frontier.recoverOwner);
   const log = sqliteCrawlLog(db);
   const pages = sqlitePageStore(db);
+  const clock = await SampledClock.start({ read: sqliteTime(db) });
   return {
     shared: false,
     frontier,
@@ -95,8 +98,10 @@ export async function openSqliteStore(
     pages,
     datasets: sqliteDatasetCatalogs(db),
     items: sqliteItemLog(db),
+    now: clock.now,
     failure: () => null,
     async close() {
+      clock.stop();
       if (db.open) db.close();
     },
   };
