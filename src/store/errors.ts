@@ -9,6 +9,11 @@ export type StoreErrorCode =
   | "HEED_STORE_UNAVAILABLE"
   /** The store no longer holds the crawl it held (a Redis restarted without its data). */
   | "HEED_STORE_LOST"
+  /**
+   * The store went back to an older state than this process saw (a Redis restored from an older
+   * snapshot, a failover to a replica that was behind, an older copy of the SQLite file).
+   */
+  | "HEED_STORE_WENT_BACK"
   /** The back end answered something a store of this version never writes. */
   | "HEED_STORE_CORRUPT";
 

@@ -7,6 +7,7 @@ import { Cluster, type Command, Redis } from "ioredis";
 import { SampledClock } from "../clock.js";
 import { StoreError } from "../errors.js";
 import { redisTime } from "./clock.js";
+import { redisWriteCounter } from "./write-count.js";
 import type { CrawlStore } from "../types.js";
 import { redisFrontier, type FrontierClient } from "./frontier.js";
 import { redisKeys, type RedisClient } from "./keys.js";
@@ -204,11 +205,12 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     });
   };
   const keys = redisKeys(prefix);
+  const writes = redisWriteCounter(client, prefix, giveUpOn);
   const frontier = redisFrontier(client as FrontierClient, prefix, keys);
   return {
     shared: true,
     frontier,
-    steps: redisPageSteps(client as Redis & PageStepCommands, prefix, frontier),
+    steps: redisPageSteps(client as Redis & PageStepCommands, prefix, frontier, writes),
     robots: redisRobotsCache(client, keys),
     reservations: redisReservations(client as Redis & ReservationCommands, prefix),
     log: redisCrawlLog(client, keys),
@@ -216,6 +218,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     datasets: redisDatasetCatalogs(client, keys),
     items: redisItemLog(client, keys),
     now: clock.now,
+    writes,
     failure: () => failure,
     close() {
       closing ??= closeClient();

@@ -14,14 +14,16 @@ import { pageOut, pageValue, recordIn } from "./records.js";
 import { RELEASE_BODY, TAKE_BODY } from "./reservations.js";
 import { ADD_BODY, LEASE_BODY, PRELUDE, SETTLE_BODY } from "./scripts.js";
 import type { RedisClient } from "./keys.js";
+import type { WriteCounter } from "../write-counter.js";
+import { COUNT_WRITE_BODY } from "./write-count.js";
 
 /**
  * leaseReserved. ARGV: prefix, origin, owner, now, gapMs, requests, windowMs, inFlight,
  * reservation id, lease until, lease id. Returns {0, retryAt, why} (refused), {2} (taken, no URL
  * due, given back), or {1, validators JSON or false, url, depth, priority, notBefore, referrer,
- * meta, attempts}.
+ * meta, attempts, the store's write count}.
  */
-export const LEASE_RESERVED = `${PRELUDE}${TAKE_BODY}${RELEASE_BODY}${LEASE_BODY}
+export const LEASE_RESERVED = `${PRELUDE}${TAKE_BODY}${RELEASE_BODY}${LEASE_BODY}${COUNT_WRITE_BODY}
 local origin, owner, now = ARGV[2], ARGV[3], ARGV[4]
 local took = takeOne(origin, owner, now, tonumber(ARGV[5]), tonumber(ARGV[6]),
   tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9])
@@ -33,15 +35,16 @@ if not entry then
 end
 table.insert(entry, 1, redis.call('HGET', P .. 'pages', entry[1]))
 table.insert(entry, 1, 1)
+entry[#entry + 1] = countWrite()
 return entry
 `;
 
 /**
  * settlePage. ARGV: prefix, url, lease id, kind, the outcome's two strings (as SETTLE), the
  * page's URL ('' none), its validators JSON, its revisit moment ('' none), the log record JSON
- * ('' none), then 8 strings a link (as ADD). Returns SETTLE's answer.
+ * ('' none), then 8 strings a link (as ADD). Returns SETTLE's answer and the store's write count.
  */
-export const SETTLE_PAGE = `${PRELUDE}${ADD_BODY}${SETTLE_BODY}
+export const SETTLE_PAGE = `${PRELUDE}${ADD_BODY}${SETTLE_BODY}${COUNT_WRITE_BODY}
 local url = ARGV[2]
 if #ARGV >= 11 then addUrls(false, 11, #ARGV) end
 if ARGV[7] ~= '' then
@@ -53,12 +56,12 @@ if ARGV[7] ~= '' then
   end
 end
 if ARGV[10] ~= '' then redis.call('RPUSH', P .. 'log', ARGV[10]) end
-return settleOne(url, ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+return { settleOne(url, ARGV[3], ARGV[4], ARGV[5], ARGV[6]), countWrite() }
 `;
 
 export interface PageStepCommands {
   heedLeaseReserved(...argv: string[]): Promise<(string | number | null)[]>;
-  heedSettlePage(...argv: string[]): Promise<number>;
+  heedSettlePage(...argv: string[]): Promise<[number, number]>;
 }
 
 export function definePageStepCommands(client: RedisClient): void {
@@ -70,6 +73,7 @@ export function redisPageSteps(
   client: RedisClient & PageStepCommands,
   prefix: string,
   frontier: Frontier,
+  counter: WriteCounter,
 ): PageSteps {
   return {
     async leaseReserved(origin, owner, now, rule, leaseMs): Promise<ReservedLease> {
@@ -99,6 +103,8 @@ export function redisPageSteps(
         return { granted: false, retryAt: Number(second), why };
       }
       if (String(kind) === "2") return { granted: true, id, lease: null };
+      // Before the URL is fetched: a store that went back stops the crawl here.
+      counter.wrote(Number(rest.pop()));
       const lease = leaseOut([third ?? null, ...rest].map(text), origin, leaseId, until);
       const validators = typeof second === "string" ? pageOut(lease.entry.url, second) : null;
       return { granted: true, id, lease, validators };
@@ -125,7 +131,8 @@ export function redisPageSteps(
         writes.record === undefined ? "" : recordIn(writes.record),
       ];
       for (const entry of links.slice(0, ADD_SLICE)) argv.push(...urlArgs(entry));
-      await client.heedSettlePage(...argv);
+      const [, count] = await client.heedSettlePage(...argv);
+      counter.wrote(Number(count));
     },
   };
 }

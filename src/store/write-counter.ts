@@ -1,0 +1,59 @@
+/**
+ * The store's write count as one process sees it. The store counts every lease and every page
+ * settle (Redis: one key, incremented in the same script; SQLite: one row, in the same
+ * transaction) and hands the count back; the process keeps the highest it saw. A count not
+ * above it can only come from a store that went back to an older state: a Redis restored from
+ * an older snapshot, a failover to a replica that was behind, an older copy of the SQLite file.
+ * The lease that shows it is refused before its URL is fetched: the crawl stops there, rather
+ * than fetch again pages it fetched and keep gaps from moments the store forgot.
+ */
+import { StoreError } from "./errors.js";
+import type { WriteCount } from "./types.js";
+
+export class WriteCounter implements WriteCount {
+  #highest = 0;
+  #wentBack: StoreError | null = null;
+
+  constructor(
+    /** Reads the store's count without writing (one round trip). */
+    private readonly current: () => Promise<number>,
+    /** Told once, when the store is found to have gone back. */
+    private readonly onWentBack: (error: StoreError) => void = () => {},
+  ) {}
+
+  highest(): number {
+    return this.#highest;
+  }
+
+  async read(): Promise<number> {
+    const count = await this.current();
+    if (count > this.#highest) this.#highest = count;
+    return count;
+  }
+
+  /** Why the store is no longer trusted, once it went back; null until then. */
+  wentBack(): StoreError | null {
+    return this.#wentBack;
+  }
+
+  /**
+   * The count a counted write returned. Each write gets a count above every earlier one: one
+   * not above the highest seen means the store went back, and throws (and goes on throwing).
+   */
+  wrote(count: number): void {
+    if (this.#wentBack !== null) throw this.#wentBack;
+    if (count > this.#highest) {
+      this.#highest = count;
+      return;
+    }
+    this.#wentBack = new StoreError(
+      "HEED_STORE_WENT_BACK",
+      `the store went back to an older state: its write count is ${count}, and this process ` +
+        `had seen ${this.#highest} (restored from an older snapshot or copy, or a failover to a ` +
+        "replica that was behind). Pages fetched since then would be fetched again and the " +
+        "sites' gaps judged from moments it forgot, so the crawl stops here",
+    );
+    this.onWentBack(this.#wentBack);
+    throw this.#wentBack;
+  }
+}
