@@ -7,7 +7,7 @@
  * file of ./stages/ owning its own state; this file owns the run's start and its summary.
  */
 import { setMaxListeners } from "node:events";
-import { StoreError } from "../store/errors.js";
+import { STORE_LOST_MESSAGE, StoreError } from "../store/errors.js";
 import type { CrawlStore } from "../store/types.js";
 import { LINK_PRIORITY, SEED_PRIORITY } from "./discovery.js";
 import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
@@ -55,12 +55,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     now,
     ...(options.heartbeatTtlMs === undefined ? {} : { ttlMs: options.heartbeatTtlMs }),
     onLost: () => {
-      lostStore = new StoreError(
-        "HEED_STORE_LOST",
-        "the store no longer holds this crawl (its identity key is gone): it lost its data, " +
-          "such as a Redis restarted without persistence. Nothing queued can be trusted: " +
-          "start the crawl again",
-      );
+      lostStore = new StoreError("HEED_STORE_LOST", STORE_LOST_MESSAGE);
       inner.abort();
     },
   });

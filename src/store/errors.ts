@@ -17,6 +17,12 @@ export type StoreErrorCode =
   /** The back end answered something a store of this version never writes. */
   | "HEED_STORE_CORRUPT";
 
+/** What a crawl says when its store no longer holds it. */
+export const STORE_LOST_MESSAGE =
+  "the store no longer holds this crawl (its identity key is gone): it lost its data, " +
+  "such as a Redis restarted without persistence. Nothing queued can be trusted: " +
+  "start the crawl again";
+
 export class StoreError extends Error {
   readonly code: StoreErrorCode;
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {

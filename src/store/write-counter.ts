@@ -7,12 +7,14 @@
  * The lease that shows it is refused before its URL is fetched: the crawl stops there, rather
  * than fetch again pages it fetched and keep gaps from moments the store forgot.
  */
-import { StoreError } from "./errors.js";
+import { STORE_LOST_MESSAGE, StoreError } from "./errors.js";
 import type { WriteCount } from "./types.js";
 
 export class WriteCounter implements WriteCount {
   #highest = 0;
   #wentBack: StoreError | null = null;
+  /** Whether a write was counted while the store held a crawl identity. */
+  #held = false;
 
   constructor(
     /** Reads the store's count without writing (one round trip). */
@@ -39,21 +41,30 @@ export class WriteCounter implements WriteCount {
   /**
    * The count a counted write returned. Each write gets a count above every earlier one: one
    * not above the highest seen means the store went back, and throws (and goes on throwing).
+   * `held` false: the store holds no crawl identity. After writes counted while it held one,
+   * it lost its data altogether (a Redis restarted without persistence), said as such.
    */
-  wrote(count: number): void {
+  wrote(count: number, held = true): void {
     if (this.#wentBack !== null) throw this.#wentBack;
-    if (count > this.#highest) {
+    if (count > this.#highest && (held || !this.#held)) {
       this.#highest = count;
+      this.#held ||= held;
       return;
     }
-    this.#wentBack = new StoreError(
+    this.#wentBack = held
+      ? this.#older(count)
+      : new StoreError("HEED_STORE_LOST", STORE_LOST_MESSAGE);
+    this.onWentBack(this.#wentBack);
+    throw this.#wentBack;
+  }
+
+  #older(count: number): StoreError {
+    return new StoreError(
       "HEED_STORE_WENT_BACK",
       `the store went back to an older state: its write count is ${count}, and this process ` +
         `had seen ${this.#highest} (restored from an older snapshot or copy, or a failover to a ` +
         "replica that was behind). Pages fetched since then would be fetched again and the " +
         "sites' gaps judged from moments it forgot, so the crawl stops here",
     );
-    this.onWentBack(this.#wentBack);
-    throw this.#wentBack;
   }
 }

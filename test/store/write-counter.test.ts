@@ -38,3 +38,20 @@ it("read takes the store's count without a write: an equal count is no going bac
   assert.equal(await counter.read(), 5);
   assert.equal(counter.highest(), 6, "a read never lowers the highest seen");
 });
+
+it("a store holding no crawl after counts were seen lost its data: HEED_STORE_LOST", () => {
+  const counter = new WriteCounter(async () => 0);
+  // A store used without a crawl identity (the library's own use) counts as any.
+  counter.wrote(1, false);
+  counter.wrote(2, false);
+  counter.wrote(3);
+  // Once written with an identity, a count without one is a store that lost the crawl, even a
+  // count above the highest.
+  assert.throws(
+    () => counter.wrote(9, false),
+    (error: unknown) =>
+      error instanceof StoreError &&
+      error.code === "HEED_STORE_LOST" &&
+      /lost its data/.test(error.message),
+  );
+});

@@ -383,12 +383,13 @@ export async function runCrawl(
         EXIT_STORE,
         { cause: error },
       );
+    const lost = failed ?? error;
+    if (lost instanceof StoreError && lost.code === "HEED_STORE_LOST")
+      throw new CliError(lost.message, EXIT_STORE, { cause: error });
     if (failed !== null)
       throw new CliError(`${failed.message}; run the same command again to resume`, EXIT_STORE, {
         cause: error,
       });
-    if (error instanceof StoreError && error.code === "HEED_STORE_LOST")
-      throw new CliError(error.message, EXIT_STORE, { cause: error });
     if (isStorageFailure(error)) {
       const { code, message } = error as Error & { code: string };
       throw new CliError(

@@ -73,8 +73,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   }
   // On a cluster every key of the crawl is in one hash slot, the prefix's hash tag: the scripts
   // read and write many keys in one step, which a cluster allows only within one slot.
-  const prefix =
-    nodes === null || /\{[^}]+\}/.test(options.prefix) ? options.prefix : `{${options.prefix}}`;
+  const prefix = nodes === null ? options.prefix : slotPrefix(options.prefix);
 
   let connected = false;
   let lastError: unknown = null;
@@ -277,6 +276,14 @@ export function clusterNodes(url: string): { host: string; port: number }[] | nu
     return { host: (at[1] ?? "").replace(/^\[|\]$/g, ""), port };
   });
   return nodes;
+}
+
+/**
+ * A prefix whose keys all fall in one cluster hash slot: its own hash tag when it has one,
+ * else the whole prefix in braces (`crawl:` is kept as `{crawl:}`).
+ */
+export function slotPrefix(prefix: string): string {
+  return /\{[^}]+\}/.test(prefix) ? prefix : `{${prefix}}`;
 }
 
 /** The URL without its password, for messages. */

@@ -15,7 +15,7 @@ import { RELEASE_BODY, TAKE_BODY } from "./reservations.js";
 import { ADD_BODY, LEASE_BODY, PRELUDE, SETTLE_BODY } from "./scripts.js";
 import type { RedisClient } from "./keys.js";
 import type { WriteCounter } from "../write-counter.js";
-import { COUNT_WRITE_BODY } from "./write-count.js";
+import { COUNT_WRITE_BODY, wroteCount } from "./write-count.js";
 
 /**
  * leaseReserved. ARGV: prefix, origin, owner, now, gapMs, requests, windowMs, inFlight,
@@ -104,7 +104,7 @@ export function redisPageSteps(
       }
       if (String(kind) === "2") return { granted: true, id, lease: null };
       // Before the URL is fetched: a store that went back stops the crawl here.
-      counter.wrote(Number(rest.pop()));
+      wroteCount(counter, rest.pop());
       const lease = leaseOut([third ?? null, ...rest].map(text), origin, leaseId, until);
       const validators = typeof second === "string" ? pageOut(lease.entry.url, second) : null;
       return { granted: true, id, lease, validators };
@@ -132,7 +132,7 @@ export function redisPageSteps(
       ];
       for (const entry of links.slice(0, ADD_SLICE)) argv.push(...urlArgs(entry));
       const [, count] = await client.heedSettlePage(...argv);
-      counter.wrote(Number(count));
+      wroteCount(counter, count);
     },
   };
 }

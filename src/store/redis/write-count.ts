@@ -8,10 +8,23 @@ import { WriteCounter } from "../write-counter.js";
 import type { StoreError } from "../errors.js";
 import type { RedisClient } from "./keys.js";
 
-/** Lua: `countWrite()` increments the count and returns it (needs PRELUDE's `P`). */
+/**
+ * Lua: `countWrite()` increments the count and returns it, negated when the store holds no
+ * crawl identity (needs PRELUDE's `P`). Read by {@link wroteCount}.
+ */
 export const COUNT_WRITE_BODY = `
-local function countWrite() return redis.call('INCR', P .. 'writes') end
+local function countWrite()
+  local n = redis.call('INCR', P .. 'writes')
+  if redis.call('EXISTS', P .. 'identity') == 0 then return -n end
+  return n
+end
 `;
+
+/** Hands `countWrite()`'s answer to the counter. */
+export function wroteCount(counter: WriteCounter, answer: unknown): void {
+  const n = Number(answer);
+  counter.wrote(Math.abs(n), n > 0);
+}
 
 export function redisWriteCounter(
   client: RedisClient,
