@@ -11,10 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { sleep } from "../../src/crawler/sleep.js";
-import { TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { redisForFile } from "../helpers/redis-server.js";
 import { spawnCli, type CliResult } from "../helpers/run-cli.js";
-import { type LoggedRequest, type Site, startSite } from "../helpers/synthetic-site.js";
+import { arrivals, assertGaps } from "../helpers/site-gaps.js";
+import { type Site, startSite } from "../helpers/synthetic-site.js";
 
 const redis = redisForFile();
 
@@ -35,21 +35,6 @@ function crawlSkewed(args: readonly string[], skewMs: number) {
     timeoutMs: 90_000,
     env: { HEED_TEST_CLOCK_SKEW_MS: skewMs === 0 ? undefined : String(skewMs) },
   });
-}
-
-function arrivals(log: readonly LoggedRequest[]): string {
-  const t0 = log[0]?.at ?? 0;
-  return log.map((r) => `${r.at - t0}:${r.path}`).join(" ");
-}
-
-function assertGaps(log: readonly LoggedRequest[], minMs: number): void {
-  for (let i = 1; i < log.length; i++) {
-    const gap = log[i]!.at - log[i - 1]!.at;
-    assert.ok(
-      gap >= minMs - TOLERANCE_MS,
-      `${log[i]!.path} came ${gap} ms after ${log[i - 1]!.path} (arrivals ${arrivals(log)})`,
-    );
-  }
 }
 
 function assertEachOnce(site: Site): void {
