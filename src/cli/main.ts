@@ -436,6 +436,11 @@ function defineCrawl(program: Command, io: Io, setExit: SetExit): void {
       "how long to wait for a shared store (Redis) that became unreachable, then stop (exit 3)",
       "60",
     )
+    .option(
+      "--accept-restored-store",
+      "crawl on a store that went back to an older state (restored from an older snapshot or copy) from what it holds now; without it such a store is refused (exit 3)",
+      false,
+    )
     .option("--json", "print a summary object at the end", false)
     .option(
       "--sign <keyfile>",

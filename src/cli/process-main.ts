@@ -7,6 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { lowerHelperThreads } from "./helper-threads.js";
 import { main } from "./main.js";
 import { sourceStack } from "./source-stack.js";
+import { applyTestClockSkew } from "./test-clock-skew.js";
 
 /**
  * Commands that run until stopped, or long enough to gain from V8's optimizing compiler for
@@ -46,6 +47,9 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exitCode = 2;
   });
 }
+
+// Tests only: a process whose clock is off (test-clock-skew.ts); nothing unless asked for.
+applyTestClockSkew();
 
 main(process.argv.slice(2), {
   stdout: process.stdout,

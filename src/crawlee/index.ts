@@ -116,7 +116,8 @@ export async function crawleePoliteness(options: PolitenessOptions): Promise<Pol
   // Sites whose robots.txt the address guard would not fetch (a name that resolves to a private
   // address): refused for good, and said so, not reported as a site that did not answer.
   const guarded = new Map<string, string>();
-  const now = Date.now;
+  // The store's clock: the gaps are judged by it in every process sharing the store.
+  const now = store.now;
   const gate = new SiteGate({
     store,
     owner: `crawlee-${randomUUID()}`,

@@ -7,7 +7,7 @@
  * file of ./stages/ owning its own state; this file owns the run's start and its summary.
  */
 import { setMaxListeners } from "node:events";
-import { StoreError } from "../store/errors.js";
+import { STORE_LOST_MESSAGE, StoreError } from "../store/errors.js";
 import type { CrawlStore } from "../store/types.js";
 import { LINK_PRIORITY, SEED_PRIORITY } from "./discovery.js";
 import { FETCHED_OUTCOMES, newUrl, requeueFetched } from "./frontier-entry.js";
@@ -47,7 +47,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
   // Each wait for a site's reservation listens for the stop while it lasts: as many listeners
   // as waits in flight, which the crawl's concurrency bounds, not a leak to warn of.
   setMaxListeners(0, signal);
-  const now = options.now ?? Date.now;
+  const now = options.now ?? options.store.now;
   const { store } = options;
   let lostStore: StoreError | null = null;
   const watch = new ProcessWatch({
@@ -55,12 +55,7 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlSummary> {
     now,
     ...(options.heartbeatTtlMs === undefined ? {} : { ttlMs: options.heartbeatTtlMs }),
     onLost: () => {
-      lostStore = new StoreError(
-        "HEED_STORE_LOST",
-        "the store no longer holds this crawl (its identity key is gone): it lost its data, " +
-          "such as a Redis restarted without persistence. Nothing queued can be trusted: " +
-          "start the crawl again",
-      );
+      lostStore = new StoreError("HEED_STORE_LOST", STORE_LOST_MESSAGE);
       inner.abort();
     },
   });

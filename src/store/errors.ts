@@ -11,8 +11,19 @@ export type StoreErrorCode =
   | "HEED_STORE_UNAVAILABLE"
   /** The store no longer holds the crawl it held (a Redis restarted without its data). */
   | "HEED_STORE_LOST"
+  /**
+   * The store went back to an older state than this process saw (a Redis restored from an older
+   * snapshot, a failover to a replica that was behind, an older copy of the SQLite file).
+   */
+  | "HEED_STORE_WENT_BACK"
   /** The back end answered something a store of this version never writes. */
   | "HEED_STORE_CORRUPT";
+
+/** What a crawl says when its store no longer holds it. */
+export const STORE_LOST_MESSAGE =
+  "the store no longer holds this crawl (its identity key is gone): it lost its data, " +
+  "such as a Redis restarted without persistence. Nothing queued can be trusted: " +
+  "start the crawl again";
 
 export class StoreError extends Error {
   readonly code: StoreErrorCode;

@@ -286,11 +286,34 @@ export interface CrawlStore {
   /** A page's reservation, lease and settle in few round trips. */
   readonly steps: PageSteps;
   /**
+   * The store's time, ms since the epoch (Redis `TIME`; the SQLite file's machine clock), read
+   * without a round trip (sampled, ./clock.ts). Every moment a crawl hands the store and every
+   * wait it computes comes from here, so that processes whose clocks differ keep a site's gaps
+   * and each other's heartbeats (DESIGN §2).
+   */
+  readonly now: () => number;
+  /** The store's count of leases and page settles, to notice a store that went back. */
+  readonly writes: WriteCount;
+  /**
    * Why the store was given up, when it was: a server unreachable for longer than its bounded
    * wait. Calls made since then fail; this says why, for a person. Null while it works.
    */
   failure(): Error | null;
   close(): Promise<void>;
+}
+
+/**
+ * The store counts every lease and every page settle; each process keeps the highest count it
+ * saw (./write-counter.ts). A count that comes back not above it means the store went back to
+ * an older state (a restored snapshot or copy): the call that shows it throws a StoreError with
+ * code `HEED_STORE_WENT_BACK`, before a leased URL is fetched, and {@link CrawlStore.failure}
+ * says so from then on.
+ */
+export interface WriteCount {
+  /** The highest count this process saw (0 before any). */
+  highest(): number;
+  /** Reads the store's count, writing nothing; the highest seen becomes at least it. */
+  read(): Promise<number>;
 }
 
 /**

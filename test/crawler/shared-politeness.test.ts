@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, it } from "node:test";
 import { redisForFile } from "../helpers/redis-server.js";
 import { TOLERANCE_MS } from "../helpers/crawl-harness.js";
+import { arrivals, assertGaps } from "../helpers/site-gaps.js";
 import { runCli, spawnCli, type CliResult } from "../helpers/run-cli.js";
 import { isPage, type LoggedRequest, startSite } from "../helpers/synthetic-site.js";
 import { sleep } from "../../src/crawler/sleep.js";
@@ -47,29 +48,13 @@ async function runMany(
   return results;
 }
 
-function times(log: readonly LoggedRequest[]): string {
-  const t0 = log[0]?.at ?? 0;
-  return log.map((r) => `${r.at - t0}:${r.path}`).join(" ");
-}
-
-/** Every two consecutive arrivals at least `minMs` apart, whatever was asked. */
-function assertGaps(log: readonly LoggedRequest[], minMs: number): void {
-  for (let i = 1; i < log.length; i++) {
-    const gap = log[i]!.at - log[i - 1]!.at;
-    assert.ok(
-      gap >= minMs - TOLERANCE_MS,
-      `${log[i]!.path} came ${gap} ms after ${log[i - 1]!.path} (arrivals ${times(log)})`,
-    );
-  }
-}
-
 /** No `requests + 1` arrivals within any stretch of `windowMs`. */
 function assertRate(log: readonly LoggedRequest[], requests: number, windowMs: number): void {
   for (let i = requests; i < log.length; i++) {
     const span = log[i]!.at - log[i - requests]!.at;
     assert.ok(
       span >= windowMs - TOLERANCE_MS,
-      `${requests + 1} requests within ${span} ms (arrivals ${times(log)})`,
+      `${requests + 1} requests within ${span} ms (arrivals ${arrivals(log)})`,
     );
   }
 }
@@ -126,9 +111,9 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
         await runMany(4, crawlArgs(`${site.origin}/`, store), 300);
         assertGaps(site.log, 500);
         for (const path of ["/robots.txt", "/sm-index.xml", "/sm-0.xml", "/sm-1.xml", "/sm-2.xml"])
-          assert.equal(countOf(site.log, path), 1, `${path}: ${times(site.log)}`);
+          assert.equal(countOf(site.log, path), 1, `${path}: ${arrivals(site.log)}`);
         const pages = site.log.filter((r) => isPage(r.path) && !r.path.startsWith("/sm-"));
-        assert.equal(pages.length, 13, times(site.log));
+        assert.equal(pages.length, 13, arrivals(site.log));
         assert.equal(new Set(pages.map((r) => r.path)).size, 13, "a page fetched twice");
       } finally {
         await site.close();
@@ -149,8 +134,8 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
         const store = await freshStore();
         await runMany(2, crawlArgs(`${site.origin}/`, store));
         assertGaps(site.log, 300);
-        assert.equal(countOf(site.log, "/sitemap.xml"), 1, times(site.log));
-        assert.equal(countOf(site.log, "/robots.txt"), 1, times(site.log));
+        assert.equal(countOf(site.log, "/sitemap.xml"), 1, arrivals(site.log));
+        assert.equal(countOf(site.log, "/robots.txt"), 1, arrivals(site.log));
       } finally {
         await site.close();
       }
@@ -205,9 +190,9 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
       try {
         const store = await freshStore();
         await runMany(2, crawlArgs(`${site.origin}/`, store, ["--per-host", "1"]));
-        assert.equal(most, 1, times(site.log));
+        assert.equal(most, 1, arrivals(site.log));
         const pages = site.log.filter((r) => r.path.startsWith("/page/")).map((r) => r.path);
-        assert.equal(pages.length, 12, times(site.log));
+        assert.equal(pages.length, 12, arrivals(site.log));
         assert.equal(new Set(pages).size, pages.length, "a page fetched twice");
       } finally {
         await site.close();
@@ -246,7 +231,7 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
       let site = await slowSite();
       try {
         await runMany(1, crawlArgs(`${site.origin}/`, await freshStore(), ["--per-host", "3"]));
-        assert.equal(most, 3, times(site.log));
+        assert.equal(most, 3, arrivals(site.log));
       } finally {
         await site.close();
       }
@@ -257,7 +242,7 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
       try {
         const store = await freshStore();
         await runMany(2, crawlArgs(`${site.origin}/`, store, ["--per-host", "2"]));
-        assert.equal(most, 2, times(site.log));
+        assert.equal(most, 2, arrivals(site.log));
         const pages = site.log.filter((r) => r.path.startsWith("/page/")).map((r) => r.path);
         assert.equal(new Set(pages).size, pages.length, "a page fetched twice");
       } finally {
@@ -292,7 +277,7 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
         assert.equal(result.code, 0, result.stderr);
         assertGaps(site.log, 300);
         const paths = site.log.filter((r) => r.path.startsWith("/page/") || r.path === "/");
-        assert.equal(new Set(paths.map((r) => r.path)).size, 16, times(site.log));
+        assert.equal(new Set(paths.map((r) => r.path)).size, 16, arrivals(site.log));
       } finally {
         await site.close();
       }
@@ -330,7 +315,7 @@ describe("politeness shared by processes on one Redis store", { timeout: 240_000
         assertGaps(site.log, 500);
         assert.ok(site.log.length > killedAt, "the second run fetched nothing");
         const paths = site.log.filter((r) => r.path.startsWith("/page/") || r.path === "/");
-        assert.equal(new Set(paths.map((r) => r.path)).size, 14, times(site.log));
+        assert.equal(new Set(paths.map((r) => r.path)).size, 14, arrivals(site.log));
       } finally {
         await site.close();
       }

@@ -90,6 +90,48 @@ export function storeContract(name: string, harness: StoreHarness): void {
       }
     };
 
+  describe(`${name}: CrawlStore.now — "the store's time … read without a round trip"`, () => {
+    it(
+      "is the store's time, the same in two connections, and never goes back",
+      withStore(async (store, place) => {
+        // The store runs on this machine: its time is this machine's, to a round trip.
+        assert.ok(Math.abs(store.now() - Date.now()) < 1000, `${store.now()} vs ${Date.now()}`);
+        const other = await place.open();
+        // Each connection read the same clock, each off by at most half its round trip.
+        assert.ok(Math.abs(other.now() - store.now()) < 100, `${other.now()} vs ${store.now()}`);
+        let last = store.now();
+        for (let i = 0; i < 10_000; i++) {
+          const at = store.now();
+          assert.ok(at >= last, `went back from ${last} to ${at}`);
+          last = at;
+        }
+      }),
+    );
+  });
+
+  describe(`${name}: CrawlStore.writes — "the store's count of leases and page settles"`, () => {
+    it(
+      "counts each lease and each page settle, one count for every connection",
+      withStore(async (store, place) => {
+        await store.frontier.add([entry(A, "/1"), entry(A, "/later", { notBefore: T0 + 5000 })]);
+        assert.equal(await store.writes.read(), 0);
+        const rule = { gapMs: 0, rate: null, inFlight: 2 } as const;
+        const got = await store.steps.leaseReserved(A, "p1", T0, rule, LEASE_MS);
+        assert.ok(got.granted && got.lease !== null, JSON.stringify(got));
+        assert.equal(store.writes.highest(), 1);
+        // A reservation with nothing to lease is given back: nothing was leased, nothing counts.
+        const none = await store.steps.leaseReserved(A, "p1", T0, rule, LEASE_MS);
+        assert.ok(none.granted && none.lease === null, JSON.stringify(none));
+        await store.steps.settle(got.lease, { kind: "done", status: 200, at: T0 }, {});
+        assert.equal(store.writes.highest(), 2);
+        const other = await place.open();
+        assert.equal(other.writes.highest(), 0);
+        assert.equal(await other.writes.read(), 2);
+        assert.equal(other.writes.highest(), 2);
+      }),
+    );
+  });
+
   describe(`${name}: Frontier.add — "the URLs never seen before (in any state)"`, () => {
     it(
       "counts only new URLs, within a batch and across batches",

@@ -29,6 +29,7 @@ import { isPrivateHost } from "../private-host.js";
 import { type Category, readPurpose } from "../../protocol/usage/index.js";
 import { printable } from "../printable.js";
 import { signerFromFlags } from "../request-signing.js";
+import { ACCEPT_FLAG, watchRestoredStore } from "../restored-store.js";
 
 /** `--purpose search --purpose train-ai` (or `search,train-ai`) → the categories, checked. */
 function crawlPurposes(given: readonly string[] | undefined): Category[] {
@@ -97,6 +98,8 @@ export interface CrawlCommandOptions {
   readonly sign?: string;
   /** The URL of the robot's key directory, sent as Signature-Agent. */
   readonly signatureAgent?: string;
+  /** Crawl on a store that went back to an older state, from what it holds now. */
+  readonly acceptRestoredStore?: boolean;
 }
 
 export async function runCrawl(
@@ -178,6 +181,11 @@ export async function runCrawl(
     );
   });
   const store = opened;
+  const restored = await watchRestoredStore(store, {
+    spec: options.store,
+    cwd: io.cwd,
+    accept: options.acceptRestoredStore === true,
+  });
   // URLs an earlier run settled (fetched, or failed for good): a run with nothing left to do on
   // such a store is a finished crawl, not a first run that found nothing.
   const before = await store.frontier.counts();
@@ -372,12 +380,20 @@ export async function runCrawl(
   } catch (error) {
     // A store that failed says why, once, without a stack: the crawl resumes when run again.
     const failed = store.failure();
+    if (failed instanceof StoreError && failed.code === "HEED_STORE_WENT_BACK")
+      throw new CliError(
+        `${failed.message}. Check the store; to crawl on from what it holds now, run again ` +
+          `with ${ACCEPT_FLAG}`,
+        EXIT_STORE,
+        { cause: error },
+      );
+    const lost = failed ?? error;
+    if (lost instanceof StoreError && lost.code === "HEED_STORE_LOST")
+      throw new CliError(lost.message, EXIT_STORE, { cause: error });
     if (failed !== null)
       throw new CliError(`${failed.message}; run the same command again to resume`, EXIT_STORE, {
         cause: error,
       });
-    if (error instanceof StoreError && error.code === "HEED_STORE_LOST")
-      throw new CliError(error.message, EXIT_STORE, { cause: error });
     if (isStorageFailure(error)) {
       const { code, message } = error as Error & { code: string };
       throw new CliError(
@@ -393,6 +409,7 @@ export async function runCrawl(
     progress?.stop();
     process.off("SIGINT", interrupt);
     process.off("SIGTERM", interrupt);
+    await restored.stop();
     await store.close().catch(() => {});
     await warc?.close();
   }

@@ -119,8 +119,9 @@ async function withRobot<T>(
   const state = await openState(options.store);
   const store = await openCrawlStore(options.store, state);
   // Each action takes the site's reservation in the crawl store, as the crawl's pages do.
-  const { gate, close } = await openSiteGate({ store, now: Date.now });
-  const turn = siteTurn(gate, store, agentToken(options.agent), Date.now, http);
+  // The store's clock for its reservations: other processes judge the gaps by it too.
+  const { gate, close } = await openSiteGate({ store, now: store.now });
+  const turn = siteTurn(gate, store, agentToken(options.agent), store.now, http);
   try {
     return await guarded(() => work({ client: http, state, now: Date.now, turn }));
   } finally {
@@ -324,8 +325,9 @@ export async function runRupInbox(
   const state = await openState(options.store);
   const store = await openCrawlStore(options.store, state);
   const http = client(options, null);
-  const { gate, close } = await openSiteGate({ store, now: Date.now });
-  const turn = siteTurn(gate, store, agentToken(options.agent), Date.now, http);
+  // The store's clock for its reservations: other processes judge the gaps by it too.
+  const { gate, close } = await openSiteGate({ store, now: store.now });
+  const turn = siteTurn(gate, store, agentToken(options.agent), store.now, http);
   const print = (event: InboxEvent): void => {
     if (options.json === true) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.kind === "taken")

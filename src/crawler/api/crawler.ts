@@ -163,7 +163,7 @@ export class Crawler {
                 // named its host as a seed, or allowed private addresses for the whole crawl.
                 allowPrivate: o.allowPrivateAddresses === true,
                 ...(o.allowPrivateAddresses === false ? {} : { privateHosts }),
-                now: Date.now,
+                now: store.now,
               }),
             }
           : {}),

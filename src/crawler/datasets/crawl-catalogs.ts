@@ -36,7 +36,7 @@ export interface CatalogRun {
 }
 
 export async function storeCatalogs(options: CatalogRunOptions): Promise<CatalogRun> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? options.store.now;
   const maxHosts = options.maxHosts ?? MAX_CATALOG_HOSTS;
   const stored: StoredCatalog[] = [];
   let skipped = 0;

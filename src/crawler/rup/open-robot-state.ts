@@ -1,20 +1,14 @@
 /**
  * Opens the robot's RUP state in the crawl store named as `heed --store` names it: `redis://…`
- * (with `#prefix`, as the crawl store) or the path of an SQLite file. Apart from the interface
- * (robot-state.ts), so that it does not open an implementation: each implementation imports it.
+ * or `redis+cluster://…` (with `#prefix`, as the crawl store) or the path of an SQLite file.
+ * Apart from the interface (robot-state.ts), so that it does not open an implementation: each
+ * implementation imports it.
  */
-import { StoreError } from "../../store/errors.js";
-import { DEFAULT_REDIS_PREFIX } from "../../store/open.js";
+import { DEFAULT_REDIS_PREFIX, isRedisSpec } from "../../store/open.js";
 import { type RobotState, SqliteRobotState } from "./robot-state.js";
 
 export async function openRobotState(spec: string): Promise<RobotState> {
-  if (/^redis\+cluster:\/\//i.test(spec))
-    throw new StoreError(
-      "HEED_STORE_BAD_ARGUMENT",
-      "the RUP robot state is kept on one Redis server: name it as redis://host:port#prefix, " +
-        "not redis+cluster://",
-    );
-  if (/^rediss?:\/\//i.test(spec)) {
+  if (isRedisSpec(spec)) {
     // Loaded here: the Redis client stays out of memory when no Redis store is named.
     const { openRedisRobotState } = await import("./robot-state-redis.js");
     const hash = spec.indexOf("#");

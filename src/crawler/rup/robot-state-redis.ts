@@ -10,8 +10,9 @@
  * `took` is one Lua script: the record, the URLs gone and the sequence number move together,
  * and the sequence number never moves back, whichever inbox process takes a report in.
  */
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { StoreError } from "../../store/errors.js";
+import { clusterNodes, slotPrefix } from "../../store/redis/index.js";
 import type { ReceivedReport, RobotState, SiteRegistration } from "./robot-state.js";
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -31,7 +32,7 @@ end
 return 1
 `;
 
-type TookClient = Redis & {
+type TookClient = (Redis | Cluster) & {
   heedRupTook(k1: string, k2: string, k3: string, ...args: string[]): Promise<number>;
 };
 
@@ -71,12 +72,19 @@ export async function openRedisRobotState(options: {
   url: string;
   prefix: string;
 }): Promise<RobotState> {
-  const client = new Redis(options.url, {
-    lazyConnect: true,
-    protocol: 2,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    retryStrategy: () => null,
-  }) as TookClient;
+  // On a Redis Cluster, the crawl store's hash tag: every key in one slot, as `took` and the
+  // transactions below need.
+  const nodes = clusterNodes(options.url);
+  const connection = { protocol: 2, connectTimeout: CONNECT_TIMEOUT_MS } as const;
+  const client = (
+    nodes === null
+      ? new Redis(options.url, { ...connection, lazyConnect: true, retryStrategy: () => null })
+      : new Cluster(nodes, {
+          lazyConnect: true,
+          clusterRetryStrategy: () => null,
+          redisOptions: connection,
+        })
+  ) as TookClient;
   let lastError: unknown = null;
   client.on("error", (error: unknown) => {
     lastError = error;
@@ -92,7 +100,7 @@ export async function openRedisRobotState(options: {
     );
   }
   client.defineCommand("heedRupTook", { lua: TOOK, numberOfKeys: 3 });
-  const p = `${options.prefix}rup:`;
+  const p = `${nodes === null ? options.prefix : slotPrefix(options.prefix)}rup:`;
   const key = {
     sites: `${p}sites`,
     site: (origin: string) => `${p}site:${origin}`,

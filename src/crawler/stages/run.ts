@@ -51,7 +51,7 @@ export class CrawlRun {
     readonly owner: string,
   ) {
     this.store = options.store;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? options.store.now;
     this.client =
       options.onExchange === undefined
         ? options.client

@@ -102,8 +102,9 @@ export class Schedule {
     const task: Promise<void> = lease
       .visit(origin)
       .catch((error: unknown) => {
-        // The store's disk full or read-only: the run ends with it (storage-failure.ts).
-        if (isStorageFailure(error)) {
+        // The store's disk full or read-only, or the store given up on (it went back to an
+        // older state): the run ends with it (storage-failure.ts).
+        if (isStorageFailure(error) || this.run.store.failure() !== null) {
           this.storageFailure ??= error as Error;
           this.wake();
           return;

@@ -4,7 +4,10 @@
  * on the server. One Redis server, or a Redis Cluster over which the sites' shards spread.
  */
 import { Cluster, type Command, Redis } from "ioredis";
+import { SampledClock } from "../clock.js";
 import { StoreError } from "../errors.js";
+import { redisTime } from "./clock.js";
+import { redisWriteCounter } from "./write-count.js";
 import type { CrawlStore } from "../types.js";
 import { redisFrontier, type FrontierClient } from "./frontier.js";
 import { SHARDS, redisKeys, type RedisClient, type RedisKeys } from "./keys.js";
@@ -183,6 +186,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   client.defineCommand("heedReady", { lua: READY, numberOfKeys: SHARDS });
   defineReservationCommands(client);
   definePageStepCommands(client);
+  const clock = await SampledClock.start({ read: redisTime(client, prefix) });
 
   // Once: a second close (a caller's cleanup after its own) must not send QUIT again on a
   // connection the first one is closing: that command would fail with "Connection is closed."
@@ -191,6 +195,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   const closeClient = async (): Promise<void> => {
     connected = false;
     clearInterval(silence);
+    clock.stop();
     if (giveUp !== null) clearTimeout(giveUp);
     // Connected: QUIT lets the replies in flight arrive; otherwise there is nothing to wait for.
     if (client.status !== "ready") return client.disconnect();
@@ -207,16 +212,19 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
     throw error;
   }
   const pages = redisPageStore(client, keys);
+  const writes = redisWriteCounter(client, keys, giveUpOn);
   return {
     shared: true,
     frontier: redisFrontier(client as FrontierClient, keys),
-    steps: redisPageSteps(client as FrontierClient & PageStepCommands, keys, pages),
+    steps: redisPageSteps(client as FrontierClient & PageStepCommands, keys, pages, writes),
     robots: redisRobotsCache(client, keys),
     reservations: redisReservations(client as Redis & ReservationCommands, keys),
     log: redisCrawlLog(client, keys),
     pages,
     datasets: redisDatasetCatalogs(client, keys),
     items: redisItemLog(client, keys),
+    now: clock.now,
+    writes,
     failure: () => failure,
     close() {
       closing ??= closeClient();
@@ -304,6 +312,14 @@ export function clusterNodes(url: string): { host: string; port: number }[] | nu
     return { host: (at[1] ?? "").replace(/^\[|\]$/g, ""), port };
   });
   return nodes;
+}
+
+/**
+ * A prefix whose keys all fall in one cluster hash slot: its own hash tag when it has one,
+ * else the whole prefix in braces (`crawl:` is kept as `{crawl:}`).
+ */
+export function slotPrefix(prefix: string): string {
+  return /\{[^}]+\}/.test(prefix) ? prefix : `{${prefix}}`;
 }
 
 /** The URL without its password, for messages. */

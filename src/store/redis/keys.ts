@@ -33,6 +33,8 @@
  * | T pages            | hash   | url → page validators as JSON (revisitAt absent when null)     |
  * | T revisits         | zset   | pages with a revisit moment: score = revisitAt, member url     |
  * | T …                |        | the reservations' keys (./reservations.ts)                     |
+ * | T writes           | string | the shard's count of leases and page settles (./write-count.ts)  |
+ * | T held             | string | set with the crawl's identity: a shard without it lost its data |
  * | P log              | list   | crawl records as JSON, in order of appending; canonical, via,  |
  * |                    |        | requiredGapMs, gapMs, waitedMs and usage absent when null      |
  * | P datasets         | hash   | `<agent> <origin>` → that host's dataset catalog as JSON       |

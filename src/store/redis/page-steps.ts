@@ -23,14 +23,16 @@ import { pageOut, pageValue, recordIn } from "./records.js";
 import { RELEASE_BODY, TAKE_BODY } from "./reservations.js";
 import { ADD_BODY, LEASE_BODY, PRELUDE, SETTLE_BODY } from "./scripts.js";
 import type { RedisClient, RedisKeys } from "./keys.js";
+import type { WriteCounter } from "../write-counter.js";
+import { COUNT_WRITE_BODY, wroteCount } from "./write-count.js";
 
 /**
  * leaseReserved. ARGV: prefix, origin, owner, now, gapMs, requests, windowMs, inFlight,
  * reservation id, lease until, lease id. Returns {0, retryAt, why} (refused), {2} (taken, no URL
  * due, given back), or {1, validators JSON or false, url, depth, priority, notBefore, referrer,
- * meta, attempts}.
+ * meta, attempts, the store's write count}.
  */
-export const LEASE_RESERVED = `${PRELUDE}${TAKE_BODY}${RELEASE_BODY}${LEASE_BODY}
+export const LEASE_RESERVED = `${PRELUDE}${TAKE_BODY}${RELEASE_BODY}${LEASE_BODY}${COUNT_WRITE_BODY}
 local origin, owner, now = ARGV[2], ARGV[3], ARGV[4]
 local took = takeOne(origin, owner, now, tonumber(ARGV[5]), tonumber(ARGV[6]),
   tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9])
@@ -42,6 +44,7 @@ if not entry then
 end
 table.insert(entry, 1, redis.call('HGET', P .. 'pages', entry[1]))
 table.insert(entry, 1, 1)
+entry[#entry + 1] = countWrite()
 return entry
 `;
 
@@ -50,9 +53,9 @@ return entry
  * slot: there the log line is pushed apart). ARGV: shard part T, url, lease id, kind, the
  * outcome's two strings (as SETTLE), the page's URL ('' none), its validators JSON, its revisit
  * moment ('' none), the log record JSON ('' none), then 7 strings a link of the same shard (as
- * ADD). Returns SETTLE's answer.
+ * ADD). Returns SETTLE's answer and the shard's write count.
  */
-export const SETTLE_PAGE = `${PRELUDE}${ADD_BODY}${SETTLE_BODY}
+export const SETTLE_PAGE = `${PRELUDE}${ADD_BODY}${SETTLE_BODY}${COUNT_WRITE_BODY}
 local url = ARGV[2]
 if #ARGV >= 11 then addUrls(false, 11, #ARGV) end
 if KEYS[2] and ARGV[10] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[10]) end
@@ -64,12 +67,12 @@ if ARGV[7] ~= '' then
     redis.call('ZADD', P .. 'revisits', ARGV[9], ARGV[7])
   end
 end
-return settleOne(url, ARGV[3], ARGV[4], ARGV[5])
+return { settleOne(url, ARGV[3], ARGV[4], ARGV[5]), countWrite() }
 `;
 
 export interface PageStepCommands {
   heedLeaseReserved(...argv: string[]): Promise<(string | number | null)[]>;
-  heedSettlePage(...argv: string[]): Promise<number>;
+  heedSettlePage(...argv: string[]): Promise<[number, number]>;
 }
 
 export function definePageStepCommands(client: RedisClient): void {
@@ -82,6 +85,7 @@ export function redisPageSteps(
   client: RedisClient & PageStepCommands & FrontierCommands,
   keys: RedisKeys,
   pages: PageStore,
+  counter: WriteCounter,
 ): PageSteps {
   const T = keys.site;
   return {
@@ -112,6 +116,8 @@ export function redisPageSteps(
         return { granted: false, retryAt: Number(second), why };
       }
       if (String(kind) === "2") return { granted: true, id, lease: null };
+      // Before the URL is fetched: a store that went back stops the crawl here.
+      wroteCount(counter, rest.pop(), T(origin));
       const lease = leaseOut([third ?? null, ...rest].map(text), origin, leaseId, until);
       const validators = typeof second === "string" ? pageOut(lease.entry.url, second) : null;
       return { granted: true, id, lease, validators };
@@ -152,7 +158,7 @@ export function redisPageSteps(
       // each shard's call goes to its own master.
       await Promise.all([
         addByShard(client, shards, "add"),
-        client.heedSettlePage(...argv),
+        client.heedSettlePage(...argv).then(([, count]) => wroteCount(counter, count, own)),
         logHere || record === "" ? null : client.rpush(keys.log, record),
         page === undefined || pageHere ? null : pages.put(page),
       ]);

@@ -23,6 +23,7 @@ import { checkCount, checkNumber, checkRule } from "../errors.js";
 import type { PaceState, ProcessBeat, Reservation, Reservations } from "../types.js";
 import { PRELUDE, REQUEUE_BODY, ROUTED } from "./scripts.js";
 import type { RedisClient, RedisKeys } from "./keys.js";
+import { markShardsHeld } from "./write-count.js";
 
 /** Requests of one key kept for rate windows: more than any Request-rate a site would set. */
 const WINDOW_KEPT = 1000;
@@ -301,6 +302,7 @@ export function redisReservations(
     async setIdentity(id, seeds) {
       if ((await client.set(keys.identity, id, "NX")) === "OK")
         await client.set(keys.seeds, JSON.stringify(seeds));
+      await markShardsHeld(client, keys);
       return (await client.get(keys.identity)) ?? id;
     },
     async seeds() {

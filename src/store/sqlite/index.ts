@@ -9,7 +9,10 @@
  * every commit (`synchronous=FULL`) would cost a disk flush per lease and settle.
  */
 import Database from "better-sqlite3";
+import { SampledClock } from "../clock.js";
 import { StoreError } from "../errors.js";
+import { sqliteTime } from "./clock.js";
+import { sqliteWriteCount } from "./write-count.js";
 import type { CrawlStore } from "../types.js";
 import { sqliteDatasetCatalogs } from "./datasets.js";
 import { sqliteFrontier } from "./frontier.js";
@@ -85,18 +88,29 @@ export async function openSqliteStore(
   const reservations = sqliteReservations(db, frontier.recoverOwner);
   const log = sqliteCrawlLog(db);
   const pages = sqlitePageStore(db);
+  const clock = await SampledClock.start({ read: sqliteTime(db) });
+  const writes = sqliteWriteCount(db);
   return {
     shared: false,
     frontier,
     reservations,
-    steps: sqlitePageSteps(db, { frontier, reservations, pages, appendNow: log.appendNow }),
+    steps: sqlitePageSteps(db, {
+      frontier,
+      reservations,
+      pages,
+      appendNow: log.appendNow,
+      writes,
+    }),
     robots: sqliteRobotsCache(db),
     log,
     pages,
     datasets: sqliteDatasetCatalogs(db),
     items: sqliteItemLog(db),
-    failure: () => null,
+    now: clock.now,
+    writes: writes.counter,
+    failure: () => writes.counter.wentBack(),
     async close() {
+      clock.stop();
       if (db.open) db.close();
     },
   };

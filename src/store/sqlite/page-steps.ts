@@ -5,6 +5,7 @@
  * reservation back at once, as the separate calls would.
  */
 import type Database from "better-sqlite3";
+import type { SqliteWriteCount } from "./write-count.js";
 import { checkRecord } from "../crawl-log.js";
 import { checkNewUrls, checkNumber } from "../errors.js";
 import type {
@@ -30,14 +31,17 @@ export function sqlitePageSteps(
     readonly reservations: Reservations;
     readonly pages: PageStore & { readonly putNow: (page: PageValidators) => void };
     readonly appendNow: (record: CrawlRecord) => void;
+    readonly writes: SqliteWriteCount;
   },
 ): PageSteps {
   const { frontier, reservations, pages } = parts;
+  const { counter, countNow } = parts.writes;
   const settleAll = db.transaction((lease: Lease, outcome: Outcome, writes: SettleWrites) => {
     if (writes.links !== undefined) frontier.addNow(writes.links);
     if (writes.page !== undefined) pages.putNow(writes.page);
     frontier.settleNow(lease, outcome);
     if (writes.record !== undefined) parts.appendNow(writes.record);
+    return countNow();
   });
   return {
     async leaseReserved(origin, owner, now, rule, leaseMs) {
@@ -48,13 +52,15 @@ export function sqlitePageSteps(
         await reservations.release(origin, got.id, now, 0, false);
         return { granted: true, id: got.id, lease: null };
       }
+      // Before the URL is fetched: a file that went back stops the crawl here.
+      counter.wrote(countNow());
       return { granted: true, id: got.id, lease, validators: await pages.get(lease.entry.url) };
     },
     async settle(lease, outcome, writes) {
       checkNumber("outcome time", "at" in outcome ? outcome.at : outcome.notBefore);
       if (writes.links !== undefined) checkNewUrls(writes.links);
       if (writes.record !== undefined) checkRecord(writes.record);
-      settleAll.immediate(lease, outcome, writes);
+      counter.wrote(settleAll.immediate(lease, outcome, writes));
     },
   };
 }

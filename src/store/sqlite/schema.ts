@@ -265,6 +265,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE crawl_log ADD COLUMN referrer TEXT;
     `,
   },
+  {
+    version: 11,
+    name: "write count: leases and page settles, to notice an older copy of the file",
+    sql: `
+      CREATE TABLE write_count (one INTEGER PRIMARY KEY CHECK (one = 1), n INTEGER NOT NULL);
+      INSERT INTO write_count VALUES (1, 0);
+    `,
+  },
 ];
 
 /** Brings the file to the newest schema; returns the version it is at. */

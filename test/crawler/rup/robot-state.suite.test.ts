@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { openRobotState } from "../../../src/crawler/rup/open-robot-state.js";
 import type { RobotState, SiteRegistration } from "../../../src/crawler/rup/robot-state.js";
+import { clusterForFile } from "../../helpers/redis-cluster.js";
 import { redisForFile } from "../../helpers/redis-server.js";
 
 const SITE: SiteRegistration = {
@@ -86,3 +87,6 @@ after(async () => {
 
 contract("SQLite", (n) => openRobotState(join(tmp, `state-${n}.db`)));
 contract("Redis", async (n) => openRobotState(`${await redis.url()}#suite-${n}:`));
+// `heed rup` on a cluster store: the state beside the crawl's, in the prefix's hash slot.
+const cluster = clusterForFile();
+contract("Redis Cluster", async (n) => openRobotState(`${await cluster.url()}#suite-${n}:`));

@@ -1,0 +1,27 @@
+/**
+ * The SQLite store's write count (../write-counter.ts): one row, incremented with each lease
+ * and in each page settle's transaction. An older copy of the file put back in its place holds
+ * the count it had then: lower than what a process saw since.
+ */
+import type Database from "better-sqlite3";
+import { WriteCounter } from "../write-counter.js";
+
+export interface SqliteWriteCount {
+  readonly counter: WriteCounter;
+  /** Counts one write, in the caller's transaction when in one; returns the new count. */
+  readonly countNow: () => number;
+}
+
+export function sqliteWriteCount(db: Database.Database): SqliteWriteCount {
+  const bump = db
+    .prepare("UPDATE write_count SET n = n + 1 WHERE one = 1 RETURNING n")
+    .pluck() as Database.Statement<[], number>;
+  const read = db.prepare("SELECT n FROM write_count WHERE one = 1").pluck() as Database.Statement<
+    [],
+    number
+  >;
+  return {
+    counter: new WriteCounter(async () => read.get() ?? 0),
+    countNow: () => bump.get() ?? 0,
+  };
+}

@@ -1,0 +1,57 @@
+// A store's write count as one process sees it (src/store/write-counter.ts): each counted write
+// returns a count above every earlier one, so a count not above the highest seen can only come
+// from a store that went back to an older state.
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import { StoreError } from "../../src/store/errors.js";
+import { WriteCounter } from "../../src/store/write-counter.js";
+
+it("keeps the highest count and throws HEED_STORE_WENT_BACK at one not above it, from then on", () => {
+  const told: StoreError[] = [];
+  const counter = new WriteCounter(
+    async () => 0,
+    (error) => told.push(error),
+  );
+  counter.wrote(1);
+  counter.wrote(7);
+  assert.equal(counter.highest(), 7);
+  assert.equal(counter.wentBack(), null);
+  assert.throws(
+    () => counter.wrote(7),
+    (error: unknown) =>
+      error instanceof StoreError &&
+      error.code === "HEED_STORE_WENT_BACK" &&
+      /write count is 7, and this process had seen 7/.test(error.message),
+  );
+  // A store that went back stays untrusted, whatever it answers next.
+  assert.throws(() => counter.wrote(100), /went back/);
+  assert.equal(told.length, 1);
+  assert.equal(counter.wentBack(), told[0]);
+  assert.equal(counter.highest(), 7);
+});
+
+it("read takes the store's count without a write: an equal count is no going back", async () => {
+  const counter = new WriteCounter(async () => 5);
+  assert.equal(await counter.read(), 5);
+  assert.equal(counter.highest(), 5);
+  counter.wrote(6);
+  assert.equal(await counter.read(), 5);
+  assert.equal(counter.highest(), 6, "a read never lowers the highest seen");
+});
+
+it("a store holding no crawl after counts were seen lost its data: HEED_STORE_LOST", () => {
+  const counter = new WriteCounter(async () => 0);
+  // A store used without a crawl identity (the library's own use) counts as any.
+  counter.wrote(1, false);
+  counter.wrote(2, false);
+  counter.wrote(3);
+  // Once written with an identity, a count without one is a store that lost the crawl, even a
+  // count above the highest.
+  assert.throws(
+    () => counter.wrote(9, false),
+    (error: unknown) =>
+      error instanceof StoreError &&
+      error.code === "HEED_STORE_LOST" &&
+      /lost its data/.test(error.message),
+  );
+});
