@@ -502,7 +502,8 @@ export function covers(p: IpPattern, q: IpPattern): boolean {
 
 /** seeds/003 §3.2.5: in a path group the last matching line decides. */
 function checkPathGroups(ctx: LintContext, compiled: CompiledRegp): void {
-  const group = (rules: Scope["rules"], where?: string) => {
+  const group = (lines: Scope["rules"], where?: string) => {
+    const rules = lines.list();
     const reversed = [...rules].reverse();
     const dead = deadRules(reversed, true);
     for (const rule of rules) {
@@ -521,7 +522,7 @@ function checkPathGroups(ctx: LintContext, compiled: CompiledRegp): void {
     blocks(sequence);
   }
   const global = compiled.global.rules;
-  const head = global[0];
+  const head = global.length > 0 ? global.at(0) : undefined;
   if (head !== undefined) {
     const more = global.length > 1 ? ` (as do ${global.length - 1} more)` : "";
     ctx.add(

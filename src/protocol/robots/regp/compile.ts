@@ -4,11 +4,11 @@
  */
 import type { Diagnostic } from "../diagnostic.js";
 import { PathPattern } from "../path-pattern.js";
-import { sharedPattern } from "../rule-table.js";
 import type { ChangeFrequency } from "../plan.js";
 import { readField } from "./fields.js";
 import type { Block, Content, Directive, RegpLayout, Target } from "./layout.js";
 import type { GroupLine } from "./last-match.js";
+import { PathGroup, type PathLineSource } from "./path-group.js";
 import type { AcceptItem } from "./values/accept-list.js";
 import type { CookiePair } from "./values/cookie.js";
 import { formatHost } from "./values/host.js";
@@ -21,9 +21,7 @@ import { instantOf, parseDateTime, type TimeSpan } from "./values/rfc822-time.js
 // seeds/003 §3.2.5: paths are case-insensitive, with `*` and `$`.
 const PATTERNS = { wildcards: true, ignoreCase: true } as const;
 
-export interface PathLine extends GroupLine {
-  readonly pattern: PathPattern;
-}
+export type { PathLine } from "./path-group.js";
 
 export interface IpLine extends GroupLine {
   readonly pattern: IpPattern;
@@ -34,7 +32,7 @@ export interface CompiledTarget {
   readonly agents: readonly string[];
   readonly agentLines: readonly number[];
   readonly ips: readonly IpLine[];
-  readonly paths: readonly PathLine[];
+  readonly paths: PathGroup;
 }
 
 interface Base<K extends string> {
@@ -59,7 +57,7 @@ export interface Scope {
   readonly depth: number;
   readonly target: CompiledTarget;
   /** The path group of a sequence or of the global section (blocks have none: their paths are target). */
-  readonly rules: readonly PathLine[];
+  readonly rules: PathGroup;
   readonly settings: readonly Setting[];
   readonly blocks: readonly Scope[];
 }
@@ -92,23 +90,16 @@ export function compile(layout: RegpLayout): CompiledRegp {
     return null;
   };
 
-  const paths = (lines: readonly Directive[]): PathLine[] =>
-    lines.flatMap((d) => {
-      // An empty Allow or Disallow names no path: no rule, as in the classic dialects.
-      if (d.value === "") return [];
-      const value = read(d, parsePathValue(d.value));
-      if (value === null) return [];
-      return [
-        {
-          allow: d.key === "allow",
-          everything: value === "/" || value === "*",
-          line: d.line,
-          text: d.text,
-          // One compiled form per distinct pattern, shared across rules and files.
-          pattern: sharedPattern(value, PATTERNS),
-        },
-      ];
-    });
+  const paths = (lines: readonly Directive[]): PathGroup =>
+    PathGroup.of(
+      lines.flatMap((d): PathLineSource[] => {
+        // An empty Allow or Disallow names no path: no rule, as in the classic dialects.
+        if (d.value === "") return [];
+        const path = read(d, parsePathValue(d.value));
+        if (path === null) return [];
+        return [{ allow: d.key === "allow", line: d.line, text: d.text, path }];
+      }),
+    );
 
   const target = (t: Target): CompiledTarget => ({
     agents: t.agents.filter((d) => d.value !== "").map((d) => d.value.toLowerCase()),
@@ -162,7 +153,7 @@ export function compile(layout: RegpLayout): CompiledRegp {
     blocks: content.blocks.map((b: Block) => scope(b.line, b.depth, target(b.target), b.content)),
   });
 
-  const noTarget: CompiledTarget = { agents: [], agentLines: [], ips: [], paths: [] };
+  const noTarget: CompiledTarget = { agents: [], agentLines: [], ips: [], paths: PathGroup.of([]) };
   const lastModifiedLine = layout.header.find((d) => d.key === "last-modified");
   return {
     sequences: layout.sequences.map((s) => ({

@@ -13,9 +13,10 @@ import {
   type RateWindow,
   type TimeRule,
 } from "../plan.js";
-import type { CompiledRegp, CompiledTarget, PathLine, Scope } from "./compile.js";
+import type { CompiledRegp, CompiledTarget, Scope } from "./compile.js";
 import type { RegpLayout } from "./layout.js";
 import { type LastMatch, lastMatch } from "./last-match.js";
+import type { PathGroup, PathLine } from "./path-group.js";
 import { firstSupported } from "./values/accept-list.js";
 import { cookieHeader } from "./values/cookie.js";
 import { type IpAddress, type IpPattern, ipMatches } from "./values/ip.js";
@@ -208,13 +209,13 @@ function blockCovers(target: CompiledTarget, path: Probe, robot: RegpRobot): boo
   if (target.agents.length > 0 && !agentMatches(target, robot.token)) return false;
   if (target.ips.length > 0 && !lastMatch(target.ips, (l) => ipAdmits(l.pattern, robot.ip)).allowed)
     return false;
-  if (target.paths.length > 0 && !lastMatch(target.paths, (l) => admits(l.pattern, path)).allowed)
+  if (target.paths.length > 0 && !target.paths.lastMatch((p) => admits(p, path)).allowed)
     return false;
   return true;
 }
 
-function pathVerdict(rules: readonly PathLine[], path: Probe): LastMatch<PathLine> | null {
-  return rules.length === 0 ? null : lastMatch(rules, (l) => admits(l.pattern, path));
+function pathVerdict(rules: PathGroup, path: Probe): LastMatch<PathLine> | null {
+  return rules.length === 0 ? null : rules.lastMatch((p) => admits(p, path));
 }
 
 function explain(

@@ -513,9 +513,10 @@ describe("a parsed REGP policy keeps no reading of its lines", () => {
   });
 
   it("shares one compiled pattern between rules written the same way, across files", () => {
-    const one = parseRobots(file).regp?.compiled.sequences[0]?.rules[0]?.pattern;
-    const two = parseRobots(`${HEADER}User-agent: b\nDisallow: /x\n`).regp?.compiled.sequences[0]
-      ?.rules[0]?.pattern;
+    const one = parseRobots(file).regp?.compiled.sequences[0]?.rules.at(0).pattern;
+    const two = parseRobots(
+      `${HEADER}User-agent: b\nDisallow: /x\n`,
+    ).regp?.compiled.sequences[0]?.rules.at(0).pattern;
     assert.ok(one !== undefined);
     assert.equal(one, two);
   });

@@ -1,0 +1,111 @@
+/**
+ * A REGP path group (seeds/003 §3.2.5: a sequence's or the global section's Allow and
+ * Disallow lines, or a block's target paths) as columns rather than an object a line: line
+ * numbers, flags, the path value and the line's text. A line's compiled pattern is the shared
+ * one (rule-table.ts), looked up when a query first needs it and kept in the group from then
+ * on: a parse compiles nothing (issue 29: on the real files read as REGP, a line object and a
+ * pattern a rule were a third of the heap a parse kept, and compiling them a third of its time).
+ */
+import type { PathPattern } from "../path-pattern.js";
+import { sharedPattern } from "../rule-table.js";
+import type { GroupLine, LastMatch } from "./last-match.js";
+
+// seeds/003 §3.2.5: paths are case-insensitive, with `*` and `$`.
+const PATTERNS = { wildcards: true, ignoreCase: true } as const;
+
+// The flags of a line.
+const ALLOW = 1;
+/** `*` or `/`: the line matches everything and so implies nothing. */
+const EVERYTHING = 2;
+
+export interface PathLine extends GroupLine {
+  readonly pattern: PathPattern;
+}
+
+/** One line of a group as it is built. */
+export interface PathLineSource {
+  readonly allow: boolean;
+  readonly line: number;
+  readonly text: string;
+  /** The path as read from the value (`parsePathValue`). */
+  readonly path: string;
+}
+
+export class PathGroup {
+  /** The group of a scope without path lines: one for every such scope of every file. */
+  private static readonly EMPTY = new PathGroup(new Int32Array(0), new Uint8Array(0), [], []);
+
+  /** Each line's pattern once a query has needed it. */
+  private patterns: (PathPattern | undefined)[] | null = null;
+
+  private constructor(
+    private readonly numbers: Int32Array,
+    private readonly flags: Uint8Array,
+    private readonly paths: readonly string[],
+    private readonly texts: readonly string[],
+  ) {}
+
+  static of(lines: readonly PathLineSource[]): PathGroup {
+    if (lines.length === 0) return PathGroup.EMPTY;
+    const numbers = new Int32Array(lines.length);
+    const flags = new Uint8Array(lines.length);
+    lines.forEach((l, i) => {
+      numbers[i] = l.line;
+      flags[i] = (l.allow ? ALLOW : 0) | (l.path === "/" || l.path === "*" ? EVERYTHING : 0);
+    });
+    return new PathGroup(
+      numbers,
+      flags,
+      lines.map((l) => l.path),
+      lines.map((l) => l.text),
+    );
+  }
+
+  get length(): number {
+    return this.numbers.length;
+  }
+
+  /** Line `i` as an object of its own, made when asked (lint, an explanation). */
+  at(i: number): PathLine {
+    const flags = this.flags[i] as number;
+    return {
+      allow: (flags & ALLOW) !== 0,
+      everything: (flags & EVERYTHING) !== 0,
+      line: this.numbers[i] as number,
+      text: this.texts[i] as string,
+      pattern: this.pattern(i),
+    };
+  }
+
+  /** Every line, top to bottom, as objects of their own. */
+  list(): PathLine[] {
+    return Array.from({ length: this.length }, (_, i) => this.at(i));
+  }
+
+  /**
+   * seeds/003 §3.2.5, as `lastMatch` (last-match.ts) reads a group of objects: the last line
+   * whose pattern `matches` decides; when none does, the implicit first line.
+   */
+  lastMatch(matches: (pattern: PathPattern) => boolean): LastMatch<PathLine> {
+    for (let i = this.length - 1; i >= 0; i--) {
+      if (matches(this.pattern(i))) return { allowed: this.allows(i), by: this.at(i) };
+    }
+    if (this.length === 0 || ((this.flags[0] as number) & EVERYTHING) !== 0)
+      return { allowed: true, by: "empty" };
+    return { allowed: !this.allows(0), by: "implicit" };
+  }
+
+  private allows(i: number): boolean {
+    return ((this.flags[i] as number) & ALLOW) !== 0;
+  }
+
+  private pattern(i: number): PathPattern {
+    this.patterns ??= new Array<PathPattern | undefined>(this.length);
+    let pattern = this.patterns[i];
+    if (pattern === undefined) {
+      pattern = sharedPattern(this.paths[i] as string, PATTERNS);
+      this.patterns[i] = pattern;
+    }
+    return pattern;
+  }
+}
