@@ -77,7 +77,6 @@ export interface ScannedRobots {
 export class RobotsPolicy {
   readonly dialect: Dialect;
   readonly robotVersion: string | null;
-  readonly groups: readonly Group[];
   readonly sitemaps: readonly Sitemap[];
   /** Lines with keys the dialect does not interpret, for later records and tools. */
   readonly extensions: readonly RobotsLine[];
@@ -106,6 +105,8 @@ export class RobotsPolicy {
   private readonly scanned: ScannedRobots | null;
   private readText: RobotsText | null;
   private readDiagnostics: readonly Diagnostic[] | null;
+  /** Null for REGP until asked: its answers come from its own reading (regp-rules.ts). */
+  private builtGroups: readonly Group[] | null;
 
   constructor(source: RobotsText | ScannedRobots, options: ParseOptions = {}) {
     const text = "lines" in source ? source : null;
@@ -124,7 +125,6 @@ export class RobotsPolicy {
         ? (this.scanned as ScannedRobots).read()
         : null);
     const grouping = scannedGrouping ?? buildGroups((read as RobotsText).lines, patterns);
-    this.groups = grouping.groups;
     this.sitemaps = grouping.sitemaps;
     this.extensions = grouping.extensions;
     if (read !== null && this.dialect === "regp") {
@@ -132,8 +132,13 @@ export class RobotsPolicy {
       // The layout is for lint and explanations: laid out again from a new reading when asked.
       this.regp = new RegpRules(() => layOut(this.text.lines), compiled);
       this.lastModified = compiled.lastModified?.instant ?? null;
-      this.readDiagnostics = [...read.diagnostics, ...compiled.diagnostics];
+      // Groups and diagnostics are for lint and the tools; REGP answers use neither, and a
+      // kept file need not hold them (issue 29: on the real files read as REGP, the groups'
+      // rules were a third of the heap a parse kept). Both are made again when asked.
+      this.builtGroups = text === null ? null : grouping.groups;
+      this.readDiagnostics = text === null ? null : [...text.diagnostics, ...compiled.diagnostics];
     } else {
+      this.builtGroups = grouping.groups;
       this.regp = null;
       this.lastModified = null;
       this.readDiagnostics = text === null ? null : [...text.diagnostics, ...grouping.diagnostics];
@@ -148,9 +153,17 @@ export class RobotsPolicy {
     return this.readText;
   }
 
+  /** The groups of the file's records, as the classic dialects group them (lint reads them). */
+  get groups(): readonly Group[] {
+    this.builtGroups ??= buildGroups(this.text.lines, patternOptions(this.dialect)).groups;
+    return this.builtGroups;
+  }
+
   /** Everything odd about the file; worked out when first asked for (lint asks, a crawler need not). */
   get diagnostics(): readonly Diagnostic[] {
-    if (this.readDiagnostics === null) {
+    if (this.readDiagnostics === null && this.regp !== null) {
+      this.readDiagnostics = regpDiagnostics(this.text);
+    } else if (this.readDiagnostics === null) {
       const text = this.text;
       const grouping = buildGroups(text.lines, patternOptions(this.dialect));
       this.readDiagnostics = [...text.diagnostics, ...grouping.diagnostics];
@@ -432,6 +445,11 @@ export class RobotsPolicy {
   private refuse(agent: string, reason: Decision["reason"], error: string): Decision {
     return { ...this.answer(false, reason, agent), error };
   }
+}
+
+/** A REGP file's diagnostics: its reading's, then those of its values (compile.ts). */
+function regpDiagnostics(text: RobotsText): readonly Diagnostic[] {
+  return [...text.diagnostics, ...compile(layOut(text.lines)).diagnostics];
 }
 
 /** Parses a robots.txt (bytes or text) into a policy. Never throws on content. */

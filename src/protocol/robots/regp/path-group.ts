@@ -13,10 +13,13 @@ import type { GroupLine, LastMatch } from "./last-match.js";
 // seeds/003 §3.2.5: paths are case-insensitive, with `*` and `$`.
 const PATTERNS = { wildcards: true, ignoreCase: true } as const;
 
-// The flags of a line.
+// Two cells a line: its number, and its flags with where its path starts in its text.
+const CELLS = 2;
 const ALLOW = 1;
 /** `*` or `/`: the line matches everything and so implies nothing. */
 const EVERYTHING = 2;
+/** Above the flags: 1 + where the path starts in the text, or 0 when it is kept apart. */
+const FROM_SHIFT = 2;
 
 export interface PathLine extends GroupLine {
   readonly pattern: PathPattern;
@@ -33,45 +36,51 @@ export interface PathLineSource {
 
 export class PathGroup {
   /** The group of a scope without path lines: one for every such scope of every file. */
-  private static readonly EMPTY = new PathGroup(new Int32Array(0), new Uint8Array(0), [], []);
+  private static readonly EMPTY = new PathGroup(new Int32Array(0), [], null);
 
   /** Each line's pattern once a query has needed it. */
   private patterns: (PathPattern | undefined)[] | null = null;
 
   private constructor(
-    private readonly numbers: Int32Array,
-    private readonly flags: Uint8Array,
-    private readonly paths: readonly string[],
+    private readonly cells: Int32Array,
     private readonly texts: readonly string[],
+    /**
+     * The paths that are not the end of their line's text (a URL value, read to its path), by
+     * line index; the others are cut from the text when their pattern is looked up.
+     */
+    private readonly apart: readonly (string | undefined)[] | null,
   ) {}
 
   static of(lines: readonly PathLineSource[]): PathGroup {
     if (lines.length === 0) return PathGroup.EMPTY;
-    const numbers = new Int32Array(lines.length);
-    const flags = new Uint8Array(lines.length);
+    const cells = new Int32Array(lines.length * CELLS);
+    let apart: (string | undefined)[] | null = null;
     lines.forEach((l, i) => {
-      numbers[i] = l.line;
-      flags[i] = (l.allow ? ALLOW : 0) | (l.path === "/" || l.path === "*" ? EVERYTHING : 0);
+      const from = l.text.endsWith(l.path) ? l.text.length - l.path.length + 1 : 0;
+      if (from === 0) (apart ??= [])[i] = l.path;
+      cells[i * CELLS] = l.line;
+      cells[i * CELLS + 1] =
+        (from << FROM_SHIFT) |
+        (l.allow ? ALLOW : 0) |
+        (l.path === "/" || l.path === "*" ? EVERYTHING : 0);
     });
     return new PathGroup(
-      numbers,
-      flags,
-      lines.map((l) => l.path),
+      cells,
       lines.map((l) => l.text),
+      apart,
     );
   }
 
   get length(): number {
-    return this.numbers.length;
+    return this.texts.length;
   }
 
   /** Line `i` as an object of its own, made when asked (lint, an explanation). */
   at(i: number): PathLine {
-    const flags = this.flags[i] as number;
     return {
-      allow: (flags & ALLOW) !== 0,
-      everything: (flags & EVERYTHING) !== 0,
-      line: this.numbers[i] as number,
+      allow: this.allows(i),
+      everything: (this.flags(i) & EVERYTHING) !== 0,
+      line: this.cells[i * CELLS] as number,
       text: this.texts[i] as string,
       pattern: this.pattern(i),
     };
@@ -90,20 +99,27 @@ export class PathGroup {
     for (let i = this.length - 1; i >= 0; i--) {
       if (matches(this.pattern(i))) return { allowed: this.allows(i), by: this.at(i) };
     }
-    if (this.length === 0 || ((this.flags[0] as number) & EVERYTHING) !== 0)
+    if (this.length === 0 || (this.flags(0) & EVERYTHING) !== 0)
       return { allowed: true, by: "empty" };
     return { allowed: !this.allows(0), by: "implicit" };
   }
 
+  private flags(i: number): number {
+    return this.cells[i * CELLS + 1] as number;
+  }
+
   private allows(i: number): boolean {
-    return ((this.flags[i] as number) & ALLOW) !== 0;
+    return (this.flags(i) & ALLOW) !== 0;
   }
 
   private pattern(i: number): PathPattern {
     this.patterns ??= new Array<PathPattern | undefined>(this.length);
     let pattern = this.patterns[i];
     if (pattern === undefined) {
-      pattern = sharedPattern(this.paths[i] as string, PATTERNS);
+      const from = this.flags(i) >>> FROM_SHIFT;
+      const path =
+        from === 0 ? (this.apart?.[i] as string) : (this.texts[i] as string).slice(from - 1);
+      pattern = sharedPattern(path, PATTERNS);
       this.patterns[i] = pattern;
     }
     return pattern;
