@@ -512,6 +512,22 @@ describe("a parsed REGP policy keeps no reading of its lines", () => {
     assert.deepEqual(parsed.diagnostics, kept.diagnostics);
   });
 
+  it("makes its groups and diagnostics when asked, as a policy made from a reading has them", () => {
+    const odd = `${HEADER}User-agent: a\nDisallow: http://www.example.com/x?p=1\nVisit-time: soon\nAllow: /x/*.html$\n`;
+    const parsed = parseRobots(odd);
+    const kept = new RobotsPolicy(readRobotsText(odd));
+    const rules = (p: RobotsPolicy) =>
+      p.groups.map((g) => g.rules.map((r) => [r.line, r.allow, r.text]));
+    assert.deepEqual(rules(parsed), rules(kept));
+    // The classic groups read the URL value as no path (lint reports it); REGP reads its path.
+    assert.deepEqual(rules(parsed), [[[6, true, "Allow: /x/*.html$"]]]);
+    assert.deepEqual(parsed.diagnostics, kept.diagnostics);
+    assert.deepEqual(codes(parsed.diagnostics), [["bad-value", 5]]);
+    assert.deepEqual(parsed.check("/x?p=1", "a"), kept.check("/x?p=1", "a"));
+    assert.equal(parsed.check("/x?p=1", "a").line, 4);
+    assert.equal(parsed.check("/x/A.HTML", "a").line, 6);
+  });
+
   it("shares one compiled pattern between rules written the same way, across files", () => {
     const one = parseRobots(file).regp?.compiled.sequences[0]?.rules.at(0).pattern;
     const two = parseRobots(
