@@ -161,12 +161,15 @@ export class RobotsPolicy {
 
   /** Everything odd about the file; worked out when first asked for (lint asks, a crawler need not). */
   get diagnostics(): readonly Diagnostic[] {
-    if (this.readDiagnostics === null && this.regp !== null) {
-      this.readDiagnostics = regpDiagnostics(this.text);
-    } else if (this.readDiagnostics === null) {
+    if (this.readDiagnostics === null) {
       const text = this.text;
-      const grouping = buildGroups(text.lines, patternOptions(this.dialect));
-      this.readDiagnostics = [...text.diagnostics, ...grouping.diagnostics];
+      this.readDiagnostics =
+        this.regp === null
+          ? [
+              ...text.diagnostics,
+              ...buildGroups(text.lines, patternOptions(this.dialect)).diagnostics,
+            ]
+          : regpDiagnostics(text);
     }
     return this.readDiagnostics;
   }

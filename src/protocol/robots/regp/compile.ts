@@ -102,21 +102,23 @@ export function compile(layout: RegpLayout): CompiledRegp {
     );
 
   const target = (t: Target): CompiledTarget => ({
-    agents: t.agents.filter((d) => d.value !== "").map((d) => d.value.toLowerCase()),
-    agentLines: t.agents.map((d) => d.line),
-    ips: t.ips.flatMap((d) => {
-      const pattern = read(d, parseIpPattern(d.value));
-      if (pattern === null) return [];
-      return [
-        {
-          allow: d.key === "ip-allow",
-          everything: pattern.kind === "any",
-          line: d.line,
-          text: d.text,
-          pattern,
-        },
-      ];
-    }),
+    agents: orNone(t.agents.filter((d) => d.value !== "").map((d) => d.value.toLowerCase())),
+    agentLines: orNone(t.agents.map((d) => d.line)),
+    ips: orNone(
+      t.ips.flatMap((d) => {
+        const pattern = read(d, parseIpPattern(d.value));
+        if (pattern === null) return [];
+        return [
+          {
+            allow: d.key === "ip-allow",
+            everything: pattern.kind === "any",
+            line: d.line,
+            text: d.text,
+            pattern,
+          },
+        ];
+      }),
+    ),
     paths: paths(t.paths),
   });
 
@@ -149,11 +151,18 @@ export function compile(layout: RegpLayout): CompiledRegp {
     depth,
     target: t,
     rules: paths(content.rules),
-    settings: content.directives.map(setting).filter((s): s is Setting => s !== null),
-    blocks: content.blocks.map((b: Block) => scope(b.line, b.depth, target(b.target), b.content)),
+    settings: orNone(content.directives.map(setting).filter((s): s is Setting => s !== null)),
+    blocks: orNone(
+      content.blocks.map((b: Block) => scope(b.line, b.depth, target(b.target), b.content)),
+    ),
   });
 
-  const noTarget: CompiledTarget = { agents: [], agentLines: [], ips: [], paths: PathGroup.of([]) };
+  const noTarget: CompiledTarget = {
+    agents: NONE,
+    agentLines: NONE,
+    ips: NONE,
+    paths: PathGroup.of([]),
+  };
   const lastModifiedLine = layout.header.find((d) => d.key === "last-modified");
   return {
     sequences: layout.sequences.map((s) => ({
@@ -165,6 +174,14 @@ export function compile(layout: RegpLayout): CompiledRegp {
       lastModifiedLine === undefined ? null : readLastModified(lastModifiedLine, diagnostics),
     diagnostics,
   };
+}
+
+// One empty list for every scope of every file that has none of a kind: most sequences have no
+// Ip lines, settings or blocks, and an empty array a kind was a sixth of what a kept file held.
+const NONE: readonly never[] = Object.freeze([]);
+
+function orNone<T>(list: readonly T[]): readonly T[] {
+  return list.length === 0 ? NONE : list;
 }
 
 function readLastModified(d: Directive, diagnostics: Diagnostic[]) {
