@@ -39,7 +39,7 @@ export class PathGroup {
   private static readonly EMPTY = new PathGroup(new Int32Array(0), [], null);
 
   /** Each line's pattern once a query has needed it. */
-  private patterns: (PathPattern | undefined)[] | null = null;
+  private patterns: (PathPattern | null)[] | null = null;
 
   private constructor(
     private readonly cells: Int32Array,
@@ -96,8 +96,11 @@ export class PathGroup {
    * whose pattern `matches` decides; when none does, the implicit first line.
    */
   lastMatch(matches: (pattern: PathPattern) => boolean): LastMatch<PathLine> {
+    // Filled with null, not left with holes: the array stays packed, quicker to read.
+    const patterns = (this.patterns ??= new Array<PathPattern | null>(this.length).fill(null));
     for (let i = this.length - 1; i >= 0; i--) {
-      if (matches(this.pattern(i))) return { allowed: this.allows(i), by: this.at(i) };
+      if (matches(patterns[i] ?? this.pattern(i)))
+        return { allowed: this.allows(i), by: this.at(i) };
     }
     if (this.length === 0 || (this.flags(0) & EVERYTHING) !== 0)
       return { allowed: true, by: "empty" };
@@ -113,9 +116,9 @@ export class PathGroup {
   }
 
   private pattern(i: number): PathPattern {
-    this.patterns ??= new Array<PathPattern | undefined>(this.length);
-    let pattern = this.patterns[i];
-    if (pattern === undefined) {
+    this.patterns ??= new Array<PathPattern | null>(this.length).fill(null);
+    let pattern = this.patterns[i] ?? null;
+    if (pattern === null) {
       const from = this.flags(i) >>> FROM_SHIFT;
       const path =
         from === 0 ? (this.apart?.[i] as string) : (this.texts[i] as string).slice(from - 1);
