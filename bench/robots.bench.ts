@@ -27,6 +27,7 @@ import {
   mkdtempSync,
   openSync,
   rmSync,
+  statSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
@@ -37,6 +38,7 @@ import { fileURLToPath } from "node:url";
 import robotsParser from "robots-parser";
 import { parseRobots, type RobotsPolicy } from "../src/protocol/robots/index.js";
 import { adversarialCases, buildCorpus, type CorpusFile, type Query } from "./corpus.js";
+import { defaultWorkers } from "../src/cli/batch/run.js";
 import { fmt, median, option, printTable } from "./report.js";
 import { loadRealCorpus, REAL_DIR } from "./real-corpus.js";
 import { buildWebCorpus, corpusShape } from "./web-corpus.js";
@@ -873,6 +875,10 @@ function writeBatch(dir: string): string {
 interface BatchResults {
   /** `--json`: the contract's fields (allowed, agent, url, dialect, line, rule). */
   json: Run;
+  /** Worker threads `json` ran with (the default for the batch's size on this machine). */
+  workers: number;
+  /** `--json --jobs 0`: the same on one thread, as robots-parser runs. */
+  oneThread: Run;
   /** `--json --fields all`: every field, as --queries writes. */
   all: Run;
   /** With --plan: every answer carries its access plan, as before --plan existed. */
@@ -886,7 +892,9 @@ function benchBatch(): BatchResults {
   try {
     const batch = writeBatch(dir);
     const runs = QUICK ? 1 : 3;
+    const workers = defaultWorkers(statSync(batch).size);
     const json: Run[] = [];
+    const oneThread: Run[] = [];
     const all: Run[] = [];
     const plan: Run[] = [];
     const text: Run[] = [];
@@ -894,6 +902,8 @@ function benchBatch(): BatchResults {
     timed([HEED_BIN, "check", "--batch", batch, "--json"]); // warms the file cache
     for (let r = 0; r < runs; r++) {
       json.push(timed([HEED_BIN, "check", "--batch", batch, "--json"]));
+      // The same as the default when it starts no worker; run all the same, for one table.
+      oneThread.push(timed([HEED_BIN, "check", "--batch", batch, "--json", "--jobs", "0"]));
       all.push(timed([HEED_BIN, "check", "--batch", batch, "--json", "--fields", "all"]));
       plan.push(timed([HEED_BIN, "check", "--batch", batch, "--json", "--plan"]));
       text.push(timed([HEED_BIN, "check", "--batch", batch]));
@@ -901,6 +911,8 @@ function benchBatch(): BatchResults {
     }
     const results = {
       json: best(json),
+      workers,
+      oneThread: best(oneThread),
       all: best(all),
       plan: best(plan),
       text: best(text),
@@ -910,7 +922,8 @@ function benchBatch(): BatchResults {
       `check --batch, ${fmtInt(totalQueries)} queries over ${corpus.length} files (child processes, output to /dev/null, median of ${runs})`,
       ["program", "wall s", "CPU s", "queries/s (wall)", "peak RSS MB"],
       [
-        ["heed check --batch --json", ...runCells(results.json)],
+        [`heed check --batch --json (${threads(workers)})`, ...runCells(results.json)],
+        ["heed check --batch --json --jobs 0 (one thread)", ...runCells(results.oneThread)],
         ["heed check --batch --json --fields all", ...runCells(results.all)],
         ["heed check --batch --json --plan", ...runCells(results.plan)],
         ["heed check --batch (text)", ...runCells(results.text)],
@@ -923,12 +936,19 @@ function benchBatch(): BatchResults {
         "and writes allowed, agent, url, dialect, line, rule (--fields all: also reason, delay, next, basis,\n" +
         "token, group, robots, input). robots-parser (bench/rp-batch.ts) reads the batch whole, keeps every\n" +
         "parsed file, finds the origin with new URL() once a file, and writes allowed, agent, url, robots,\n" +
-        "1 MiB a write: it cannot say which line decided. Wall time counts process start-up for both.",
+        "1 MiB a write: it cannot say which line decided. Wall time counts process start-up for both.\n" +
+        "robots-parser runs on one thread. heed's default starts worker threads for a batch file of\n" +
+        "1 MiB or more on four cores or more (docs/check-batch.md); the --jobs 0 row is one thread.",
     );
     return results;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The threads a heed batch ran on, as a table says it. */
+function threads(workers: number): string {
+  return workers === 0 ? "one thread" : `main thread and ${workers} worker threads`;
 }
 
 function runCells(run: Run): string[] {
@@ -1017,6 +1037,7 @@ const MEASURES = [
   "  the same after queries",
   "queries on parsed files",
   "check --batch --json, wall",
+  "  the same, one thread (--jobs 0)",
 ];
 
 /** One row a measure: name, corpus, heed, robots-parser, ratio, aim, "ok" when met. */
@@ -1065,7 +1086,11 @@ function realRows(label: string, m: Measured, b: BatchResults): string[][] {
     row(2, heap, m.heldHeed.parsed, m.heldRp.parsed, 1, false),
     row(3, heap, m.heldHeed.queried, m.heldRp.queried, 1, false),
     row(4, kq, m.queryHeed, m.queryRp, 5, true),
-    row(5, secs, b.json.wall, b.rp.wall, 0.5, false),
+    // Which it is, in the corpus column: the default starts threads on four cores or more.
+    row(5, secs, b.json.wall, b.rp.wall, 0.5, false).map((cell, i) =>
+      i === 1 ? `${cell}, ${threads(b.workers)}` : cell,
+    ),
+    row(6, secs, b.oneThread.wall, b.rp.wall, 0.5, false),
   ];
 }
 

@@ -14,7 +14,7 @@ import { runInNewContext } from "node:vm";
 import { BatchAnswerer } from "../../src/cli/batch/answerer.js";
 import { answersOf } from "../helpers/batch-answers.js";
 import { lineReader } from "../helpers/child-lines.js";
-import { BIN } from "../helpers/run-cli.js";
+import { BIN, jsonLines, runCli } from "../helpers/run-cli.js";
 
 // The collector run on demand, so that the heap holds only what is still kept.
 setFlagsFromString("--expose-gc");
@@ -62,6 +62,43 @@ describe("heed check --batch: a file's run of lines", () => {
     } finally {
       child.kill();
     }
+  });
+
+  it("a file kept for a later run answers from its own text after other files were read into the same read buffer", async () => {
+    // Small files are read into one buffer that the next read overwrites (read-local.ts): a
+    // kept policy must hold nothing of those bytes. Each file longer than the one before, so
+    // that a policy still reading the buffer would find another file's lines at its offsets.
+    const kept = join(dir, "kept.txt");
+    await writeFile(kept, "User-agent: *\nDisallow: /a\n\nUser-agent: otherbot\nAllow: /\n");
+    const others = [1, 2, 3].map((n) => join(dir, `over-${n}.txt`));
+    for (const [n, file] of others.entries())
+      await writeFile(file, `User-agent: *\n${"Allow: /zzzzzzzz\n".repeat(4 * (n + 1))}`);
+    const [one, two, three] = others as [string, string, string];
+    const lines = [
+      `${kept}\tbot\t/a`,
+      `${one}\tbot\t/a`,
+      // Named again: read again, and from now on kept (docs/check-batch.md).
+      `${kept}\tbot\t/a`,
+      `${two}\tbot\t/a`,
+      `${three}\tbot\t/a`,
+      // The kept policy: a robot not asked about before, and a rule's text cut only now.
+      `${kept}\totherbot\t/a`,
+      `${kept}\tbot\t/a/b`,
+    ];
+    const { code, stdout } = await runCli(["check", "--batch", "-", "--json"], {
+      input: `${lines.join("\n")}\n`,
+    });
+    assert.equal(code, 1);
+    const answers = jsonLines(stdout).map((a) => [a.allowed, a.line, a.rule]);
+    assert.deepEqual(answers, [
+      [false, 2, "Disallow: /a"],
+      [true, null, null],
+      [false, 2, "Disallow: /a"],
+      [true, null, null],
+      [true, null, null],
+      [true, 5, "Allow: /"],
+      [false, 2, "Disallow: /a"],
+    ]);
   });
 
   it("files named once each with 30 KB names leave a bounded set of names remembered", async () => {

@@ -12,15 +12,20 @@ import { CliError } from "../errors.js";
 // byte more to know the file was longer: a 1 GB file named in a batch costs 500 KiB, not 1 GB.
 export const READ_BYTES = MAX_ROBOTS_BYTES + 1;
 
-// Most robots.txt files are small: one read into this buffer, then a copy of what was read,
-// so that a kept file holds no spare memory.
+// Most robots.txt files are small: one read into this buffer, which the next read overwrites.
+// Its bytes need not be copied out: parsing decodes them into text of its own and keeps no
+// reference to them (the batch keeps the policy, not the bytes).
 const SCRATCH = Buffer.allocUnsafe(16 * 1024);
 
 function notRegular(file: string): CliError {
   return new CliError(`cannot read ${file}: not a regular file`);
 }
 
-/** The first {@link READ_BYTES} of a local file, with one open and as few reads as it takes. */
+/**
+ * The first {@link READ_BYTES} of a local file, with one open and as few reads as it takes.
+ * A small file's bytes are those of a buffer the next call reads into: use them (parse them)
+ * before reading another file, and keep no reference to them.
+ */
 export function readBytes(file: string): Uint8Array {
   let fd: number;
   try {
@@ -46,9 +51,9 @@ export function readBytes(file: string): Uint8Array {
     // Nothing read: an empty file, or a FIFO without a writer, which is refused. Asked only
     // then: a batch reads a million files, and most have bytes.
     if (got === 0 && !fstatSync(fd).isFile()) throw notRegular(file);
-    return buffer === SCRATCH || buffer.length - got > 4096
-      ? Buffer.from(buffer.subarray(0, got))
-      : buffer.subarray(0, got);
+    // A plain view, not Buffer's subarray, which makes a Buffer through its JavaScript
+    // constructor.
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, got);
   } catch (error) {
     if (error instanceof CliError) throw error;
     // A FIFO or terminal: reads at an offset fail on a pipe (ESPIPE), and without blocking

@@ -215,6 +215,14 @@ function workerCount(jobs: string | undefined, file: string): number {
   } catch {
     // Missing or unreadable: openInput says so.
   }
+  return defaultWorkers(size);
+}
+
+/**
+ * The worker threads a batch file of `size` bytes gets without `--jobs`, on this machine. The
+ * bench says so beside its figures, which otherwise compare threads with one thread.
+ */
+export function defaultWorkers(size: number): number {
   // On two cores a worker thread competes with the main thread and the collector's helpers,
   // and each thread warms up its own compiled code: no faster. From four cores on, workers.
   const cores = availableParallelism();
