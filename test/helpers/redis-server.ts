@@ -24,6 +24,9 @@ export const REDIS_MISSING =
 const START_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 5_000;
 
+/** Starts on a port found free, each a new one: see startRedisServer. */
+const START_ATTEMPTS = 8;
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -62,6 +65,7 @@ function exitOf(child: ChildProcess): Promise<void> {
 /** Starts redis-server; `port` starts it again where one ran (a restart, without its data). */
 export async function startRedisServer(
   options: { port?: number; args?: readonly string[] } = {},
+  attempt = 1,
 ): Promise<RedisServer> {
   const port = options.port ?? (await freePort());
   const child = spawn(
@@ -95,6 +99,11 @@ export async function startRedisServer(
   }
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (!(await ping(port))) {
+    // A port found free may be taken again before redis binds it, or (cluster mode) its bus
+    // port, 10000 above, may be taken or past 65535: a server that exited at once gets another.
+    if (child.exitCode !== null && options.port === undefined && attempt < START_ATTEMPTS) {
+      return startRedisServer(options, attempt + 1);
+    }
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`redis-server on port ${port} did not answer PING: ${stderr.trim()}`);
