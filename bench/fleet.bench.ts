@@ -60,6 +60,11 @@ const PROCESSES = option("--processes", "1,2,4")
 const CONCURRENCY = 32;
 /** A crawl is stopped (SIGINT: it ends with its summary) after this: `--limit SECONDS`. */
 const LIMIT_MS = Math.min(Math.max(Number(option("--limit", "300")) || 300, 10), 3600) * 1000;
+/**
+ * Extra node flags for every crawl process, split on spaces: `HEED_BENCH_NODE_FLAGS="--cpu-prof
+ * --cpu-prof-dir=DIR"` profiles each of them (one profile file a process).
+ */
+const NODE_FLAGS = (process.env["HEED_BENCH_NODE_FLAGS"] ?? "").split(" ").filter((f) => f !== "");
 /** The CLI under test; HEED_BENCH_BIN names another build's bin.js (figures before a change). */
 const BIN =
   process.env["HEED_BENCH_BIN"] ?? fileURLToPath(new URL("../src/cli/bin.js", import.meta.url));
@@ -130,6 +135,7 @@ function crawlProcess(
       "-f",
       "TIME %U %S",
       process.execPath,
+      ...NODE_FLAGS,
       ...(sqlite ? ["--import", SQLITE_COUNT] : []),
       BIN,
       "crawl",
@@ -187,8 +193,8 @@ function crawlProcess(
 /** Counts the commands clients send, as MONITOR shows them (script commands aside). */
 async function monitor(
   urls: readonly string[],
-): Promise<{ commands: number; lua: number; stop(): void }> {
-  const seen = { commands: 0, lua: 0, stop: () => {} };
+): Promise<{ commands: number; lua: number; byName: Map<string, number>; stop(): void }> {
+  const seen = { commands: 0, lua: 0, byName: new Map<string, number>(), stop: () => {} };
   const sockets = await Promise.all(
     urls.map(async (url) => {
       const { hostname, port } = new URL(url);
@@ -205,6 +211,10 @@ async function monitor(
           seen.commands++;
           const name = (m[2] ?? "").toUpperCase();
           if (name === "EVALSHA" || name === "EVAL") seen.lua++;
+          // A script by the start of its SHA-1 (EVAL's by its first characters).
+          const what = /^\+\S+ \[[^\]]+\] "[^"]+" "([^"]{1,12})/.exec(line)?.[1] ?? "?";
+          const key = name.startsWith("EVAL") ? `${name} ${what}` : name;
+          seen.byName.set(key, (seen.byName.get(key) ?? 0) + 1);
         }
       });
       socket.write("MONITOR\r\n");
@@ -246,6 +256,8 @@ interface Row {
   readonly trips: number;
   /** SQLite statements run. */
   readonly statements: number;
+  /** On Redis, commands a page by name (a script by its SHA-1's start), most first. */
+  readonly perPage: Record<string, number>;
 }
 
 async function crawlRow(
@@ -286,6 +298,11 @@ async function crawlRow(
     // On SQLite, the round trips are the commits: transactions and statements run alone.
     trips: nodes.length === 0 ? sum((r) => r.trips) : trips,
     statements: sum((r) => r.statements),
+    perPage: Object.fromEntries(
+      [...(watch?.byName ?? [])]
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, n]) => [name, Math.round((n / pages) * 100) / 100]),
+    ),
   };
 }
 

@@ -8,6 +8,7 @@ import { openStore, StoreError } from "../../src/store/index.js";
 import { clusterNodes, openRedisStore } from "../../src/store/redis/index.js";
 import { redisKeys } from "../../src/store/redis/keys.js";
 import { clusterForFile } from "../helpers/redis-cluster.js";
+import { readyLeavesOutFullSites } from "./ready-full.suite.js";
 import { storeContract } from "./store.suite.js";
 
 const cluster = clusterForFile();
@@ -15,13 +16,17 @@ const cluster = clusterForFile();
 let prefixes = 0;
 const freshPrefix = () => `{heed-test:${process.pid}:${++prefixes}}:`;
 
-storeContract("redis-cluster", {
+const harness = {
   async fresh() {
     const prefix = freshPrefix();
     const url = await cluster.url();
     return { open: () => openRedisStore({ url, prefix }) };
   },
-});
+};
+
+storeContract("redis-cluster", harness);
+
+readyLeavesOutFullSites("redis-cluster", harness);
 
 describe("redis cluster: the store's URL and keys", () => {
   it("reads every node of redis+cluster://host:port,host:port,…, and says which part is wrong", () => {

@@ -9,6 +9,7 @@ import { openRedisStore } from "../../src/store/redis/index.js";
 import { redisKeys } from "../../src/store/redis/keys.js";
 import type { NewUrl } from "../../src/store/types.js";
 import { redisForFile } from "../helpers/redis-server.js";
+import { readyLeavesOutFullSites } from "./ready-full.suite.js";
 import { storeContract } from "./store.suite.js";
 
 // Started by the first test that needs it, so that without redis-server every test fails
@@ -18,13 +19,17 @@ const redisUrl = redisForFile().url;
 let prefixes = 0;
 const freshPrefix = () => `heed-test:${process.pid}:${++prefixes}:`;
 
-storeContract("redis", {
+const harness = {
   async fresh() {
     const prefix = freshPrefix();
     const url = await redisUrl();
     return { open: () => openRedisStore({ url, prefix }) };
   },
-});
+};
+
+storeContract("redis", harness);
+
+readyLeavesOutFullSites("redis", harness);
 
 const page = (origin: string, path: string): NewUrl => ({
   url: `${origin}${path}`,

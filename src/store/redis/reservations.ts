@@ -11,6 +11,8 @@
  * |                |      | released); the newest 1000 kept                                       |
  * | T fly          | hash | `<key>\n<id>` → owner, for each reservation taken and not released    |
  * | T nfly         | hash | key → reservations in flight                                          |
+ * | T full         | hash | key → until when it counts as held, while its requests in flight are  |
+ * |                |      | at the cap: out of the ready set meanwhile (./scripts.ts refresh)    |
  * | T smown, smat  | hash | origin → the process reading its sitemaps, and since when             |
  * | T smread       | hash | origin → when its sitemaps were read                                  |
  * | T smfree       | set  | origins whose reader died before it ended: a live process takes them up |
@@ -27,6 +29,15 @@ import { markShardsHeld } from "./write-count.js";
 
 /** Requests of one key kept for rate windows: more than any Request-rate a site would set. */
 const WINDOW_KEPT = 1000;
+
+/**
+ * A site whose requests in flight reach its cap leaves the ready set until one ends, so that
+ * other processes do not ask for it and get refused. Should the release never come (a process
+ * stopped mid-request and not yet found dead), the site is ready again after this long, and a
+ * process asking for it is refused "in-flight" as before: longer than a request takes, shorter
+ * than a lease (LEASE_MS, 3 minutes).
+ */
+export const FULL_HOLD_MS = 60_000;
 
 export const TAKE_BODY = `
 -- Takes key's reservation for a request starting at nowArg: {1, id}, or {0, retryAt, why}.
@@ -56,6 +67,11 @@ local function takeOne(key, owner, nowArg, gap, n, w, most, id)
   local flying = tonumber(redis.call('HGET', P .. 'nfly', key) or '0')
   if flying >= most then return { 0, nowArg, 'in-flight' } end
   redis.call('HINCRBY', P .. 'nfly', key, 1)
+  if flying + 1 >= most then
+    -- Out of the ready set until a release (or FULL_HOLD_MS, should none come).
+    redis.call('HSET', P .. 'full', key, string.format('%.0f', now + ${FULL_HOLD_MS}))
+    refresh(key)
+  end
   redis.call('HSET', P .. 'fly', key .. '\\n' .. id, owner)
   redis.call('ZADD', P .. 'win:' .. key, nowArg, id)
   redis.call('ZREMRANGEBYRANK', P .. 'win:' .. key, 0, -${WINDOW_KEPT + 1})
@@ -76,6 +92,7 @@ export const RELEASE_BODY = `
 local function release(key, id, ended, gap, used)
   if redis.call('HDEL', P .. 'fly', key .. '\\n' .. id) == 0 then return 0 end
   redis.call('HINCRBY', P .. 'nfly', key, -1)
+  if redis.call('HDEL', P .. 'full', key) == 1 then refresh(key) end
   if not used then
     redis.call('ZREM', P .. 'win:' .. key, id)
     return 1

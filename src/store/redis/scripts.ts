@@ -53,6 +53,10 @@ local function refresh(origin)
   end
   local nxt = redis.call('HGET', P .. 'next', origin)
   if nxt and tonumber(nxt) > tonumber(due) then due = nxt end
+  -- A site holding every request in flight its reservation lets (./reservations.ts) is not
+  -- ready until one ends: processes sharing the store would only race for it.
+  local full = redis.call('HGET', P .. 'full', origin)
+  if full and tonumber(full) > tonumber(due) then due = full end
   redis.call('ZADD', P .. 'ready', due, origin)
 end
 

@@ -1,0 +1,95 @@
+// A site holding every request in flight its reservation lets is not among the ready sites
+// until one ends (src/store/redis/reservations.ts, FULL_HOLD_MS): processes sharing the store
+// then never race for it, each asking and being refused. Run on one Redis and on a cluster.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { FULL_HOLD_MS } from "../../src/store/redis/reservations.js";
+import type { CrawlStore, NewUrl } from "../../src/store/types.js";
+import type { StoreHarness } from "./store.suite.js";
+
+const T0 = 1_700_000_000_000;
+const A = "https://a.example";
+const B = "https://b.example";
+const LEASE_MS = 60_000;
+const NONE: ReadonlySet<string> = new Set();
+
+const entry = (origin: string, path: string): NewUrl => ({
+  url: `${origin}${path}`,
+  origin,
+  depth: 0,
+  priority: 0,
+  notBefore: 0,
+  referrer: null,
+  meta: null,
+});
+
+export function readyLeavesOutFullSites(name: string, harness: StoreHarness): void {
+  /** Two connections to one fresh place: two processes. */
+  const withTwo = (test: (one: CrawlStore, two: CrawlStore) => Promise<void>) => async () => {
+    const place = await harness.fresh();
+    const one = await place.open();
+    const two = await place.open();
+    try {
+      await one.frontier.add([entry(A, "/1"), entry(A, "/2"), entry(B, "/1")]);
+      await test(one, two);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  };
+
+  describe(`${name}: a site at its in-flight cap is not ready until a request ends`, () => {
+    it(
+      "another process is not handed it, and gets it back once the request ends",
+      withTwo(async (one, two) => {
+        const rule = { gapMs: 0, rate: null, inFlight: 1 };
+        const got = await one.steps.leaseReserved(A, "p1", T0, rule, LEASE_MS);
+        assert.ok(got.granted && got.lease !== null, JSON.stringify(got));
+        assert.deepEqual(await two.frontier.readyOrigins(T0 + 1, 10, NONE), [B]);
+        // Still queued: a process with nothing else naps until then rather than ending.
+        const held = await two.frontier.nextReadyAt(new Set([B]));
+        assert.ok(held !== null && held > T0 + 1, String(held));
+        await one.reservations.release(A, got.id, T0 + 2, 0, true);
+        assert.deepEqual(await two.frontier.readyOrigins(T0 + 3, 10, NONE), [B, A]);
+      }),
+    );
+
+    it(
+      "a robots.txt reservation (rules not known: one in flight) holds it too; unused, it comes back",
+      withTwo(async (one, two) => {
+        const taken = await one.reservations.take(A, "p1", T0, {
+          gapMs: 0,
+          rate: null,
+          inFlight: 1,
+        });
+        assert.ok(taken.granted);
+        assert.deepEqual(await two.frontier.readyOrigins(T0 + 1, 10, NONE), [B]);
+        await one.reservations.release(A, taken.id, T0 + 2, 0, false);
+        assert.deepEqual(await two.frontier.readyOrigins(T0 + 3, 10, NONE), [B, A]);
+      }),
+    );
+
+    it(
+      "with two in flight allowed, one request leaves it ready",
+      withTwo(async (one, two) => {
+        const rule = { gapMs: 0, rate: null, inFlight: 2 };
+        const got = await one.steps.leaseReserved(A, "p1", T0, rule, LEASE_MS);
+        assert.ok(got.granted && got.lease !== null);
+        assert.deepEqual(await two.frontier.readyOrigins(T0 + 1, 10, NONE), [B, A]);
+      }),
+    );
+
+    it(
+      "should the release never come, it is ready again after FULL_HOLD_MS (and still refused while held)",
+      withTwo(async (one, two) => {
+        const rule = { gapMs: 0, rate: null, inFlight: 1 };
+        const got = await one.steps.leaseReserved(A, "p1", T0, rule, LEASE_MS);
+        assert.ok(got.granted);
+        assert.deepEqual(await two.frontier.readyOrigins(T0 + FULL_HOLD_MS - 1, 10, NONE), [B]);
+        assert.deepEqual(await two.frontier.readyOrigins(T0 + FULL_HOLD_MS, 10, NONE), [B, A]);
+        const refused = await two.steps.leaseReserved(A, "p2", T0 + FULL_HOLD_MS, rule, LEASE_MS);
+        assert.deepEqual(refused, { granted: false, retryAt: T0 + FULL_HOLD_MS, why: "in-flight" });
+      }),
+    );
+  });
+}
