@@ -77,6 +77,19 @@ export interface Frontier {
    */
   nextReadyAt(exclude: ReadonlySet<string>): Promise<number | null>;
   /**
+   * Up to `limit` origins ready at `now`, none of `exclude` (as {@link readyOrigins}), claimed
+   * for this caller: a store shared by processes hands each to one of them only, until the
+   * visit's next step in the store about that origin (its reservation, lease or next moment)
+   * or a while after. `nextAt`: when to look again: `now` when `limit` were claimed (more may
+   * be ready), else when the next of the others becomes ready (as {@link nextReadyAt}), null
+   * when no other is queued.
+   */
+  claimReady(
+    now: number,
+    limit: number,
+    exclude: ReadonlySet<string>,
+  ): Promise<{ readonly origins: readonly string[]; readonly nextAt: number | null }>;
+  /**
    * Leases the best due URL of `origin` (highest priority, then oldest) and, in the same
    * step, moves the origin's next request moment to `nextAt` (never earlier); null when none is
    * due, and null while the origin's next request moment is after `now` (another fetcher or

@@ -1,8 +1,11 @@
-// A site holding every request in flight its reservation lets is not among the ready sites
-// until one ends (src/store/redis/reservations.ts, FULL_HOLD_MS): processes sharing the store
-// then never race for it, each asking and being refused. Run on one Redis and on a cluster.
+// Processes sharing Redis are not handed the same ready site: a claimed site
+// (src/store/redis/frontier.ts, claimReady) and a site holding every request in flight its
+// reservation lets (src/store/redis/reservations.ts, FULL_HOLD_MS) are not among the ready
+// sites until the visit's next step, so that processes do not race for them, each asking and
+// being refused. Run on one Redis and on a cluster.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { CLAIM_HOLD_MS } from "../../src/store/redis/frontier.js";
 import { FULL_HOLD_MS } from "../../src/store/redis/reservations.js";
 import type { CrawlStore, NewUrl } from "../../src/store/types.js";
 import type { StoreHarness } from "./store.suite.js";
@@ -89,6 +92,42 @@ export function readyLeavesOutFullSites(name: string, harness: StoreHarness): vo
         assert.deepEqual(await two.frontier.readyOrigins(T0 + FULL_HOLD_MS, 10, NONE), [B, A]);
         const refused = await two.steps.leaseReserved(A, "p2", T0 + FULL_HOLD_MS, rule, LEASE_MS);
         assert.deepEqual(refused, { granted: false, retryAt: T0 + FULL_HOLD_MS, why: "in-flight" });
+      }),
+    );
+  });
+
+  describe(`${name}: claimReady hands each ready site to one process`, () => {
+    it(
+      "two processes claiming at once are never handed the same site",
+      withTwo(async (one, two) => {
+        const many = Array.from({ length: 20 }, (_, i) => entry(`https://s${i}.example`, "/"));
+        await one.frontier.add(many);
+        const rounds = await Promise.all(
+          [one, two, one, two].map((store) => store.frontier.claimReady(T0, 6, NONE)),
+        );
+        const handed = rounds.flatMap((r) => r.origins);
+        // 22 ready (A, B and the 20): four claims of 6 leave none twice and none out.
+        assert.equal(handed.length, 22);
+        assert.equal(new Set(handed).size, 22);
+        assert.deepEqual(await one.frontier.claimReady(T0, 6, NONE), {
+          origins: [],
+          nextAt: T0 + CLAIM_HOLD_MS,
+        });
+      }),
+    );
+
+    it(
+      "a claimed site is ready again once its visit takes the reservation, or after CLAIM_HOLD_MS",
+      withTwo(async (one, two) => {
+        const claimed = await one.frontier.claimReady(T0, 2, NONE);
+        assert.deepEqual([...claimed.origins].sort(), [A, B]);
+        assert.deepEqual(await two.frontier.readyOrigins(T0 + 1, 10, NONE), []);
+        const rule = { gapMs: 0, rate: null, inFlight: 1 };
+        const taken = await one.reservations.take(A, "p1", T0 + 2, rule);
+        assert.ok(taken.granted);
+        await one.reservations.release(A, taken.id, T0 + 3, 0, false);
+        assert.deepEqual(await two.frontier.readyOrigins(T0 + 4, 10, NONE), [A]);
+        assert.deepEqual(await two.frontier.readyOrigins(T0 + CLAIM_HOLD_MS, 10, NONE), [A, B]);
       }),
     );
   });

@@ -409,6 +409,30 @@ export function storeContract(name: string, harness: StoreHarness): void {
     );
 
     it(
+      "claimReady: at most limit ready origins, none excluded; then when to look again",
+      withStore(async ({ frontier }) => {
+        await frontier.add([
+          entry(A, "/1"),
+          entry(B, "/1"),
+          entry(C, "/1", { notBefore: T0 + 100 }),
+        ]);
+        const one = await frontier.claimReady(T0, 1, new Set());
+        assert.equal(one.origins.length, 1);
+        assert.ok([A, B].includes(one.origins[0] ?? ""), String(one.origins));
+        assert.equal(one.nextAt, T0, "the limit reached: more may be ready now");
+        assert.deepEqual(await frontier.claimReady(T0, 10, new Set([A, B])), {
+          origins: [],
+          nextAt: T0 + 100,
+        });
+        assert.deepEqual(await frontier.claimReady(T0, 0, new Set()), { origins: [], nextAt: T0 });
+        assert.deepEqual(await frontier.claimReady(T0 + 100, 10, new Set([A, B, C])), {
+          origins: [],
+          nextAt: null,
+        });
+      }),
+    );
+
+    it(
       "setNextAt and nextAt: 0 when never set; only ever later (DESIGN §2)",
       withStore(async ({ frontier }) => {
         assert.equal(await frontier.nextAt(A), 0);

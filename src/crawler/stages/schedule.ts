@@ -20,24 +20,6 @@ export const MAX_SLEEP_MS = 1000;
 export const LEASED_POLL_MS = 100;
 
 /**
- * How many times the free slots a process reads of ready sites in a shared store, to choose
- * among: with 4 processes, each picking a random quarter of 4× the sites, a site is wanted by
- * two at once far less often than when all four take the same first ones.
- */
-export const READY_SPREAD = 4;
-
-/** `n` of `items` chosen at random, in random order (all of them when there are no more). */
-export function pickSome<T>(items: readonly T[], n: number): T[] {
-  const pool = [...items];
-  const count = Math.min(n, pool.length);
-  for (let i = 0; i < count; i++) {
-    const j = i + Math.floor(Math.random() * (pool.length - i));
-    [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
-  }
-  return pool.slice(0, count);
-}
-
-/**
  * Why a run with nothing left to do now ended: everything fetched, or URLs left queued on
  * sites whose page budget it spent, or on sites it set aside as unreachable.
  */
@@ -160,19 +142,18 @@ export class Schedule {
       );
       if (room > 0) {
         const busy = this.busy(lease);
-        // Processes sharing the store each read the same first ready sites: each visits a
-        // random few of a wider slice, so that they seldom race for one site's reservation.
-        const wide = store.shared ? room * READY_SPREAD : room;
-        const ready = pickSome(await store.frontier.readyOrigins(now(), wide, busy), room);
-        for (const origin of ready) this.launch(lease, origin);
-        if (ready.length > 0) {
-          // A store that answers at once (SQLite) would keep this loop in microtasks: let
-          // timers and sockets run.
+        // Claimed: a store shared by processes hands each ready site to one of them, so that
+        // they do not race for its reservation (and the loser ask again).
+        const ready = await store.frontier.claimReady(now(), room, busy);
+        for (const origin of ready.origins) this.launch(lease, origin);
+        const next = ready.nextAt;
+        if (ready.origins.length === room) {
+          // More may be ready. A store that answers at once (SQLite) would keep this loop in
+          // microtasks: let timers and sockets run.
           await new Promise((resolve) => setImmediate(resolve));
           continue;
         }
         if (tasks.size === 0) {
-          const next = await store.frontier.nextReadyAt(busy);
           if (next === null && lease.coolUntil.size > 0) {
             // Only sites whose requests by other processes are in flight: ask again shortly.
             await sleep(IN_FLIGHT_COOL_MS);
@@ -201,7 +182,6 @@ export class Schedule {
           continue;
         }
         // Visits run, and there is room: wake for the next site due as well as for a visit's end.
-        const next = await store.frontier.nextReadyAt(busy);
         napMs = next === null ? MAX_SLEEP_MS : Math.min(Math.max(next - now(), 1), MAX_SLEEP_MS);
       }
       const nap = cancellableSleep(napMs);

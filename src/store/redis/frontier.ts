@@ -17,6 +17,8 @@ export interface FrontierCommands {
   heedRecover(...argv: string[]): Promise<number>;
   heedSetNext(...argv: string[]): Promise<number>;
   heedReady(...keysThenArgv: string[]): Promise<string[]>;
+  /** The number of keys first: every shard's on one server, one on a cluster. */
+  heedClaimReady(...countKeysThenArgv: string[]): Promise<string[]>;
 }
 
 export type FrontierClient = RedisClient & FrontierCommands;
@@ -156,8 +158,53 @@ function mergeScored(replies: readonly string[][]): { origin: string; at: number
   return all.sort((a, b) => a.at - b.at);
 }
 
+/**
+ * How long an origin handed out by claimReady is held back from other processes, should the
+ * visit never write to the store about it (its reservation, lease or next moment set its
+ * place again at once): a visit reaches one of them within a robots.txt or sitemap exchange.
+ */
+export const CLAIM_HOLD_MS = 10_000;
+
+/**
+ * Claims up to `limit` ready origins, looking at the shards in turn from `start` (a different
+ * one each call, so that no shard waits behind another's sites). One script call over every
+ * shard on one server; on a cluster a call a shard (each in its own slot), one after another
+ * until the limit is reached. The answer's last item is when to look again ('' none queued).
+ */
+async function claimInShards(
+  client: FrontierClient,
+  shards: readonly string[],
+  start: number,
+  argv: { now: number; limit: number; exclude: ReadonlySet<string> },
+): Promise<{ origins: string[]; nextAt: number | null }> {
+  const order = [...shards.slice(start), ...shards.slice(0, start)];
+  const origins: string[] = [];
+  let nextAt: number | null = null;
+  const groups = client.isCluster ? order.map((P) => [P]) : [order];
+  for (const group of groups) {
+    const reply = await client.heedClaimReady(
+      String(group.length),
+      ...group,
+      String(argv.now),
+      String(argv.limit - origins.length),
+      String(argv.now + CLAIM_HOLD_MS),
+      ...argv.exclude,
+    );
+    const again = reply.pop();
+    origins.push(...reply);
+    if (again !== undefined && again !== "") {
+      const at = toNumber(again, "ready time");
+      nextAt = nextAt === null ? at : Math.min(nextAt, at);
+    }
+    if (origins.length === argv.limit) return { origins, nextAt: argv.now };
+  }
+  return { origins, nextAt };
+}
+
 export function redisFrontier(client: FrontierClient, keys: RedisKeys): Frontier {
   const T = keys.site;
+  /** The shard claimReady looks at first, moved on at each call. */
+  let firstShard = Math.floor(Math.random() * keys.shards.length);
   const addOrRevisit = async (urls: readonly NewUrl[], mode: "add" | "revisit") => {
     checkNewUrls(urls);
     return addByShard(client, byShard(urls, keys), mode);
@@ -177,6 +224,14 @@ export function redisFrontier(client: FrontierClient, keys: RedisKeys): Frontier
         .map((due) => due.origin)
         .filter((origin) => !exclude.has(origin))
         .slice(0, limit);
+    },
+
+    async claimReady(now, limit, exclude) {
+      checkNumber("now", now);
+      checkCount("limit", limit);
+      if (limit === 0) return { origins: [], nextAt: now };
+      firstShard = (firstShard + 1) % keys.shards.length;
+      return claimInShards(client, keys.shards, firstShard, { now, limit, exclude });
     },
 
     async nextReadyAt(exclude) {

@@ -16,7 +16,7 @@ import { redisItemLog } from "./items.js";
 import { definePageStepCommands, redisPageSteps, type PageStepCommands } from "./page-steps.js";
 import { redisCrawlLog, redisPageStore, redisRobotsCache } from "./records.js";
 import { storeRefusal } from "./refusals.js";
-import { ADD, LEASE, READY, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
+import { ADD, CLAIM_READY, LEASE, READY, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
 import {
   defineReservationCommands,
   redisReservations,
@@ -184,6 +184,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   client.defineCommand("heedRecover", { lua: RECOVER, numberOfKeys: 1 });
   client.defineCommand("heedSetNext", { lua: SET_NEXT, numberOfKeys: 1 });
   client.defineCommand("heedReady", { lua: READY, numberOfKeys: SHARDS });
+  client.defineCommand("heedClaimReady", { lua: CLAIM_READY });
   defineReservationCommands(client);
   definePageStepCommands(client);
   const clock = await SampledClock.start({ read: redisTime(client, prefix) });

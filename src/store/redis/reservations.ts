@@ -70,8 +70,9 @@ local function takeOne(key, owner, nowArg, gap, n, w, most, id)
   if flying + 1 >= most then
     -- Out of the ready set until a release (or FULL_HOLD_MS, should none come).
     redis.call('HSET', P .. 'full', key, string.format('%.0f', now + ${FULL_HOLD_MS}))
-    refresh(key)
   end
+  -- Its place in the ready set again, a claim on it (./scripts.ts CLAIM_READY) now spent.
+  refresh(key)
   redis.call('HSET', P .. 'fly', key .. '\\n' .. id, owner)
   redis.call('ZADD', P .. 'win:' .. key, nowArg, id)
   redis.call('ZREMRANGEBYRANK', P .. 'win:' .. key, 0, -${WINDOW_KEPT + 1})

@@ -277,3 +277,45 @@ for _, T in ipairs(KEYS) do
 end
 return out
 `;
+
+/**
+ * claimReady. KEYS: shards' parts T, in the order to look; ARGV: now, limit, the moment the
+ * claimed are held back until, then the origins to pass over. Takes each shard's due origins
+ * soonest first until `limit` are claimed: a claimed origin's score moves to the hold moment,
+ * so that no other process is handed it (its visit's next write in the store sets its score
+ * again, ./scripts.ts refresh). Returns the claimed origins, then the moment to look again:
+ * now when the limit was reached, else the soonest score of the rest ('' when none is queued).
+ */
+export const CLAIM_READY = `
+local now, limit, hold = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local skip, skipped = {}, 0
+for i = 4, #ARGV do skip[ARGV[i]] = true; skipped = skipped + 1 end
+local out = {}
+for _, T in ipairs(KEYS) do
+  if #out == limit then break end
+  local due = redis.call('ZRANGEBYSCORE', T .. 'ready', '-inf', now, 'LIMIT', 0, limit - #out + skipped)
+  for _, origin in ipairs(due) do
+    if #out < limit and not skip[origin] then
+      redis.call('ZADD', T .. 'ready', hold, origin)
+      out[#out + 1] = origin
+      skip[origin] = true
+    end
+  end
+end
+if #out == limit then
+  out[#out + 1] = now
+  return out
+end
+local soonest = false
+for _, T in ipairs(KEYS) do
+  local first = redis.call('ZRANGE', T .. 'ready', 0, skipped + #out, 'WITHSCORES')
+  for i = 1, #first, 2 do
+    if not skip[first[i]] then
+      if not soonest or tonumber(first[i + 1]) < tonumber(soonest) then soonest = first[i + 1] end
+      break
+    end
+  end
+end
+out[#out + 1] = soonest or ''
+return out
+`;

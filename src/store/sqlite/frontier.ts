@@ -364,6 +364,26 @@ export function sqliteFrontier(db: Database.Database): Frontier & {
     };
   });
 
+  const readyOrigins = (now: number, limit: number, exclude: ReadonlySet<string>): string[] => {
+    checkNumber("now", now);
+    checkCount("limit", limit);
+    if (limit === 0) return [];
+    const ready: string[] = [];
+    // The excluded origins may be among the first: read enough rows to pass over them all.
+    for (const origin of sql.due.all(now, limit + exclude.size)) {
+      if (exclude.has(origin)) continue;
+      ready.push(origin);
+      if (ready.length === limit) break;
+    }
+    return ready;
+  };
+  const nextReadyAt = (exclude: ReadonlySet<string>): number | null => {
+    for (const row of sql.soonest.all(exclude.size + 1)) {
+      if (!exclude.has(row.origin)) return row.due_at;
+    }
+    return null;
+  };
+
   return {
     recoverOwner,
     addNow: (urls) => (urls.length === 0 ? 0 : addOrRevisit(urls, false)),
@@ -372,24 +392,14 @@ export function sqliteFrontier(db: Database.Database): Frontier & {
       checkNewUrls(urls);
       return urls.length === 0 ? 0 : addOrRevisit.immediate(urls, false);
     },
-    async readyOrigins(now, limit, exclude) {
-      checkNumber("now", now);
-      checkCount("limit", limit);
-      if (limit === 0) return [];
-      const ready: string[] = [];
-      // The excluded origins may be among the first: read enough rows to pass over them all.
-      for (const origin of sql.due.all(now, limit + exclude.size)) {
-        if (exclude.has(origin)) continue;
-        ready.push(origin);
-        if (ready.length === limit) break;
-      }
-      return ready;
-    },
-    async nextReadyAt(exclude) {
-      for (const row of sql.soonest.all(exclude.size + 1)) {
-        if (!exclude.has(row.origin)) return row.due_at;
-      }
-      return null;
+    readyOrigins: async (now, limit, exclude) => readyOrigins(now, limit, exclude),
+    nextReadyAt: async (exclude) => nextReadyAt(exclude),
+    // A file on one machine: the ready origins, unclaimed (the processes sharing it ask the
+    // site's reservation, which refuses all but one).
+    async claimReady(now, limit, exclude) {
+      const origins = readyOrigins(now, limit, exclude);
+      if (origins.length === limit) return { origins, nextAt: now };
+      return { origins, nextAt: nextReadyAt(new Set([...exclude, ...origins])) };
     },
     async lease(origin, now, leaseMs, nextAt, owner) {
       checkNumber("now", now);
