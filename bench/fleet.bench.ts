@@ -14,7 +14,7 @@
  * `used_memory` before and after queuing 100,000 URLs across 100 sites, of two shapes.
  *
  *   node dist/bench/fleet.bench.js [--sites 50] [--pages 20] [--urls 100000] [--cluster]
- *     [--processes 1,2,4] [--limit 300]
+ *     [--processes 1,2,4] [--stores sqlite,redis,cluster] [--split] [--limit 300]
  *   HEED_BENCH_FLEET_LARGE=1: 10,000 sites and the cluster rows
  *   (`npm run bench:fleet`)
  *
@@ -41,8 +41,19 @@ import { pageSite } from "./page-site.js";
 import { fmt, option, printTable } from "./report.js";
 
 const LARGE = process.env["HEED_BENCH_FLEET_LARGE"] === "1";
+/** The stores of the rows: `--stores sqlite,redis,cluster` (the cluster's also by `--cluster`). */
+const STORES = option("--stores", "sqlite,redis").split(",");
+/**
+ * `--split`: each process crawls its own share of the sites in a store of its own, a floor for
+ * what processes sharing one store cost a page (what is left is the machine's, not the store's).
+ */
+const SPLIT = process.argv.includes("--split");
+/** The i-th process's own store under --split: another SQLite file, another key prefix. */
+function apart(store: string, i: number): string {
+  return store.endsWith(":") ? `${store.slice(0, -1)}-apart-${i}:` : `${store}-apart-${i}`;
+}
 /** Rows on a 3-master Redis Cluster too (started here): `--cluster`, or the large bench. */
-const CLUSTER = LARGE || process.argv.includes("--cluster");
+const CLUSTER = LARGE || process.argv.includes("--cluster") || STORES.includes("cluster");
 /** Sites are 127.0.X.Y: at most 250 × 250 of them. */
 const MAX_SITES = 62_500;
 const SITES = Math.min(
@@ -50,7 +61,11 @@ const SITES = Math.min(
   MAX_SITES,
 );
 const PAGES = Math.min(Math.max(Number(option("--pages", LARGE ? "2" : "20")) || 20, 1), 1000);
-const URLS = Math.min(Math.max(Number(option("--urls", "100000")) || 100_000, 100), 1_000_000);
+/** Queued URLs of the memory figure; `--urls 0` leaves the figure out. */
+const URLS =
+  option("--urls", "100000") === "0"
+    ? 0
+    : Math.min(Math.max(Number(option("--urls", "100000")) || 100_000, 100), 1_000_000);
 /** Processes a row: `--processes 1,4` runs fewer rows (the large bench within its time). */
 const PROCESSES = option("--processes", "1,2,4")
   .split(",")
@@ -274,7 +289,17 @@ async function crawlRow(
   const started = performance.now();
   const total = SITES * PAGES;
   const runs = await Promise.all(
-    Array.from({ length: processes }, () => crawlProcess(seeds, store, total, concurrency)),
+    Array.from({ length: processes }, (_, i) =>
+      SPLIT
+        ? // Each process its own share of the sites in a store of its own: nothing shared.
+          crawlProcess(
+            seeds.filter((_, site) => site % processes === i),
+            apart(store, i),
+            total,
+            concurrency,
+          )
+        : crawlProcess(seeds, store, total, concurrency),
+    ),
   );
   const seconds = (performance.now() - started) / 1000;
   // The bench's own reads: a MONITOR request and an INFO a node.
@@ -370,21 +395,25 @@ try {
   const clusterNodes = cluster?.nodes.map((n) => n.url) ?? [];
   const rows: Row[] = [];
   for (const processes of PROCESSES) {
-    const db = join(dir, `fleet-${processes}.db`);
-    rows.push(await crawlRow("SQLite", processes, db, web.port, []));
+    const row = async (made: Promise<Row>) => {
+      rows.push(await made);
+      // Each row as it comes: a long bench stopped midway still gives what it measured.
+      console.error(JSON.stringify(rows.at(-1)));
+    };
+    if (STORES.includes("sqlite"))
+      await row(crawlRow("SQLite", processes, join(dir, `fleet-${processes}.db`), web.port, []));
     const store = `${redis.url}#fleet-${processes}:`;
-    rows.push(await crawlRow("Redis", processes, store, web.port, [redis.url]));
+    if (STORES.includes("redis"))
+      await row(crawlRow("Redis", processes, store, web.port, [redis.url]));
     if (cluster !== null) {
       const spec = `${cluster.url}#fleet-${processes}:`;
-      rows.push(await crawlRow("Redis Cluster", processes, spec, web.port, clusterNodes));
+      await row(crawlRow("Redis Cluster", processes, spec, web.port, clusterNodes));
     }
-    // Each row as it comes: a long bench stopped midway still gives what it measured.
-    for (const row of rows.slice(-(cluster === null ? 2 : 3))) console.error(JSON.stringify(row));
   }
   // One request at a time: the server's reads are then the client's round trips, one each
   // (with many in flight, ioredis's writes of several visits arrive in one read). Not on a
   // large web, where it would outlast the row's time limit.
-  if (SITES <= 1000)
+  if (SITES <= 1000 && STORES.includes("redis"))
     rows.push(await crawlRow("Redis", 1, `${redis.url}#fleet-seq:`, web.port, [redis.url], 1));
   printTable(
     `heed crawl as a fleet: ${SITES} sites × ${PAGES} pages, no delay`,
@@ -415,7 +444,7 @@ try {
       fmt(r.statements / r.pages, 1),
     ]),
   );
-  for (const [name, shape] of Object.entries(URL_SHAPES)) {
+  for (const [name, shape] of URLS === 0 ? [] : Object.entries(URL_SHAPES)) {
     const { bytes, length } = await bytesPerQueuedUrl(redis.url, shape);
     console.log(
       `\nRedis bytes a queued URL (${fmt(URLS, 0)} ${name} URLs of ${fmt(length, 0)} characters ` +
