@@ -292,7 +292,7 @@ export interface CrawlStore {
    * and each other's heartbeats (DESIGN §2).
    */
   readonly now: () => number;
-  /** The store's count of leases and page settles, to notice a store that went back. */
+  /** The store's count of leases and settles, to notice a store that went back. */
   readonly writes: WriteCount;
   /**
    * Why the store was given up, when it was: a server unreachable for longer than its bounded
@@ -303,7 +303,7 @@ export interface CrawlStore {
 }
 
 /**
- * The store counts every lease and every page settle; each process keeps the highest count it
+ * The store counts every lease and every settle; each process keeps the highest count it
  * saw (./write-counter.ts). A count that comes back not above it means the store went back to
  * an older state (a restored snapshot or copy): the call that shows it throws a StoreError with
  * code `HEED_STORE_WENT_BACK`, before a leased URL is fetched, and {@link CrawlStore.failure}

@@ -1,10 +1,10 @@
 /**
- * The store's write count as one process sees it. The store counts every lease and every page
- * settle (Redis: one key a shard, incremented in the same script; SQLite: one row, in the same
- * transaction) and hands the count back; the process keeps the highest it saw. A count not
- * above it can only come from a store that went back to an older state: a Redis restored from
- * an older snapshot, a failover to a replica that was behind, an older copy of the SQLite file.
- * The lease that shows it is refused before its URL is fetched: the crawl stops there, rather
+ * The store's write count as one process sees it. The store counts every lease and every settle, a
+ * fetched page's or any other (Redis: one key a shard, incremented in the same script; SQLite: one
+ * row, in the same transaction) and hands the count back; the process keeps the highest it saw. A
+ * count not above it can only come from a store that went back to an older state: a Redis restored
+ * from an older snapshot, a failover to a replica that was behind, an older copy of the SQLite
+ * file. The lease that shows it is refused before its URL is fetched: the crawl stops there, rather
  * than fetch again pages it fetched and keep gaps from moments the store forgot.
  */
 import { STORE_LOST_MESSAGE, StoreError } from "./errors.js";

@@ -215,7 +215,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   const writes = redisWriteCounter(client, keys, giveUpOn);
   return {
     shared: true,
-    frontier: redisFrontier(client as FrontierClient, keys),
+    frontier: redisFrontier(client as FrontierClient, keys, writes),
     steps: redisPageSteps(client as FrontierClient & PageStepCommands, keys, pages, writes),
     robots: redisRobotsCache(client, keys),
     reservations: redisReservations(client as Redis & ReservationCommands, keys),

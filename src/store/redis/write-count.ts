@@ -1,8 +1,9 @@
 /**
  * The Redis store's write count (../write-counter.ts): one key a shard, `T writes`, incremented
- * inside the lease and page-settle scripts of that shard, so that the count a call returns comes
- * from the very state it leased from or settled into, in the script's own slot. A snapshot
- * restored, or a replica promoted, holds the counts it had then: lower than what a process saw.
+ * inside the lease and settle scripts of that shard (the page path's and the frontier's own), so
+ * that the count a call returns comes from the very state it leased from or settled into, in the
+ * script's own slot. A snapshot restored, or a replica promoted, holds the counts it had then:
+ * lower than what a process saw.
  */
 import { WriteCounter } from "../write-counter.js";
 import type { StoreError } from "../errors.js";
