@@ -314,6 +314,12 @@ export interface WriteCount {
   highest(): number;
   /** Reads the store's count, writing nothing; the highest seen becomes at least it. */
   read(): Promise<number>;
+  /**
+   * Reads the count of each part of the store (a Redis shard), writing nothing: one below the
+   * highest this process saw of it means the store went back, and {@link CrawlStore.failure}
+   * says so from then on (nothing is thrown). For a part no lease reaches any more.
+   */
+  check(): Promise<void>;
 }
 
 /**

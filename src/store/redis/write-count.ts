@@ -40,8 +40,14 @@ export function redisWriteCounter(
 ): WriteCounter {
   // Each shard counts apart (a cluster has no key every script could reach): the store's count
   // is their sum, which only grows while no shard goes back.
-  return new WriteCounter(async () => {
+  const parts = async (): Promise<ReadonlyMap<string, number>> => {
     const counts = await Promise.all(keys.shards.map((T) => client.get(`${T}writes`)));
-    return counts.reduce((sum, n) => sum + Number(n ?? 0), 0);
-  }, onWentBack);
+    return new Map(keys.shards.map((T, i) => [T, Number(counts[i] ?? 0)]));
+  };
+  const whole = async (): Promise<number> => {
+    let sum = 0;
+    for (const n of (await parts()).values()) sum += n;
+    return sum;
+  };
+  return new WriteCounter(whole, onWentBack, parts);
 }
