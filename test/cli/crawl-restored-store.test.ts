@@ -11,21 +11,11 @@ import { describe, it } from "node:test";
 import { Redis } from "ioredis";
 import { sleep } from "../../src/crawler/sleep.js";
 import { startRedisServer } from "../helpers/redis-server.js";
-import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { crawlArgs as heedCrawl, runCli, spawnCli } from "../helpers/run-cli.js";
 import { isPage, type Site, startSite } from "../helpers/synthetic-site.js";
 
-const crawlArgs = (site: Site, store: string, extra: readonly string[] = []) => [
-  "crawl",
-  `${site.origin}/`,
-  "--agent",
-  "heedtest",
-  "--store",
-  store,
-  "--store-wait",
-  "30",
-  "--no-sitemaps",
-  ...extra,
-];
+const crawlArgs = (site: Site, store: string, extra: readonly string[] = []) =>
+  heedCrawl(`${site.origin}/`, store, "--store-wait", "30", "--no-sitemaps", ...extra);
 
 /** Pages the site was asked for more than once, with how often. */
 function twice(site: Site): string[] {
@@ -86,7 +76,11 @@ describe("a store restored older than the crawl's last write", { timeout: 180_00
         env,
       });
       assert.equal(accepted.code, 0, accepted.stderr);
-      assert.equal(new Set(site.paths().filter(isPage)).size, 40, "every page fetched");
+      assert.equal(
+        new Set(site.paths().filter(isPage)).size,
+        40,
+        accepted.stdout + accepted.stderr,
+      );
     } finally {
       await site.close();
       await server.stop();
