@@ -12,6 +12,7 @@ import { Redis } from "ioredis";
 import { StoreError } from "../../src/store/errors.js";
 import { openRedisStore } from "../../src/store/redis/index.js";
 import type { CrawlStore, NewUrl } from "../../src/store/types.js";
+import { startRedisCluster } from "../helpers/redis-cluster.js";
 import { startRedisServer } from "../helpers/redis-server.js";
 
 const A = "https://a.example";
@@ -60,6 +61,40 @@ describe("redis: a snapshot older than the frontier's own writes", { timeout: 60
       await store?.close();
       await server.stop();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a cluster master restored to a lease since settled: no lease finds it, a check does", async () => {
+    // The restored shard holds its only URL leased by this very process: nothing is due there
+    // until the lease runs out (minutes), so no lease can show the count gone back.
+    const cluster = await startRedisCluster();
+    let store: CrawlStore | null = null;
+    try {
+      store = await openRedisStore({
+        url: cluster.url,
+        prefix: "restored:",
+        unreachableMs: 20_000,
+      });
+      await store.reservations.setIdentity("crawl-1", [`${A}/`]);
+      await store.frontier.add([url("/1")]);
+      const lease = await store.frontier.lease(A, T0, LEASE_MS, null, "p1");
+      assert.ok(lease !== null);
+      const nodes = cluster.nodes.map((node) => new Redis(node.url, { maxRetriesPerRequest: 1 }));
+      const holders = await Promise.all(nodes.map((node) => node.keys("restored:*writes")));
+      const i = holders.findIndex((found) => found.length > 0);
+      await nodes[i]?.save();
+      for (const node of nodes) node.disconnect();
+      await store.frontier.settle(lease, { kind: "done", status: 200, at: T0 });
+      await cluster.restart(i);
+      await store.writes.check();
+      const failed = store.failure();
+      assert.ok(
+        failed instanceof StoreError && failed.code === "HEED_STORE_WENT_BACK",
+        String(failed),
+      );
+    } finally {
+      await store?.close();
+      await cluster.stop();
     }
   });
 });
