@@ -80,6 +80,9 @@ export class ProcessWatch {
   private async tick(): Promise<void> {
     const { store, now } = this.options;
     if (!(await this.holds())) return;
+    // A store that went back is found at a lease; a part of it no lease reaches any more (its
+    // URLs leased, in the state restored, by this very process) only by reading its count.
+    await store.writes.check();
     const at = now();
     await store.reservations.beat({
       id: this.id,

@@ -305,7 +305,7 @@ export interface CrawlStore {
    * and each other's heartbeats (DESIGN §2).
    */
   readonly now: () => number;
-  /** The store's count of leases and page settles, to notice a store that went back. */
+  /** The store's count of leases and settles, to notice a store that went back. */
   readonly writes: WriteCount;
   /**
    * Why the store was given up, when it was: a server unreachable for longer than its bounded
@@ -316,7 +316,7 @@ export interface CrawlStore {
 }
 
 /**
- * The store counts every lease and every page settle; each process keeps the highest count it
+ * The store counts every lease and every settle; each process keeps the highest count it
  * saw (./write-counter.ts). A count that comes back not above it means the store went back to
  * an older state (a restored snapshot or copy): the call that shows it throws a StoreError with
  * code `HEED_STORE_WENT_BACK`, before a leased URL is fetched, and {@link CrawlStore.failure}
@@ -327,6 +327,12 @@ export interface WriteCount {
   highest(): number;
   /** Reads the store's count, writing nothing; the highest seen becomes at least it. */
   read(): Promise<number>;
+  /**
+   * Reads the count of each part of the store (a Redis shard), writing nothing: one below the
+   * highest this process saw of it means the store went back, and {@link CrawlStore.failure}
+   * says so from then on (nothing is thrown). For a part no lease reaches any more.
+   */
+  check(): Promise<void>;
 }
 
 /**

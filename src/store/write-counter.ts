@@ -1,10 +1,10 @@
 /**
- * The store's write count as one process sees it. The store counts every lease and every page
- * settle (Redis: one key a shard, incremented in the same script; SQLite: one row, in the same
- * transaction) and hands the count back; the process keeps the highest it saw. A count not
- * above it can only come from a store that went back to an older state: a Redis restored from
- * an older snapshot, a failover to a replica that was behind, an older copy of the SQLite file.
- * The lease that shows it is refused before its URL is fetched: the crawl stops there, rather
+ * The store's write count as one process sees it. The store counts every lease and every settle, a
+ * fetched page's or any other (Redis: one key a shard, incremented in the same script; SQLite: one
+ * row, in the same transaction) and hands the count back; the process keeps the highest it saw. A
+ * count not above it can only come from a store that went back to an older state: a Redis restored
+ * from an older snapshot, a failover to a replica that was behind, an older copy of the SQLite
+ * file. The lease that shows it is refused before its URL is fetched: the crawl stops there, rather
  * than fetch again pages it fetched and keep gaps from moments the store forgot.
  */
 import { STORE_LOST_MESSAGE, StoreError } from "./errors.js";
@@ -24,6 +24,9 @@ export class WriteCounter implements WriteCount {
     private readonly current: () => Promise<number>,
     /** Told once, when the store is found to have gone back. */
     private readonly onWentBack: (error: StoreError) => void = () => {},
+    /** Reads each part's count without writing; by default the whole count is one part, "". */
+    private readonly parts: () => Promise<ReadonlyMap<string, number>> = async () =>
+      new Map([["", await current()]]),
   ) {}
 
   highest(): number {
@@ -36,6 +39,32 @@ export class WriteCounter implements WriteCount {
     const count = await this.current();
     if (count > this.#read) this.#read = count;
     return count;
+  }
+
+  /**
+   * Reads each part's count, writing nothing: one below the highest this process saw of it
+   * means the store went back, told as by {@link wrote} but not thrown. This finds a part no
+   * lease reaches any more: restored to a moment when this process held leases it has settled
+   * since, it has nothing to lease until they run out.
+   */
+  async check(): Promise<void> {
+    if (this.#wentBack !== null) return;
+    // The highest seen before the counts are asked for: each came back from a write the store
+    // had made before it reads them, so a count below it can only come from an older state
+    // (a write answered while the reads are on their way may be above what they return).
+    const seen = new Map(this.#highest);
+    const counts = await this.parts();
+    if (this.#wentBack !== null) return;
+    for (const [part, count] of counts) {
+      const highest = seen.get(part) ?? 0;
+      // None at all: a store that lost everything, which the crawl's identity tells in its own
+      // words (a part restored from before its first write has its URLs queued, for a lease
+      // to find).
+      if (count === 0 || count >= highest) continue;
+      this.#wentBack = this.#older(count, highest);
+      this.onWentBack(this.#wentBack);
+      return;
+    }
   }
 
   /** Why the store is no longer trusted, once it went back; null until then. */

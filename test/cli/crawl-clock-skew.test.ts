@@ -12,22 +12,13 @@ import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { sleep } from "../../src/crawler/sleep.js";
 import { redisForFile } from "../helpers/redis-server.js";
-import { spawnCli, type CliResult } from "../helpers/run-cli.js";
+import { crawlArgs, spawnCli, type CliResult } from "../helpers/run-cli.js";
 import { arrivals, assertGaps } from "../helpers/site-gaps.js";
 import { type Site, startSite } from "../helpers/synthetic-site.js";
 
 const redis = redisForFile();
 
-const crawlArgs = (seeds: readonly string[], store: string) => [
-  "crawl",
-  ...seeds,
-  "--agent",
-  "heedtest",
-  "--store",
-  store,
-  "--quiet",
-  "--json",
-];
+const QUIET = ["--quiet", "--json"];
 
 /** Runs `heed crawl` with its wall clock shifted by `skewMs`. */
 function crawlSkewed(args: readonly string[], skewMs: number) {
@@ -51,7 +42,7 @@ async function twoClocks(t: TestContext, store: (dir: string) => Promise<string>
   const dir = await mkdtemp(join(tmpdir(), "heed-skew-"));
   const site = await startSite({ pages: 4, links: 2, robots: "User-agent: *\nCrawl-delay: 3\n" });
   try {
-    const args = crawlArgs([`${site.origin}/`], await store(dir));
+    const args = crawlArgs(`${site.origin}/`, await store(dir), ...QUIET);
     const runs = [crawlSkewed(args, 0), crawlSkewed(args, 2_000)];
     assertExited(await Promise.all(runs.map((r) => r.done)));
     t.diagnostic(`arrivals (ms:path): ${arrivals(site.log)}`);
@@ -110,6 +101,7 @@ describe("crawler processes whose clocks differ", { concurrency: true, timeout: 
       const args = crawlArgs(
         [`${reading.origin}/`, `${fetching.origin}/`],
         `${await redis.url()}#skew-beat:${process.pid}:`,
+        ...QUIET,
       );
       const behind = crawlSkewed(args, -12_000);
       const asked = () =>

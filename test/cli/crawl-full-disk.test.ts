@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { WARCParser } from "warcio";
 import { tempDir } from "../helpers/crawl-harness.js";
+import { onMountedDisk } from "../helpers/mounted-disk.js";
 import { runCli } from "../helpers/run-cli.js";
 import { mountSmallDisk } from "../helpers/small-disk.js";
 import { pageHtml, pagePath, startSite, type SiteOptions } from "../helpers/synthetic-site.js";
@@ -63,14 +64,8 @@ describe("heed crawl when its storage fails", { timeout: 240_000 }, () => {
   it("a WARC output that fills the disk: exit 3, the files whole, no page lost", async (t) => {
     const temp = await tempDir("heed-cli-full-");
     const site = await noisySite();
-    const disk = await mountSmallDisk(join(temp.dir, "small"), DISK_KIB);
-    if (typeof disk === "string") {
-      t.skip(disk);
-      await site.close();
-      await temp.cleanup();
-      return;
-    }
-    try {
+    const mount = () => mountSmallDisk(join(temp.dir, "small"), DISK_KIB);
+    await onMountedDisk({ t, temp, site, mount }, async (disk) => {
       const args = ["crawl", `${site.origin}/`, "--agent", "heedtest", "--no-sitemaps"];
       const store = ["--store", join(temp.dir, "full.db")];
       const full = await runCli([...args, ...store, "--out", disk.dir, "--json"], {
@@ -92,24 +87,14 @@ describe("heed crawl when its storage fails", { timeout: 240_000 }, () => {
       const every = Array.from({ length: PAGES }, (_, n) => `${site.origin}${pagePath(n)}`);
       const lost = every.filter((url) => !first.has(url) && !second.has(url));
       assert.deepEqual(lost, []);
-    } finally {
-      await disk.unmount();
-      await site.close();
-      await temp.cleanup();
-    }
+    });
   });
 
   it("an SQLite store that fills the disk: exit 3 naming it, and the crawl resumes", async (t) => {
     const temp = await tempDir("heed-cli-full-db-");
     const site = await startSite({ pages: STORE_PAGES, links: 20 });
-    const disk = await mountSmallDisk(join(temp.dir, "small"), STORE_DISK_KIB);
-    if (typeof disk === "string") {
-      t.skip(disk);
-      await site.close();
-      await temp.cleanup();
-      return;
-    }
-    try {
+    const mount = () => mountSmallDisk(join(temp.dir, "small"), STORE_DISK_KIB);
+    await onMountedDisk({ t, temp, site, mount }, async (disk) => {
       const db = join(disk.dir, "crawl.db");
       const args = [
         "crawl",
@@ -137,10 +122,6 @@ describe("heed crawl when its storage fails", { timeout: 240_000 }, () => {
       assert.deepEqual([summary.done, summary.queued], [STORE_PAGES, 0]);
       const pages = new Set(site.paths().filter((path) => path !== "/robots.txt"));
       assert.equal(pages.size, STORE_PAGES);
-    } finally {
-      await disk.unmount();
-      await site.close();
-      await temp.cleanup();
-    }
+    });
   });
 });

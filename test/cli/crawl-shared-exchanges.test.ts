@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import { TOLERANCE_MS } from "../helpers/crawl-harness.js";
-import { runCli } from "../helpers/run-cli.js";
+import { crawlArgs, runCli } from "../helpers/run-cli.js";
 import { redisForFile } from "../helpers/redis-server.js";
 
 const DELAY_MS = 400;
@@ -84,18 +84,14 @@ describe("datasets and RUP exchanges share the site's reservation", { timeout: 1
     const store = await redisStore("datasets");
     const site = await startSite();
     try {
-      const args = [
-        "crawl",
+      const args = crawlArgs(
         `${site.origin}/`,
-        "--agent",
-        "heedtest",
-        "--store",
         store,
         "--datasets",
         "--no-sitemaps",
         "--quiet",
         "--json",
-      ];
+      );
       const [a, b] = await Promise.all([
         runCli(args, { timeoutMs: 100_000 }),
         runCli(args, { timeoutMs: 100_000 }),
@@ -114,10 +110,9 @@ describe("datasets and RUP exchanges share the site's reservation", { timeout: 1
     const store = await redisStore("rup");
     const site = await startSite();
     try {
-      const crawl = runCli(
-        ["crawl", `${site.origin}/`, "--agent", "heedtest", "--store", store, "--quiet", "--json"],
-        { timeoutMs: 100_000 },
-      );
+      const crawl = runCli(crawlArgs(`${site.origin}/`, store, "--quiet", "--json"), {
+        timeoutMs: 100_000,
+      });
       const rup = (async () => {
         const common = ["--store", store, "--agent", "heedtest"];
         const reg = await runCli(

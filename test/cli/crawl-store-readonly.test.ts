@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { pageRequests, sleep, tempDir } from "../helpers/crawl-harness.js";
 import { mountFailingDisk } from "../helpers/failing-disk.js";
+import { onMountedDisk } from "../helpers/mounted-disk.js";
 import { runCli } from "../helpers/run-cli.js";
 import { startSite } from "../helpers/synthetic-site.js";
 
@@ -19,14 +20,8 @@ describe("heed crawl when its store turns read-only", { timeout: 240_000 }, () =
   it("an SQLite store on a disk that fails mid-crawl: exit 3 naming it, no page lost", async (t) => {
     const temp = await tempDir("heed-cli-ro-");
     const site = await startSite({ pages: PAGES, robots: "User-agent: *\nCrawl-delay: 0.2\n" });
-    const disk = await mountFailingDisk(join(temp.dir, "disk"), 32);
-    if (typeof disk === "string") {
-      t.skip(disk);
-      await site.close();
-      await temp.cleanup();
-      return;
-    }
-    try {
+    const mount = () => mountFailingDisk(join(temp.dir, "disk"), 32);
+    await onMountedDisk({ t, temp, site, mount }, async (disk) => {
       const db = join(disk.dir, "crawl.db");
       const args = ["crawl", `${site.origin}/`, "--agent", "heedtest", "--no-sitemaps"];
       const crawling = runCli([...args, "--json", "--store", db], { timeoutMs: 100_000 });
@@ -48,10 +43,6 @@ describe("heed crawl when its store turns read-only", { timeout: 240_000 }, () =
       assert.deepEqual([summary.done, summary.queued], [PAGES, 0]);
       const pages = new Set(pageRequests(site.log).map((r) => r.path));
       assert.equal(pages.size, PAGES);
-    } finally {
-      await disk.unmount();
-      await site.close();
-      await temp.cleanup();
-    }
+    });
   });
 });

@@ -57,11 +57,22 @@ async function startSite(routes: Record<string, Handler | string>): Promise<Site
   };
 }
 
+/**
+ * What is slow here is starting the CLI, not the sites: each run loads the HTTP client and the
+ * YAML reader, about half a second of CPU (more unbundled), and 17 runs share the machine with
+ * whatever else runs. Two tests at a time keep a run from queueing behind ten others for the
+ * CPU, and the limit on a run is there to end a hang, not to time it: no assertion rests on how
+ * fast a run is.
+ */
+const TESTS_AT_ONCE = 2;
+const RUN_LIMIT_MS = 120_000;
+const heed = (args: readonly string[]) => runCli(args, { timeoutMs: RUN_LIMIT_MS });
+
 const paths = (site: Site): string[] => site.log.map((r) => r.path);
 const byPath = (objects: Record<string, unknown>[]) =>
   new Map(objects.map((o) => [JSON.stringify(o.path), o]));
 
-describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
+describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () => {
   let temp: Awaited<ReturnType<typeof tempDir>>;
   before(async () => {
     temp = await tempDir("heed-datasets-");
@@ -87,7 +98,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       "/census/data.txt": "- path: 2020.csv\n  rows: 2\n- path: deeper/\n",
     });
     try {
-      const result = await runCli(["datasets", `${site.origin}/`, "--json"]);
+      const result = await heed(["datasets", `${site.origin}/`, "--json"]);
       assert.equal(result.code, 0, result.stderr);
       const objects = jsonLines(result.stdout);
       assert.deepEqual(
@@ -126,7 +137,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       "/data.txt": "- path: /a.csv\n  name: alpha\n  rows: 12\n  cols: 3\n  license: MIT\n",
     });
     try {
-      const result = await runCli(["datasets", site.origin]);
+      const result = await heed(["datasets", site.origin]);
       assert.equal(result.code, 0, result.stderr);
       const lines = result.stdout.trimEnd().split("\n");
       assert.match(lines[0] ?? "", /^STATE\s+NAME\s+PATH\s+ROWS\s+COLS\s+LICENSE\s+TYPE\s+FROM$/);
@@ -156,7 +167,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       "/samples/draft.csv": "a\n2\n",
     });
     try {
-      const harvester = await runCli(["datasets", site.origin, "--agent", "Harvester", "--json"]);
+      const harvester = await heed(["datasets", site.origin, "--agent", "Harvester", "--json"]);
       assert.equal(harvester.code, 0, harvester.stderr);
       const mine = jsonLines(harvester.stdout);
       assert.deepEqual(
@@ -166,7 +177,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       assert.match(harvester.stderr, /draft form \(robots\.txt grammar\)/);
 
       const dir = join(temp.dir, "draft-download");
-      const other = await runCli([
+      const other = await heed([
         "datasets",
         site.origin,
         "--agent",
@@ -221,7 +232,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
     });
     try {
       const dir = join(temp.dir, "guesses");
-      const result = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      const result = await heed(["datasets", site.origin, "--json", "--download", dir]);
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stderr, /404: the site has no \/data\.txt/);
       const objects = jsonLines(result.stdout);
@@ -255,7 +266,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       },
     });
     try {
-      const result = await runCli(["datasets", site.origin, "--json"]);
+      const result = await heed(["datasets", site.origin, "--json"]);
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stderr, /200 with an HTML page, not a data\.txt/);
       assert.deepEqual(
@@ -279,7 +290,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
     });
     try {
       const dir = join(temp.dir, "forbidden");
-      const result = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      const result = await heed(["datasets", site.origin, "--json", "--download", dir]);
       assert.equal(result.code, 0, result.stderr);
       const objects = jsonLines(result.stdout);
       assert.deepEqual(
@@ -301,7 +312,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
 
       // A robot the robots.txt shuts out entirely does not even read /data.txt.
       const before = site.log.length;
-      const greedy = await runCli(["datasets", site.origin, "--agent", "greedy", "--json"]);
+      const greedy = await heed(["datasets", site.origin, "--agent", "greedy", "--json"]);
       assert.equal(greedy.code, 1);
       assert.match(
         greedy.stderr,
@@ -325,7 +336,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       "/huge/data.txt": huge,
     });
     try {
-      const result = await runCli(["datasets", site.origin, "--json"]);
+      const result = await heed(["datasets", site.origin, "--json"]);
       assert.equal(result.code, 0, result.stderr);
       assert.deepEqual(
         jsonLines(result.stdout).map((o) => o.path),
@@ -347,11 +358,11 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
         ),
       );
 
-      const broken = await runCli(["lint", `${site.origin}/broken/data.txt`]);
+      const broken = await heed(["lint", `${site.origin}/broken/data.txt`]);
       assert.equal(broken.code, 1);
       assert.match(broken.stdout, /broken\/data\.txt:\d+: error: YAML: .* \[yaml-syntax\]/);
 
-      const big = await runCli(["lint", `${site.origin}/huge/data.txt`]);
+      const big = await heed(["lint", `${site.origin}/huge/data.txt`]);
       assert.equal(big.code, 1);
       assert.match(
         big.stdout,
@@ -397,7 +408,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
     });
     try {
       const dir = join(temp.dir, "resume");
-      const first = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      const first = await heed(["datasets", site.origin, "--json", "--download", dir]);
       assert.equal(first.code, 1, "a cut download is a failure");
       assert.match(first.stderr, /big\.bin: failed: .*run again to resume/);
       const host = new URL(site.origin).host;
@@ -405,7 +416,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       const part = await stat(join(dir, ".heed", "parts", `${partName}.part`));
       assert.ok(part.size > 0 && part.size < body.length, `part of ${part.size} bytes`);
 
-      const second = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      const second = await heed(["datasets", site.origin, "--json", "--download", dir]);
       assert.equal(second.code, 0, second.stderr);
       const big = jsonLines(second.stdout)[0] as { downloads: Record<string, unknown>[] };
       assert.deepEqual(big.downloads[0], {
@@ -454,7 +465,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
       }
       // A third run finds the files whole and fetches nothing but robots.txt and the catalog.
       const before = site.log.length;
-      const third = await runCli(["datasets", site.origin, "--download", dir]);
+      const third = await heed(["datasets", site.origin, "--download", dir]);
       assert.equal(third.code, 0);
       assert.deepEqual(
         site.log.slice(before).map((r) => r.path),
@@ -476,7 +487,7 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
     });
     try {
       const dir = join(temp.dir, "pins");
-      const result = await runCli(["datasets", site.origin, "--json", "--download", dir]);
+      const result = await heed(["datasets", site.origin, "--json", "--download", dir]);
       assert.equal(result.code, 0, result.stderr);
       const [pin, ...rest] = jsonLines(result.stdout);
       assert.deepEqual(rest, []);
@@ -502,10 +513,10 @@ describe("heed datasets", { concurrency: true, timeout: 120_000 }, () => {
   });
 
   it("bad input: exit 2 with a message", async () => {
-    const notUrl = await runCli(["datasets", "not a url"]);
+    const notUrl = await heed(["datasets", "not a url"]);
     assert.equal(notUrl.code, 2);
     assert.match(notUrl.stderr, /expected a site URL/);
-    const badAgent = await runCli(["datasets", "http://127.0.0.1:9/", "--agent", "@bot"]);
+    const badAgent = await heed(["datasets", "http://127.0.0.1:9/", "--agent", "@bot"]);
     assert.equal(badAgent.code, 2);
     assert.match(badAgent.stderr, /--agent: expected a name token/);
   });

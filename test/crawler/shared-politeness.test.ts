@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { redisForFile } from "../helpers/redis-server.js";
 import { TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { arrivals, assertGaps } from "../helpers/site-gaps.js";
-import { runCli, spawnCli, type CliResult } from "../helpers/run-cli.js";
+import { crawlArgs as heedCrawl, runCli, spawnCli, type CliResult } from "../helpers/run-cli.js";
 import { isPage, type LoggedRequest, startSite } from "../helpers/synthetic-site.js";
 import { sleep } from "../../src/crawler/sleep.js";
 
@@ -20,17 +20,8 @@ async function freshStore(): Promise<string> {
   return `${url}#heed-politeness:${process.pid}:${++prefixes}:`;
 }
 
-const crawlArgs = (seed: string, store: string, extra: readonly string[] = []) => [
-  "crawl",
-  seed,
-  "--agent",
-  "heedtest",
-  "--store",
-  store,
-  "--quiet",
-  "--json",
-  ...extra,
-];
+const crawlArgs = (seed: string, store: string, extra: readonly string[] = []) =>
+  heedCrawl(seed, store, "--quiet", "--json", ...extra);
 
 /** Starts `n` processes, `staggerMs` apart, and waits for all. */
 async function runMany(

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { redisForFile } from "../helpers/redis-server.js";
 import { TOLERANCE_MS } from "../helpers/crawl-harness.js";
-import { runCli } from "../helpers/run-cli.js";
+import { crawlArgs, runCli } from "../helpers/run-cli.js";
 import { startSite } from "../helpers/synthetic-site.js";
 import { isPage } from "../helpers/synthetic-site.js";
 
@@ -22,16 +22,7 @@ describe("two processes, one Redis crawl", { timeout: 90_000 }, () => {
     });
     try {
       const store = `${url}#heed-shared-test:${process.pid}:`;
-      const args = [
-        "crawl",
-        `${site.origin}/`,
-        "--agent",
-        "heedtest",
-        "--store",
-        store,
-        "--quiet",
-        "--json",
-      ];
+      const args = crawlArgs(`${site.origin}/`, store, "--quiet", "--json");
       const [a, b] = await Promise.all([
         runCli(args, { timeoutMs: 60_000 }),
         runCli(args, { timeoutMs: 60_000 }),

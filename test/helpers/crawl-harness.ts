@@ -12,8 +12,9 @@ import {
   type CrawlEvent,
   type CrawlSummary,
 } from "../../src/crawler/crawler.js";
-import { createHttpClient } from "../../src/net/http-client.js";
+import { createHttpClient, type HttpClient } from "../../src/net/http-client.js";
 import { openStore } from "../../src/store/index.js";
+import type { CrawlStore } from "../../src/store/types.js";
 import { isPage, type LoggedRequest } from "./synthetic-site.js";
 
 /**
@@ -48,6 +49,10 @@ export type HarnessOptions = Partial<Omit<CrawlerOptions, "store" | "client" | "
   readonly limitMs?: number;
   /** Keep the store here instead of a fresh temporary directory. */
   readonly storePath?: string;
+  /** The store the crawl is given, made from the one opened (a test that steps between calls). */
+  readonly wrapStore?: (store: CrawlStore) => CrawlStore;
+  /** The HTTP client the crawl is given, made from the one created (a test that steps between requests). */
+  readonly wrapClient?: (client: HttpClient) => HttpClient;
 };
 
 /** A temporary directory, removed by `cleanup`. */
@@ -65,13 +70,15 @@ export async function runCrawl(
   options: HarnessOptions = {},
 ): Promise<CrawlRun> {
   const temp = options.storePath === undefined ? await tempDir() : null;
-  const store = await openStore(options.storePath ?? join(temp?.dir ?? "", "crawl.db"));
+  const opened = await openStore(options.storePath ?? join(temp?.dir ?? "", "crawl.db"));
+  const store = options.wrapStore?.(opened) ?? opened;
   const perHost = options.perHost ?? 1;
-  const client = createHttpClient({
+  const created = createHttpClient({
     userAgent: options.userAgent ?? USER_AGENT,
     allowPrivateAddresses: true,
     connectionsPerOrigin: perHost,
   });
+  const client = options.wrapClient?.(created) ?? created;
   const controller = new AbortController();
   const timers: NodeJS.Timeout[] = [];
   if (options.abortAfterMs !== undefined)
@@ -85,7 +92,14 @@ export async function runCrawl(
     }, limitMs),
   );
   const events: CrawlEvent[] = [];
-  const { abortAfterMs: _a, limitMs: _l, storePath: _s, ...rest } = options;
+  const {
+    abortAfterMs: _a,
+    limitMs: _l,
+    storePath: _s,
+    wrapStore: _w,
+    wrapClient: _c,
+    ...rest
+  } = options;
   const started = Date.now();
   try {
     const summary = await crawl({

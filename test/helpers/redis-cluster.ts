@@ -12,6 +12,13 @@ export interface RedisCluster {
   /** `redis+cluster://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3`. */
   readonly url: string;
   readonly nodes: readonly RedisServer[];
+  /** Where node `i` writes its snapshot when told to SAVE (none is written otherwise). */
+  snapshotOf(i: number): string;
+  /**
+   * Stops node `i` without saving and starts it again on its port, as the same cluster node
+   * (its nodes file), from what its snapshot file holds then: a node restored from a snapshot.
+   */
+  restart(i: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -29,23 +36,20 @@ function cli(port: number, args: readonly string[]): string {
 export async function startRedisCluster(): Promise<RedisCluster> {
   const dir = await mkdtemp(join(tmpdir(), "heed-cluster-"));
   const nodes: RedisServer[] = [];
+  const nodeArgs = (i: number) => [
+    "--cluster-enabled",
+    "yes",
+    "--cluster-config-file",
+    join(dir, `nodes-${i}.conf`),
+    "--cluster-node-timeout",
+    "5000",
+    "--dir",
+    dir,
+    "--dbfilename",
+    `dump-${i}.rdb`,
+  ];
   try {
-    for (let i = 0; i < 3; i++) {
-      nodes.push(
-        await startRedisServer({
-          args: [
-            "--cluster-enabled",
-            "yes",
-            "--cluster-config-file",
-            join(dir, `nodes-${i}.conf`),
-            "--cluster-node-timeout",
-            "5000",
-            "--dir",
-            dir,
-          ],
-        }),
-      );
-    }
+    for (let i = 0; i < 3; i++) nodes.push(await startRedisServer({ args: nodeArgs(i) }));
     const create = spawn(
       "redis-cli",
       [
@@ -76,6 +80,18 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   return {
     url: `redis+cluster://${nodes.map((n) => `127.0.0.1:${n.port}`).join(",")}`,
     nodes,
+    snapshotOf: (i) => join(dir, `dump-${i}.rdb`),
+    async restart(i) {
+      const node = nodes[i];
+      if (node === undefined) throw new Error(`no node ${i}`);
+      await node.stop();
+      nodes[i] = await startRedisServer({ port: node.port, args: nodeArgs(i) });
+      const deadline = Date.now() + READY_TIMEOUT_MS;
+      while (!/cluster_state:ok/.test(cli(node.port, ["cluster", "info"]))) {
+        if (Date.now() > deadline) throw new Error(`node ${i} did not rejoin the cluster`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     async stop() {
       for (const n of nodes) await n.stop();
       await rm(dir, { recursive: true, force: true });

@@ -70,6 +70,16 @@ export function runCli(
   });
 }
 
+/** `heed crawl` of `seeds` as the tests' agent (heedtest) on `store`, then `extra`. */
+export function crawlArgs(
+  seeds: string | readonly string[],
+  store: string,
+  ...extra: readonly string[]
+): string[] {
+  const from = typeof seeds === "string" ? [seeds] : seeds;
+  return ["crawl", ...from, "--agent", "heedtest", "--store", store, ...extra];
+}
+
 export function jsonLines(stdout: string): Record<string, unknown>[] {
   return stdout
     .split("\n")

@@ -130,6 +130,25 @@ export function storeContract(name: string, harness: StoreHarness): void {
         assert.equal(other.writes.highest(), 2);
       }),
     );
+
+    it(
+      "counts the frontier's own lease (an IP-bound pace) and every settle, not only a page's",
+      withStore(async (store) => {
+        await store.frontier.add([entry(A, "/robots.txt"), entry(A, "/2")]);
+        const robots = await store.frontier.lease(A, T0, LEASE_MS, null, "p1");
+        assert.ok(robots !== null);
+        assert.equal(store.writes.highest(), 1);
+        await store.frontier.settle(robots, { kind: "skipped", reason: "robots", at: T0 });
+        assert.equal(store.writes.highest(), 2);
+        // Nothing due: nothing leased, nothing counted.
+        assert.equal(await store.frontier.lease(B, T0, LEASE_MS, null, "p1"), null);
+        const page = await store.frontier.lease(A, T0, LEASE_MS, null, "p1");
+        assert.ok(page !== null);
+        await store.frontier.settle(page, { kind: "retry", reason: "503", notBefore: T0 + 1 });
+        assert.equal(store.writes.highest(), 4);
+        assert.equal(await store.writes.read(), 4);
+      }),
+    );
   });
 
   describe(`${name}: Frontier.add — "the URLs never seen before (in any state)"`, () => {

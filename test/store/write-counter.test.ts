@@ -55,3 +55,52 @@ it("a store holding no crawl after counts were seen lost its data: HEED_STORE_LO
       /lost its data/.test(error.message),
   );
 });
+
+it("check reads each part: one below the highest seen of it went back, told and not thrown", async () => {
+  const told: StoreError[] = [];
+  let counts = new Map([
+    ["a", 4],
+    ["b", 9],
+  ]);
+  const counter = new WriteCounter(
+    async () => 0,
+    (error) => told.push(error),
+    async () => counts,
+  );
+  counter.wrote(4, true, "a");
+  counter.wrote(9, true, "b");
+  await counter.check();
+  assert.equal(counter.wentBack(), null, "counts as high as seen are no going back");
+  counts = new Map([
+    ["a", 0],
+    ["b", 9],
+  ]);
+  await counter.check();
+  assert.equal(counter.wentBack(), null, "no count at all: lost, which the identity tells");
+  counts = new Map([
+    ["a", 2],
+    ["b", 12],
+  ]);
+  await counter.check();
+  assert.equal(told.length, 1);
+  assert.equal(counter.wentBack(), told[0]);
+  assert.match(told[0]?.message ?? "", /write count is 2, and this process had seen 4/);
+});
+
+it("check: a write answered while the counts are read is no going back", async () => {
+  const told: StoreError[] = [];
+  let counter: WriteCounter | null = null;
+  counter = new WriteCounter(
+    async () => 0,
+    (error) => told.push(error),
+    async () => {
+      // The store read 5, and a lease made after that read came back 6 before the answer did.
+      counter?.wrote(6, true, "a");
+      return new Map([["a", 5]]);
+    },
+  );
+  counter.wrote(5, true, "a");
+  await counter.check();
+  assert.deepEqual(told, []);
+  assert.equal(counter.highest(), 6);
+});

@@ -162,10 +162,12 @@ export class Schedule {
           if (next === null) {
             // Nothing queued: finished, unless URLs are still leased (by another process), or
             // the store lost everything it held.
-            if (!(await this.watch.holds())) continue;
             const sitemaps = await this.takeUpFreedSitemaps();
             if (sitemaps === "read") continue;
             const counts = await store.frontier.counts();
+            // The identity is read after the counts: a store emptied before they were read (a
+            // Redis restarted without its data) answers zeros, which would read as finished.
+            if (!(await this.watch.holds())) continue;
             if (counts.leased === 0 && sitemaps === "none")
               return endReason({
                 queued: counts.queued,

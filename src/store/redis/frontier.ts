@@ -8,12 +8,14 @@ import { randomUUID } from "node:crypto";
 import { StoreError, checkCount, checkNewUrls, checkNumber } from "../errors.js";
 import type { Frontier, Lease, NewUrl, Outcome } from "../types.js";
 import type { RedisClient, RedisKeys } from "./keys.js";
+import type { WriteCounter } from "../write-counter.js";
+import { wroteCount } from "./write-count.js";
 
 /** The scripts as ioredis commands (defined in ./index.ts); arguments are ARGV. */
 export interface FrontierCommands {
   heedAdd(...argv: string[]): Promise<number>;
   heedLease(...argv: string[]): Promise<(string | null)[] | null>;
-  heedSettle(...argv: string[]): Promise<number>;
+  heedSettle(...argv: string[]): Promise<[number, number]>;
   heedRecover(...argv: string[]): Promise<number>;
   heedSetNext(...argv: string[]): Promise<number>;
   heedReady(...keysThenArgv: string[]): Promise<string[]>;
@@ -201,7 +203,11 @@ async function claimInShards(
   return { origins, nextAt };
 }
 
-export function redisFrontier(client: FrontierClient, keys: RedisKeys): Frontier {
+export function redisFrontier(
+  client: FrontierClient,
+  keys: RedisKeys,
+  counter: WriteCounter,
+): Frontier {
   const T = keys.site;
   /** The shard claimReady looks at first, moved on at each call. */
   let firstShard = Math.floor(Math.random() * keys.shards.length);
@@ -254,20 +260,25 @@ export function redisFrontier(client: FrontierClient, keys: RedisKeys): Frontier
         id,
         owner ?? "",
       );
-      return got === null ? null : leaseOut(got, origin, id, until);
+      if (got === null) return null;
+      // Before the URL is fetched: a store that went back stops the crawl here.
+      wroteCount(counter, got.pop(), T(origin));
+      return leaseOut(got, origin, id, until);
     },
 
     async settle(lease, outcome) {
       const [moment, detail] = outcomeArgs(outcome);
       checkNumber("outcome time", Number(moment));
-      await client.heedSettle(
-        T(lease.entry.origin),
+      const own = T(lease.entry.origin);
+      const [, count] = await client.heedSettle(
+        own,
         lease.entry.url,
         lease.id,
         outcome.kind,
         moment,
         detail,
       );
+      wroteCount(counter, count, own);
     },
 
     async setNextAt(origin, at) {

@@ -55,6 +55,12 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const SILENCE_CHECK_MS = 1000;
 /** After the first connection, a lost one is tried again after at most this long (ms). */
 const MAX_RECONNECT_DELAY_MS = 2_000;
+/** How often a call answered CLUSTERDOWN is made again (ms). */
+const CLUSTER_DOWN_RETRY_MS = 200;
+/** MOVED and ASK answers a call may follow (ioredis's default), on top of CLUSTERDOWN's. */
+const CLUSTER_REDIRECTIONS = 16;
+/** How ioredis says a call ran out of redirections (CLUSTERDOWN for the whole wait included). */
+const CLUSTER_GAVE_UP = "Too many Cluster redirections";
 
 export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlStore> {
   const { url } = options;
@@ -105,10 +111,25 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
           lazyConnect: true,
           clusterRetryStrategy: retry,
           redisOptions: connection,
+          // A master restarting answers CLUSTERDOWN until it has joined again: a call waits
+          // for that as for a lost connection, up to the same bounded wait, not 16 tries.
+          retryDelayOnClusterDown: CLUSTER_DOWN_RETRY_MS,
+          maxRedirections: CLUSTER_REDIRECTIONS + Math.ceil(unreachableMs / CLUSTER_DOWN_RETRY_MS),
         });
   const watched = watchCommands(client);
   watched.onCommandError = (error) => {
     if (failure !== null || !connected) return;
+    if (error instanceof Error && error.message.startsWith(CLUSTER_GAVE_UP)) {
+      giveUpOn(
+        new StoreError(
+          "HEED_STORE_UNAVAILABLE",
+          `store ${redact(url)} did not answer: ${error.message} ` +
+            `(waited up to ${Math.round(unreachableMs / 1000)} s)`,
+          { cause: error },
+        ),
+      );
+      return;
+    }
     const refused = storeRefusal(error);
     if (refused !== null) {
       giveUpOn(
@@ -216,7 +237,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   const writes = redisWriteCounter(client, keys, giveUpOn);
   return {
     shared: true,
-    frontier: redisFrontier(client as FrontierClient, keys),
+    frontier: redisFrontier(client as FrontierClient, keys, writes),
     steps: redisPageSteps(client as FrontierClient & PageStepCommands, keys, pages, writes),
     robots: redisRobotsCache(client, keys),
     reservations: redisReservations(client as Redis & ReservationCommands, keys),

@@ -15,13 +15,14 @@ const REFUSALS: readonly (readonly [prefix: string, meaning: string])[] = [
   // A cluster asked for keys of several slots in one step (a prefix whose hash tag was lost):
   // asking again gives the same answer.
   ["CROSSSLOT", "keys of several cluster slots in one step"],
-  ["EXECABORT", "a transaction refused"],
 ];
 
 /** Why the server refuses writes for good, in its own words; null for any other error. */
 export function storeRefusal(error: unknown): string | null {
   if (!(error instanceof Error)) return null;
-  // A transaction's EXECABORT names its cause in the queued command's own reply, seen first.
+  // A transaction's EXECABORT is no refusal of its own: its cause is the queued command's own
+  // reply, seen first (every command's error passes here). That cause may pass: a master
+  // restarting answers LOADING, a cluster still joining CLUSTERDOWN, and the call is made again.
   const found = REFUSALS.find(([prefix]) => error.message.startsWith(`${prefix} `));
   return found === undefined ? null : `${found[1]}: ${error.message}`;
 }

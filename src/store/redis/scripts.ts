@@ -11,6 +11,7 @@
  * number formatting never touches a stored value.
  */
 import { MEMBER_LUA, SEQ_BYTES } from "./queue-member.js";
+import { COUNT_WRITE_BODY } from "./write-count.js";
 
 /**
  * Every script is defined with one key, its shard's part T (./keys.ts), so that a cluster
@@ -179,10 +180,13 @@ end
 /**
  * lease. ARGV: shard part T, origin, now, until, nextAt ('' when the caller holds the
  * reservation), lease id, owner ('' for none). Returns null, or url, depth, priority,
- * notBefore, referrer, meta, attempts.
+ * notBefore, referrer, meta, attempts, the shard's write count.
  */
-export const LEASE = `${PRELUDE}${LEASE_BODY}
-return leaseOne(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
+export const LEASE = `${PRELUDE}${LEASE_BODY}${COUNT_WRITE_BODY}
+local entry = leaseOne(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
+if not entry then return false end
+entry[#entry + 1] = countWrite()
+return entry
 `;
 
 /**
@@ -219,10 +223,10 @@ end
 /**
  * settle. ARGV: shard part T, url, lease id, kind, then for done: at, status; skipped and
  * failed: at, reason; retry and defer: notBefore, reason. Returns 1, or 0 when the lease was no
- * longer held (recovered since).
+ * longer held (recovered since), and the shard's write count.
  */
-export const SETTLE = `${PRELUDE}${SETTLE_BODY}
-return settleOne(ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+export const SETTLE = `${PRELUDE}${SETTLE_BODY}${COUNT_WRITE_BODY}
+return { settleOne(ARGV[2], ARGV[3], ARGV[4], ARGV[5]), countWrite() }
 `;
 
 /** The lease of a URL given back to the queue (a lease ended or its process died). */

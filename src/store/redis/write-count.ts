@@ -1,8 +1,9 @@
 /**
  * The Redis store's write count (../write-counter.ts): one key a shard, `T writes`, incremented
- * inside the lease and page-settle scripts of that shard, so that the count a call returns comes
- * from the very state it leased from or settled into, in the script's own slot. A snapshot
- * restored, or a replica promoted, holds the counts it had then: lower than what a process saw.
+ * inside the lease and settle scripts of that shard (the page path's and the frontier's own), so
+ * that the count a call returns comes from the very state it leased from or settled into, in the
+ * script's own slot. A snapshot restored, or a replica promoted, holds the counts it had then:
+ * lower than what a process saw.
  */
 import { WriteCounter } from "../write-counter.js";
 import type { StoreError } from "../errors.js";
@@ -39,8 +40,14 @@ export function redisWriteCounter(
 ): WriteCounter {
   // Each shard counts apart (a cluster has no key every script could reach): the store's count
   // is their sum, which only grows while no shard goes back.
-  return new WriteCounter(async () => {
+  const parts = async (): Promise<ReadonlyMap<string, number>> => {
     const counts = await Promise.all(keys.shards.map((T) => client.get(`${T}writes`)));
-    return counts.reduce((sum, n) => sum + Number(n ?? 0), 0);
-  }, onWentBack);
+    return new Map(keys.shards.map((T, i) => [T, Number(counts[i] ?? 0)]));
+  };
+  const whole = async (): Promise<number> => {
+    let sum = 0;
+    for (const n of (await parts()).values()) sum += n;
+    return sum;
+  };
+  return new WriteCounter(whole, onWentBack, parts);
 }

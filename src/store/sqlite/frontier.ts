@@ -11,6 +11,7 @@ import type Database from "better-sqlite3";
 import { checkCount, checkNewUrls, checkNumber } from "../errors.js";
 import type { Frontier, FrontierCounts, Lease, NewUrl, Outcome, QueuedUrl } from "../types.js";
 import { DONE, FAILED, LEASED, QUEUED, SKIPPED } from "./schema.js";
+import type { SqliteWriteCount } from "./write-count.js";
 
 /**
  * The dedup key held by the `urls_hash` index (the URL's text is in the table only): the high
@@ -84,7 +85,10 @@ interface Referrer {
 const STATE_OF_OUTCOME = { done: DONE, skipped: SKIPPED, failed: FAILED } as const;
 
 /** The frontier, and the step that gives back a dead process's leases (for the reservations). */
-export function sqliteFrontier(db: Database.Database): Frontier & {
+export function sqliteFrontier(
+  db: Database.Database,
+  writes: SqliteWriteCount,
+): Frontier & {
   readonly recoverOwner: (owner: string) => number;
   /** The add and settle steps, run inside a caller's transaction (../sqlite/page-steps.ts). */
   readonly addNow: (urls: readonly NewUrl[]) => number;
@@ -335,6 +339,18 @@ export function sqliteFrontier(db: Database.Database): Frontier & {
     sql.addTotal.run(1, state);
   });
 
+  // Every lease and settle is counted in its own transaction (./write-count.ts).
+  const leaseCounted = db.transaction(
+    (...args: Parameters<typeof leaseOne>): [Lease | null, number] => {
+      const lease = leaseOne(...args);
+      return [lease, lease === null ? 0 : writes.countNow()];
+    },
+  );
+  const settleCounted = db.transaction((lease: Lease, outcome: Outcome): number => {
+    settleOne(lease, outcome);
+    return writes.countNow();
+  });
+
   const recoverRows = (rows: readonly { origin_id: number }[]): number => {
     const origins = new Set(rows.map((row) => row.origin_id));
     for (const id of origins) sql.refreshMin.run({ id });
@@ -405,11 +421,14 @@ export function sqliteFrontier(db: Database.Database): Frontier & {
       checkNumber("now", now);
       checkNumber("leaseMs", leaseMs);
       if (nextAt !== null) checkNumber("nextAt", nextAt);
-      return leaseOne.immediate(origin, now, leaseMs, nextAt, owner ?? null);
+      const [lease, count] = leaseCounted.immediate(origin, now, leaseMs, nextAt, owner ?? null);
+      // Before the URL is fetched: a file that went back stops the crawl here.
+      if (lease !== null) writes.counter.wrote(count);
+      return lease;
     },
     async settle(lease, outcome) {
       checkNumber("outcome time", "at" in outcome ? outcome.at : outcome.notBefore);
-      settleOne.immediate(lease, outcome);
+      writes.counter.wrote(settleCounted.immediate(lease, outcome));
     },
     async setNextAt(origin, at) {
       checkNumber("at", at);

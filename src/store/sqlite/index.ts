@@ -84,12 +84,12 @@ export async function openSqliteStore(
     );
   }
 
-  const frontier = sqliteFrontier(db);
+  const writes = sqliteWriteCount(db);
+  const frontier = sqliteFrontier(db, writes);
   const reservations = sqliteReservations(db, frontier.recoverOwner);
   const log = sqliteCrawlLog(db);
   const pages = sqlitePageStore(db);
   const clock = await SampledClock.start({ read: sqliteTime(db) });
-  const writes = sqliteWriteCount(db);
   return {
     shared: false,
     frontier,

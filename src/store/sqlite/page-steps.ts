@@ -52,8 +52,7 @@ export function sqlitePageSteps(
         await reservations.release(origin, got.id, now, 0, false);
         return { granted: true, id: got.id, lease: null };
       }
-      // Before the URL is fetched: a file that went back stops the crawl here.
-      counter.wrote(countNow());
+      // The frontier's lease counted the write: a file that went back stopped the crawl there.
       return { granted: true, id: got.id, lease, validators: await pages.get(lease.entry.url) };
     },
     async settle(lease, outcome, writes) {

@@ -1,7 +1,7 @@
 /**
- * The SQLite store's write count (../write-counter.ts): one row, incremented with each lease
- * and in each page settle's transaction. An older copy of the file put back in its place holds
- * the count it had then: lower than what a process saw since.
+ * The SQLite store's write count (../write-counter.ts): one row, incremented with each lease and
+ * each settle, in their own transaction. An older copy of the file put back in its place holds the
+ * count it had then: lower than what a process saw since.
  */
 import type Database from "better-sqlite3";
 import { WriteCounter } from "../write-counter.js";
