@@ -252,14 +252,7 @@ function order(table: RuleTable, rows: readonly number[], longest: boolean): Ord
   }
   // Typed arrays: 12 bytes a rule where plain arrays took 24, which a kept file's selections
   // pay for every rule of the groups asked about.
-  if (ranks === null) {
-    return {
-      order: Int32Array.from(rows),
-      described: found,
-      patterns: compiled,
-      bySecond: n >= BY_SECOND_FROM ? bySecond(found, n) : null,
-    };
-  }
+  if (ranks === null) return withChains(Int32Array.from(rows), found, compiled);
   const places = new Array<number>(n);
   for (let i = 0; i < n; i++) places[i] = i;
   const sorted =
@@ -278,8 +271,18 @@ function order(table: RuleTable, rows: readonly number[], longest: boolean): Ord
     described[2 * k + 1] = found[2 * place + 1] as number;
     if (patterns !== null) patterns[k] = (compiled as (PathPattern | null)[])[place] ?? null;
   }
+  return withChains(orderRows, described, patterns);
+}
+
+/** Rules in deciding order, a large group's with its {@link bySecond} chains. */
+function withChains(
+  order: Int32Array,
+  described: Int32Array,
+  patterns: readonly (PathPattern | null)[] | null,
+): Ordered {
+  const n = order.length;
   return {
-    order: orderRows,
+    order,
     described,
     patterns,
     bySecond: n >= BY_SECOND_FROM ? bySecond(described, n) : null,
