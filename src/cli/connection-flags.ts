@@ -9,7 +9,7 @@ import {
   MAX_CONNECTIONS as AGENT_HOST_MAX_CONNECTIONS,
   MAX_CONNECTIONS_PER_ADDRESS as AGENT_HOST_MAX_CONNECTIONS_PER_ADDRESS,
 } from "../site/agent-host/limits.js";
-import { MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from "../site/connection-limits.js";
+import { MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from "../site/connection-defaults.js";
 import { PROGRESS_MS, type TableLimits } from "../net/connection-table.js";
 import { CliError } from "./errors.js";
 import { positiveInteger } from "./positive-integer.js";

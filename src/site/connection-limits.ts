@@ -18,6 +18,7 @@ import {
 } from "node:http";
 import type { Socket } from "node:net";
 import { ConnectionTable, PROGRESS_MS, type TableLimits } from "../net/connection-table.js";
+import { MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from "./connection-defaults.js";
 import { RequestTurns } from "./request-turns.js";
 
 export interface ConnectionLimits extends TableLimits {
@@ -31,10 +32,7 @@ export interface ConnectionLimits extends TableLimits {
   readonly preparing: number;
 }
 
-/** A file descriptor each: far below a usual `ulimit -n` of 1024+. */
-export const MAX_CONNECTIONS = 512;
-/** Browsers open six per host; a proxy for a few users needs more. */
-export const MAX_CONNECTIONS_PER_ADDRESS = 16;
+export { MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS };
 /** Keep-alive is a courtesy: a client that comes back within 15 s saves a handshake. */
 export const IDLE_MS = 15_000;
 /** A request head is a few hundred bytes: 10 s is ample on any link; slowloris gets no more. */

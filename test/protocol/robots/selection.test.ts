@@ -113,6 +113,36 @@ describe("ordered rules decide as the rules in file order read by the dialect", 
     assert.deepEqual(bothWays(text, `${long}c`, "bot", "rfc9309").ordered[2], 43);
   });
 
+  // selection.ts: a group of 24 rules or more is searched by the character its rules need at
+  // index 1, in two chains merged in deciding order; a rule needing none (`/`, `*x`) is in
+  // every search, and one needing a character past ASCII sends the group back to a plain pass.
+  for (const dialect of ["rfc9309", "koster1996"] as const) {
+    it(`${dialect}: large groups searched by their second character decide as in file order`, () => {
+      const SECONDS = ["a", "b", "c", "", "*", "%61", "%2F", "?", "$", "é", "A"];
+      const rule = fc
+        .tuple(
+          fc.constantFrom("Allow", "Disallow"),
+          fc.constantFrom(...SECONDS),
+          fc.constantFrom("", "a", "b/", "*b", "$", "c?x"),
+        )
+        .map(([key, second, rest]) => `${key}: /${second}${rest}`);
+      const path = fc
+        .tuple(
+          fc.constantFrom("/", "/a", "/b", "/c", "/?", "/A", "/é", "/%2F"),
+          fc.constantFrom("", "a", "b/", "x", "?x", "c?x"),
+        )
+        .map(([head, tail]) => head + tail);
+      fc.assert(
+        fc.property(fc.array(rule, { minLength: 24, maxLength: 120 }), path, (rules, url) => {
+          const text = `User-agent: *\n${rules.join("\n")}\n`;
+          const { scanned, ordered } = bothWays(text, url, "bot", dialect);
+          assert.deepEqual(scanned, ordered, `${text}\n${url}`);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+
   it("equal lengths: Allow wins, and between two of a kind the earlier line is named", () => {
     const text = "User-agent: *\nDisallow: /ab\nDisallow: /a*\nAllow: /a$\nAllow: /*b\n";
     const { scanned, ordered } = bothWays(text, "/ab", "bot", "rfc9309");
