@@ -110,6 +110,24 @@ export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptio
 }
 
 /**
+ * The sitemaps and extension lines of `lines`, as {@link buildGroups} finds them, without
+ * building its groups: a REGP policy answers from its own reading and keeps only these two.
+ */
+export function sitemapsAndExtensions(
+  lines: readonly RobotsLine[],
+): Pick<Grouping, "sitemaps" | "extensions"> {
+  const builder = new GroupBuilder(NO_PATTERN_OPTIONS, false, "");
+  for (const line of lines) {
+    if (line.kind === "sitemap") builder.sitemap(line.value, line.number);
+    else if (line.kind === "extension") builder.extension(line);
+  }
+  return builder.finish();
+}
+
+// No rule is added by sitemapsAndExtensions: any options serve.
+const NO_PATTERN_OPTIONS: PatternOptions = { wildcards: false, ignoreCase: false };
+
+/**
  * Builds groups a line at a time. The line reader's lines go through {@link add}; the fast
  * scanner (scan.ts) calls the per-kind methods with values it sliced itself, so both readings
  * share one set of grouping rules. Without `diagnose`, no diagnostic is built (a crawler's

@@ -5,7 +5,13 @@
 import type { Decision, DefaultBasis } from "./decision.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
-import { buildGroups, type Group, type Grouping, type Sitemap } from "./groups.js";
+import {
+  buildGroups,
+  type Group,
+  type Grouping,
+  type Sitemap,
+  sitemapsAndExtensions,
+} from "./groups.js";
 import {
   decode,
   type ReadOptions,
@@ -124,9 +130,15 @@ export class RobotsPolicy {
       (scannedGrouping === null || this.dialect === "regp"
         ? (this.scanned as ScannedRobots).read()
         : null);
-    const grouping = scannedGrouping ?? buildGroups((read as RobotsText).lines, patterns);
-    this.sitemaps = grouping.sitemaps;
-    this.extensions = grouping.extensions;
+    // A REGP policy that keeps neither groups nor diagnostics needs only the sitemaps and
+    // extension lines of the classic reading, not its groups.
+    const grouping =
+      text === null && this.dialect === "regp"
+        ? null
+        : (scannedGrouping ?? buildGroups((read as RobotsText).lines, patterns));
+    const found = grouping ?? sitemapsAndExtensions((read as RobotsText).lines);
+    this.sitemaps = found.sitemaps;
+    this.extensions = found.extensions;
     if (read !== null && this.dialect === "regp") {
       const compiled = compile(layOut(read.lines));
       // The layout is for lint and explanations: laid out again from a new reading when asked.
@@ -135,13 +147,14 @@ export class RobotsPolicy {
       // Groups and diagnostics are for lint and the tools; REGP answers use neither, and a
       // kept file need not hold them (issue 29: on the real files read as REGP, the groups'
       // rules were a third of the heap a parse kept). Both are made again when asked.
-      this.builtGroups = text === null ? null : grouping.groups;
+      this.builtGroups = grouping === null ? null : grouping.groups;
       this.readDiagnostics = text === null ? null : [...text.diagnostics, ...compiled.diagnostics];
     } else {
-      this.builtGroups = grouping.groups;
+      const classic = grouping as Grouping;
+      this.builtGroups = classic.groups;
       this.regp = null;
       this.lastModified = null;
-      this.readDiagnostics = text === null ? null : [...text.diagnostics, ...grouping.diagnostics];
+      this.readDiagnostics = text === null ? null : [...text.diagnostics, ...classic.diagnostics];
     }
     this.truncated = source.truncated;
     this.origin = options.origin === undefined ? null : originOf(options.origin);
