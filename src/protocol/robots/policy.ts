@@ -108,7 +108,8 @@ export class RobotsPolicy {
   private tokenChars = 0;
   /** The plan of every robot whose rules set no pace, made at the first question. */
   private sitemapsPlan: AccessPlan | null = null;
-  private readonly scanned: ScannedRobots | null;
+  /** How to read the file in full again; not the scan's whole result, which it would keep. */
+  private readonly readAgain: (() => RobotsText) | null;
   private readText: RobotsText | null;
   private readDiagnostics: readonly Diagnostic[] | null;
   /** Null for REGP until asked: its answers come from its own reading (regp-rules.ts). */
@@ -116,7 +117,8 @@ export class RobotsPolicy {
 
   constructor(source: RobotsText | ScannedRobots, options: ParseOptions = {}) {
     const text = "lines" in source ? source : null;
-    this.scanned = "lines" in source ? null : source;
+    const scanned = "lines" in source ? null : source;
+    this.readAgain = scanned === null ? null : scanned.read;
     this.readText = text;
     this.robotVersion = source.robotVersion;
     this.dialect = chooseDialect(options.dialect ?? "auto", source.robotVersion);
@@ -124,11 +126,11 @@ export class RobotsPolicy {
     this.ignoreCase = patterns.ignoreCase;
     // A reading made here to build from is used and let go: the policy reads the file again
     // when its lines are asked for, rather than keep an object a line.
-    const scannedGrouping = this.scanned?.grouping ?? null;
+    const scannedGrouping = scanned?.grouping ?? null;
     const read =
       text ??
       (scannedGrouping === null || this.dialect === "regp"
-        ? (this.scanned as ScannedRobots).read()
+        ? (scanned as ScannedRobots).read()
         : null);
     // A REGP policy that keeps neither groups nor diagnostics needs only the sitemaps and
     // extension lines of the classic reading, not its groups.
@@ -162,7 +164,7 @@ export class RobotsPolicy {
 
   /** The file's lines as the line reader reads them; read when first asked for. */
   get text(): RobotsText {
-    if (this.readText === null) this.readText = (this.scanned as ScannedRobots).read();
+    if (this.readText === null) this.readText = (this.readAgain as () => RobotsText)();
     return this.readText;
   }
 
@@ -468,13 +470,21 @@ function regpDiagnostics(text: RobotsText): readonly Diagnostic[] {
   return [...text.diagnostics, ...compile(layOut(text.lines)).diagnostics];
 }
 
+// The reading options of most parses, shared: each policy keeps its own to read its file again.
+const DEFAULT_READ: ReadOptions = Object.freeze({});
+
 /** Parses a robots.txt (bytes or text) into a policy. Never throws on content. */
 export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): RobotsPolicy {
   const choice = options.dialect ?? "auto";
-  const readOptions: ReadOptions = {
-    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-    ...(choice === "auto" ? {} : { commentStyle: choice === "regp" ? "double-hash" : "hash" }),
-  };
+  const readOptions: ReadOptions =
+    options.maxBytes === undefined && choice === "auto"
+      ? DEFAULT_READ
+      : {
+          ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+          ...(choice === "auto"
+            ? {}
+            : { commentStyle: choice === "regp" ? "double-hash" : "hash" }),
+        };
   const decoded = decode(input, options.maxBytes ?? MAX_ROBOTS_BYTES);
   const robotVersion = sniffRobotVersion(decoded.text);
   const dialect = chooseDialect(choice, robotVersion);
