@@ -102,8 +102,8 @@ export function canonicalKeyAt(text: string, from: number, to: number): KeyedKin
 
 /**
  * `text` at `from` spells `lower` in any case. Most files write each key as `usual` does: the
- * engine's own comparison answers for those at once (a loop over the letters was a sixth of
- * the scan's time on the real files).
+ * engine's own comparison answers for those at once, where the loop over the letters ran on
+ * nearly every line (2% of a parse of the real files).
  */
 function spelt(text: string, from: number, usual: string, lower: string): boolean {
   return text.startsWith(usual, from) || same(text, from, lower);

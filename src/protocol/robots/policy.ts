@@ -108,7 +108,7 @@ export class RobotsPolicy {
   private tokenChars = 0;
   /** The plan of every robot whose rules set no pace, made at the first question. */
   private sitemapsPlan: AccessPlan | null = null;
-  /** How to read the file in full again; not the scan's whole result, which it would keep. */
+  /** How to read the file in full again: the scan's `read` alone, not its result with it. */
   private readonly readAgain: (() => RobotsText) | null;
   private readText: RobotsText | null;
   private readDiagnostics: readonly Diagnostic[] | null;
@@ -470,7 +470,8 @@ function regpDiagnostics(text: RobotsText): readonly Diagnostic[] {
   return [...text.diagnostics, ...compile(layOut(text.lines)).diagnostics];
 }
 
-// The reading options of most parses, shared: each policy keeps its own to read its file again.
+// The reading options of a parse given neither a dialect nor a size limit, shared: a policy
+// keeps its options, to read its file again when asked.
 const DEFAULT_READ: ReadOptions = Object.freeze({});
 
 /** Parses a robots.txt (bytes or text) into a policy. Never throws on content. */
