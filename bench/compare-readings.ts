@@ -1,7 +1,8 @@
 /**
  * Holds this build's robots.txt reading to a reference build over the real files (bench/real/):
- * every decision of every query, in all three dialects, and every lint finding, must be the
- * same. For changes to how a parsed file is kept (issue 29), which must change no answer.
+ * every decision of every query, in all three dialects, the sitemaps and extension lines, and
+ * every lint finding, must be the same. For changes to how a parsed file is kept (issue 29),
+ * which must change no answer.
  *
  *   node dist/bench/compare-readings.js REFERENCE_DIST
  *
@@ -50,6 +51,7 @@ async function main(): Promise<number> {
         // isAllowed on a policy of its own, asked first: its own way to the answer.
         const asked = robots.parseRobots(file.bytes, { dialect, origin: file.origin });
         out.push(file.queries.map((q) => (asked.isAllowed(q.url, q.agent) ? 1 : 0)).join(""));
+        out.push(JSON.stringify([policy.sitemaps, policy.extensions]));
         out.push(JSON.stringify(policy.diagnostics));
         out.push(JSON.stringify(robots.lintRobots(file.bytes, { dialect }).findings));
         return out;

@@ -84,20 +84,29 @@ export function readKey(key: string): KeyReading {
 export function canonicalKeyAt(text: string, from: number, to: number): KeyedKind | null {
   switch (to - from) {
     case 5:
-      return same(text, from, "allow") ? "allow" : null;
+      return spelt(text, from, "Allow", "allow") ? "allow" : null;
     case 7:
-      return same(text, from, "sitemap") ? "sitemap" : null;
+      return spelt(text, from, "Sitemap", "sitemap") ? "sitemap" : null;
     case 8:
-      return same(text, from, "disallow") ? "disallow" : null;
+      return spelt(text, from, "Disallow", "disallow") ? "disallow" : null;
     case 10:
-      return same(text, from, "user-agent") ? "user-agent" : null;
+      return spelt(text, from, "User-agent", "user-agent") ? "user-agent" : null;
     case 11:
-      return same(text, from, "crawl-delay") ? "crawl-delay" : null;
+      return spelt(text, from, "Crawl-delay", "crawl-delay") ? "crawl-delay" : null;
     case 13:
-      return same(text, from, "robot-version") ? "robot-version" : null;
+      return spelt(text, from, "Robot-version", "robot-version") ? "robot-version" : null;
     default:
       return null;
   }
+}
+
+/**
+ * `text` at `from` spells `lower` in any case. Most files write each key as `usual` does: the
+ * engine's own comparison answers for those at once, where the loop over the letters ran on
+ * nearly every line (2% of a parse of the real files).
+ */
+function spelt(text: string, from: number, usual: string, lower: string): boolean {
+  return text.startsWith(usual, from) || same(text, from, lower);
 }
 
 /** `text` at `from` spells `lower` in any case; `lower` is lower-case ASCII letters and `-`. */

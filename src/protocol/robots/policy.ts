@@ -5,7 +5,13 @@
 import type { Decision, DefaultBasis } from "./decision.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type Dialect, type DialectChoice, patternOptions } from "./dialect.js";
-import { buildGroups, type Group, type Grouping, type Sitemap } from "./groups.js";
+import {
+  buildGroups,
+  type Group,
+  type Grouping,
+  type Sitemap,
+  sitemapsAndExtensions,
+} from "./groups.js";
 import {
   decode,
   type ReadOptions,
@@ -102,7 +108,8 @@ export class RobotsPolicy {
   private tokenChars = 0;
   /** The plan of every robot whose rules set no pace, made at the first question. */
   private sitemapsPlan: AccessPlan | null = null;
-  private readonly scanned: ScannedRobots | null;
+  /** How to read the file in full again: the scan's `read` alone, not its result with it. */
+  private readonly readAgain: (() => RobotsText) | null;
   private readText: RobotsText | null;
   private readDiagnostics: readonly Diagnostic[] | null;
   /** Null for REGP until asked: its answers come from its own reading (regp-rules.ts). */
@@ -110,7 +117,8 @@ export class RobotsPolicy {
 
   constructor(source: RobotsText | ScannedRobots, options: ParseOptions = {}) {
     const text = "lines" in source ? source : null;
-    this.scanned = "lines" in source ? null : source;
+    const scanned = "lines" in source ? null : source;
+    this.readAgain = scanned === null ? null : scanned.read;
     this.readText = text;
     this.robotVersion = source.robotVersion;
     this.dialect = chooseDialect(options.dialect ?? "auto", source.robotVersion);
@@ -118,15 +126,21 @@ export class RobotsPolicy {
     this.ignoreCase = patterns.ignoreCase;
     // A reading made here to build from is used and let go: the policy reads the file again
     // when its lines are asked for, rather than keep an object a line.
-    const scannedGrouping = this.scanned?.grouping ?? null;
+    const scannedGrouping = scanned?.grouping ?? null;
     const read =
       text ??
       (scannedGrouping === null || this.dialect === "regp"
-        ? (this.scanned as ScannedRobots).read()
+        ? (scanned as ScannedRobots).read()
         : null);
-    const grouping = scannedGrouping ?? buildGroups((read as RobotsText).lines, patterns);
-    this.sitemaps = grouping.sitemaps;
-    this.extensions = grouping.extensions;
+    // A REGP policy that keeps neither groups nor diagnostics needs only the sitemaps and
+    // extension lines of the classic reading, not its groups.
+    const grouping =
+      text === null && this.dialect === "regp"
+        ? null
+        : (scannedGrouping ?? buildGroups((read as RobotsText).lines, patterns));
+    const found = grouping ?? sitemapsAndExtensions((read as RobotsText).lines);
+    this.sitemaps = found.sitemaps;
+    this.extensions = found.extensions;
     if (read !== null && this.dialect === "regp") {
       const compiled = compile(layOut(read.lines));
       // The layout is for lint and explanations: laid out again from a new reading when asked.
@@ -135,13 +149,14 @@ export class RobotsPolicy {
       // Groups and diagnostics are for lint and the tools; REGP answers use neither, and a
       // kept file need not hold them (issue 29: on the real files read as REGP, the groups'
       // rules were a third of the heap a parse kept). Both are made again when asked.
-      this.builtGroups = text === null ? null : grouping.groups;
+      this.builtGroups = grouping === null ? null : grouping.groups;
       this.readDiagnostics = text === null ? null : [...text.diagnostics, ...compiled.diagnostics];
     } else {
-      this.builtGroups = grouping.groups;
+      const classic = grouping as Grouping;
+      this.builtGroups = classic.groups;
       this.regp = null;
       this.lastModified = null;
-      this.readDiagnostics = text === null ? null : [...text.diagnostics, ...grouping.diagnostics];
+      this.readDiagnostics = text === null ? null : [...text.diagnostics, ...classic.diagnostics];
     }
     this.truncated = source.truncated;
     this.origin = options.origin === undefined ? null : originOf(options.origin);
@@ -149,7 +164,7 @@ export class RobotsPolicy {
 
   /** The file's lines as the line reader reads them; read when first asked for. */
   get text(): RobotsText {
-    if (this.readText === null) this.readText = (this.scanned as ScannedRobots).read();
+    if (this.readText === null) this.readText = (this.readAgain as () => RobotsText)();
     return this.readText;
   }
 
@@ -455,13 +470,22 @@ function regpDiagnostics(text: RobotsText): readonly Diagnostic[] {
   return [...text.diagnostics, ...compile(layOut(text.lines)).diagnostics];
 }
 
+// The reading options of a parse given neither a dialect nor a size limit, shared: a policy
+// keeps its options, to read its file again when asked.
+const DEFAULT_READ: ReadOptions = Object.freeze({});
+
 /** Parses a robots.txt (bytes or text) into a policy. Never throws on content. */
 export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): RobotsPolicy {
   const choice = options.dialect ?? "auto";
-  const readOptions: ReadOptions = {
-    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-    ...(choice === "auto" ? {} : { commentStyle: choice === "regp" ? "double-hash" : "hash" }),
-  };
+  const readOptions: ReadOptions =
+    options.maxBytes === undefined && choice === "auto"
+      ? DEFAULT_READ
+      : {
+          ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+          ...(choice === "auto"
+            ? {}
+            : { commentStyle: choice === "regp" ? "double-hash" : "hash" }),
+        };
   const decoded = decode(input, options.maxBytes ?? MAX_ROBOTS_BYTES);
   const robotVersion = sniffRobotVersion(decoded.text);
   const dialect = chooseDialect(choice, robotVersion);

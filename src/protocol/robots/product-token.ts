@@ -38,6 +38,8 @@ function cut(text: string): string {
  * tokens whole).
  */
 export function agentValueToken(value: string): string {
+  // The value of most groups of a real file, asked first.
+  if (value === "*") return "*";
   const plain = plainToken(value);
   if (plain !== null) return plain;
   const text = value.trim();

@@ -1,8 +1,9 @@
 /**
  * Every Allow and Disallow line of one file, as a table of small integers rather than an object
  * a rule (issue 29: on the real files the rule objects were 7.1 MB of a 17.8 MB kept parse).
- * Four 32-bit cells a rule: where its line starts in the file's text, its line number, its
- * flags (allow, pattern options, form), and where its value is in the line once looked at.
+ * Three 32-bit cells a rule: where its line starts in the file's text, its flags (allow, pattern
+ * options, form) with its line number above them, and where its value is in the line once
+ * looked at.
  * Strings (value, text) are cut when asked for; nothing is cut to answer a query about a plain
  * path. A group's rules are one run of the table: the builder only ever adds to the group it
  * is in.
@@ -14,14 +15,18 @@ import { characterMask, isPlainLiteral, PathPattern, type PatternOptions } from 
 import { isCanonicalCode } from "./percent-encoding.js";
 import { lineTextAt, lineValueSpan, spanLength, spanStart, startsWithSpan } from "./rule-line.js";
 
-// The cells of rule i: CELLS * i + AT, + LINE, + FLAGS, + SPAN.
-const CELLS = 4;
+// The cells of rule i: CELLS * i + AT, + FLAGS, + SPAN.
+const CELLS = 3;
 const AT = 0;
-const LINE = 1;
-const FLAGS = 2;
-const SPAN = 3;
+const FLAGS = 1;
+const SPAN = 2;
 
-// FLAGS: bit 0 allow, bits 1-2 the pattern options (an index into OPTIONS), bits 3-4 the form.
+// FLAGS: bit 0 allow, bits 1-2 the pattern options (an index into OPTIONS), bits 3-4 the form,
+// bits 5-31 the line number, read unsigned (a cell of its own was a quarter of every table: 0.45
+// MB of the real files' parse). A line number that does not fit (a file of 2^27 lines or more,
+// read under a raised size limit) is kept aside, by row.
+const LINE_SHIFT = 5;
+const FAR_LINE = 2 ** (32 - LINE_SHIFT) - 1;
 const ALLOW = 1;
 const WILDCARDS = 2;
 const IGNORE_CASE = 4;
@@ -102,6 +107,8 @@ export class RuleTable {
   /** The cells are the shared building area, to be copied out by {@link finish}. */
   private shared: boolean;
   private given: GivenRule[] | null = null;
+  /** Line numbers of FAR_LINE and above, by row. */
+  private far: Map<number, number> | null = null;
   private count = 0;
   /** Each row's {@link Rule} once made, so that a rule is one object however it is reached. */
   private views: Rule[] | null = null;
@@ -145,8 +152,9 @@ export class RuleTable {
     }
     const c = this.count * CELLS;
     this.cells[c + AT] = where;
-    this.cells[c + LINE] = line;
+    if (line >= FAR_LINE) (this.far ??= new Map()).set(this.count, line);
     this.cells[c + FLAGS] =
+      (Math.min(line, FAR_LINE) << LINE_SHIFT) |
       (allow ? ALLOW : 0) |
       (options.wildcards ? WILDCARDS : 0) |
       (options.ignoreCase === true ? IGNORE_CASE : 0);
@@ -182,7 +190,8 @@ export class RuleTable {
   }
 
   line(i: number): number {
-    return this.cells[i * CELLS + LINE] as number;
+    const line = (this.cells[i * CELLS + FLAGS] as number) >>> LINE_SHIFT;
+    return line === FAR_LINE ? (this.far?.get(i) as number) : line;
   }
 
   options(i: number): PatternOptions {

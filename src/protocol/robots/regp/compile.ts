@@ -3,7 +3,8 @@
  * Table 3), a value that cannot be read reported on its line and left out.
  */
 import type { Diagnostic } from "../diagnostic.js";
-import { PathPattern } from "../path-pattern.js";
+import type { PathPattern } from "../path-pattern.js";
+import { sharedPattern } from "../rule-table.js";
 import type { ChangeFrequency } from "../plan.js";
 import { readField } from "./fields.js";
 import type { Block, Content, Directive, RegpLayout, Target } from "./layout.js";
@@ -133,14 +134,12 @@ export function compile(layout: RegpLayout): CompiledRegp {
       case "host":
         return { ...base, kind: value.kind, host: formatHost(value.host) };
       case "index-page":
-        return { ...base, kind: "index-page", pattern: new PathPattern(value.path, PATTERNS) };
+        return withPattern({ ...base, kind: "index-page" as const }, value.path);
       case "change":
-        return {
-          ...base,
-          kind: "change",
-          frequency: value.frequency,
-          pattern: new PathPattern(value.path, PATTERNS),
-        };
+        return withPattern(
+          { ...base, kind: "change" as const, frequency: value.frequency },
+          value.path,
+        );
       default:
         return { ...base, ...value };
     }
@@ -174,6 +173,25 @@ export function compile(layout: RegpLayout): CompiledRegp {
       lastModifiedLine === undefined ? null : readLastModified(lastModifiedLine, diagnostics),
     diagnostics,
   };
+}
+
+/**
+ * `setting` with the pattern of its Index-page or Change-* path, compiled at its first use and
+ * shared with every rule written the same way (rule-table.ts): a policy plans pages only for
+ * the robots that ask.
+ */
+function withPattern<T extends object>(
+  setting: T,
+  path: string,
+): T & { readonly pattern: PathPattern } {
+  let compiled: PathPattern | null = null;
+  return Object.defineProperty(setting, "pattern", {
+    enumerable: true,
+    get: (): PathPattern => {
+      compiled ??= sharedPattern(path, PATTERNS);
+      return compiled;
+    },
+  }) as T & { readonly pattern: PathPattern };
 }
 
 // One empty list for every scope of every file that has none of a kind: most sequences have no

@@ -8,6 +8,7 @@ import {
   type Robot,
   type RobotsPolicy,
 } from "../../../../src/protocol/robots/index.js";
+import { sharedPattern } from "../../../../src/protocol/robots/rule-table.js";
 
 const HEADER = "Robot-version: 3.0\n\n";
 
@@ -311,6 +312,23 @@ describe("Index-page and Change-* guidance (§3.2.14-3.2.15): for the matching U
     const d = p.check("/news/newslist.html", "bot");
     assert.equal(d.allowed, false);
     assert.equal(d.plan?.indexPage?.value, "/news/newslist.html");
+  });
+  it("a guidance pattern is compiled at its first use, and shared with the rules written the same", () => {
+    const { policy: p } = regp("User-agent: *\nIndex-page: /guide/*.html\nChange-daily: /guide/\n");
+    const settings = p.regp?.compiled.sequences[0]?.settings ?? [];
+    assert.equal(settings.length, 2);
+    for (const s of settings) {
+      const own = Object.getOwnPropertyDescriptor(s, "pattern");
+      assert.equal(typeof own?.get, "function", `${s.kind}: a getter, not a compiled value`);
+    }
+    const index = settings[0];
+    assert.ok(index?.kind === "index-page");
+    assert.equal(
+      index.pattern,
+      sharedPattern("/guide/*.html", { wildcards: true, ignoreCase: true }),
+    );
+    assert.equal(p.check("/guide/a.html", "bot").plan?.indexPage?.value, "/guide/*.html");
+    assert.equal(p.check("/guide/a.html", "bot").plan?.change?.value, "daily");
   });
 });
 
