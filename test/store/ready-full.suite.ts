@@ -7,24 +7,15 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { CLAIM_HOLD_MS } from "../../src/store/redis/frontier.js";
 import { FULL_HOLD_MS } from "../../src/store/redis/reservations.js";
-import type { CrawlStore, NewUrl } from "../../src/store/types.js";
+import type { CrawlStore } from "../../src/store/types.js";
 import type { StoreHarness } from "./store.suite.js";
+import { newUrl as entry } from "./new-url.js";
 
 const T0 = 1_700_000_000_000;
 const A = "https://a.example";
 const B = "https://b.example";
 const LEASE_MS = 60_000;
 const NONE: ReadonlySet<string> = new Set();
-
-const entry = (origin: string, path: string): NewUrl => ({
-  url: `${origin}${path}`,
-  origin,
-  depth: 0,
-  priority: 0,
-  notBefore: 0,
-  referrer: null,
-  meta: null,
-});
 
 export function readyLeavesOutFullSites(name: string, harness: StoreHarness): void {
   /** Two connections to one fresh place: two processes. */

@@ -14,20 +14,13 @@ import { openRedisStore } from "../../src/store/redis/index.js";
 import type { CrawlStore, NewUrl } from "../../src/store/types.js";
 import { startRedisCluster } from "../helpers/redis-cluster.js";
 import { startRedisServer } from "../helpers/redis-server.js";
+import { newUrl } from "./new-url.js";
 
 const A = "https://a.example";
 const T0 = 1_700_000_000_000;
 const LEASE_MS = 60_000;
 
-const url = (path: string): NewUrl => ({
-  url: `${A}${path}`,
-  origin: A,
-  depth: 0,
-  priority: 0,
-  notBefore: 0,
-  referrer: null,
-  meta: null,
-});
+const url = (path: string): NewUrl => newUrl(A, path);
 
 describe("redis: a snapshot older than the frontier's own writes", { timeout: 60_000 }, () => {
   it("restored, it is noticed at the next lease", async () => {

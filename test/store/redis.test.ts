@@ -9,6 +9,7 @@ import { openRedisStore } from "../../src/store/redis/index.js";
 import { redisKeys } from "../../src/store/redis/keys.js";
 import type { NewUrl } from "../../src/store/types.js";
 import { redisForFile } from "../helpers/redis-server.js";
+import { newUrl as page } from "./new-url.js";
 import { readyLeavesOutFullSites } from "./ready-full.suite.js";
 import { storeContract } from "./store.suite.js";
 
@@ -30,16 +31,6 @@ const harness = {
 storeContract("redis", harness);
 
 readyLeavesOutFullSites("redis", harness);
-
-const page = (origin: string, path: string): NewUrl => ({
-  url: `${origin}${path}`,
-  origin,
-  depth: 0,
-  priority: 0,
-  notBefore: 0,
-  referrer: null,
-  meta: null,
-});
 
 describe("redis: key prefixes", () => {
   it("keep two crawls on one server apart, and every key starts with the prefix", async () => {

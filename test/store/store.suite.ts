@@ -11,9 +11,9 @@ import type {
   CrawlStore,
   Frontier,
   Lease,
-  NewUrl,
   Reservation,
 } from "../../src/store/types.js";
+import { newUrl as entry } from "./new-url.js";
 
 /** Where one test keeps its store: a new SQLite file, a new Redis key prefix. */
 export interface StorePlace {
@@ -31,19 +31,6 @@ const A = "https://a.example";
 const B = "https://b.example";
 const C = "https://c.example";
 const LEASE_MS = 60_000;
-
-function entry(origin: string, path: string, extra: Partial<NewUrl> = {}): NewUrl {
-  return {
-    url: `${origin}${path}`,
-    origin,
-    depth: 0,
-    priority: 0,
-    notBefore: 0,
-    referrer: null,
-    meta: null,
-    ...extra,
-  };
-}
 
 /** Leases from `origin` until none is due, with no politeness gap; returns the URLs in order. */
 async function drain(
