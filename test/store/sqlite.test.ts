@@ -19,19 +19,22 @@ import {
   crashBatch,
   type CrashLine,
 } from "./sqlite-crash.child.js";
-import { storeContract } from "./store.suite.js";
+import { readyLeavesOutFullSites } from "./ready-full.suite.js";
+import { storeContract, type StoreHarness } from "./store.suite.js";
 
 const dir = mkdtempSync(join(tmpdir(), "heed-sqlite-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const freshPath = () => join(dir, `store-${++files}.db`);
 
-storeContract("sqlite", {
+const harness: StoreHarness = {
   async fresh() {
     const path = freshPath();
     return { open: () => openSqliteStore(path) };
   },
-});
+};
+storeContract("sqlite", harness);
+readyLeavesOutFullSites("sqlite", harness);
 
 describe("sqlite: a crawl killed with SIGKILL mid-way, then reopened", () => {
   it("loses nothing committed, puts the in-flight URLs back, and keeps done URLs done", async (t) => {

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { StoreError, checkCount, checkNewUrls, checkNumber } from "../errors.js";
 import type { Frontier, Lease, NewUrl, Outcome } from "../types.js";
+import { CLAIM_HOLD_MS } from "../ready-holds.js";
 import type { RedisClient, RedisKeys } from "./keys.js";
 import type { WriteCounter } from "../write-counter.js";
 import { wroteCount } from "./write-count.js";
@@ -159,13 +160,6 @@ function mergeScored(replies: readonly string[][]): { origin: string; at: number
   }
   return all.sort((a, b) => a.at - b.at);
 }
-
-/**
- * How long an origin handed out by claimReady is held back from other processes, should the
- * visit never write to the store about it (its reservation, lease or next moment set its
- * place again at once): a visit reaches one of them within a robots.txt or sitemap exchange.
- */
-export const CLAIM_HOLD_MS = 10_000;
 
 /**
  * Claims up to `limit` ready origins, looking at the shards in turn from `start` (a different

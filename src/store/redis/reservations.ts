@@ -23,21 +23,13 @@ import { randomUUID } from "node:crypto";
 
 import { checkCount, checkNumber, checkRule } from "../errors.js";
 import type { PaceState, ProcessBeat, Reservation, Reservations } from "../types.js";
+import { FULL_HOLD_MS } from "../ready-holds.js";
 import { PRELUDE, REQUEUE_BODY, ROUTED } from "./scripts.js";
 import type { RedisClient, RedisKeys } from "./keys.js";
 import { markShardsHeld } from "./write-count.js";
 
 /** Requests of one key kept for rate windows: more than any Request-rate a site would set. */
 const WINDOW_KEPT = 1000;
-
-/**
- * A site whose requests in flight reach its cap leaves the ready set until one ends, so that
- * other processes do not ask for it and get refused. Should the release never come (a process
- * stopped mid-request and not yet found dead), the site is ready again after this long, and a
- * process asking for it is refused "in-flight" as before: longer than a request takes, shorter
- * than a lease (LEASE_MS, 3 minutes).
- */
-export const FULL_HOLD_MS = 60_000;
 
 export const TAKE_BODY = `
 -- Takes key's reservation for a request starting at nowArg: {1, id}, or {0, retryAt, why}.

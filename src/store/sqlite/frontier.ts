@@ -9,6 +9,7 @@ import * as nodeCrypto from "node:crypto";
 import { createHash, randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { checkCount, checkNewUrls, checkNumber } from "../errors.js";
+import { CLAIM_HOLD_MS } from "../ready-holds.js";
 import type { Frontier, FrontierCounts, Lease, NewUrl, Outcome, QueuedUrl } from "../types.js";
 import { DONE, FAILED, LEASED, QUEUED, SKIPPED } from "./schema.js";
 import type { SqliteWriteCount } from "./write-count.js";
@@ -161,12 +162,18 @@ export function sqliteFrontier(
       `UPDATE urls SET state = ${LEASED}, lease_id = ?, lease_until = ?, lease_owner = ? WHERE id = ?`,
     ),
     // A site's next moment only moves later (DESIGN §2).
+    // A claim on the origin (claimReady) is spent at its visit's first step: here, a lease.
+    unclaimById: db.prepare<[number]>(
+      "UPDATE origins SET claimed_until = 0 WHERE id = ? AND claimed_until <> 0",
+    ),
+    claim: db.prepare<[number, string]>("UPDATE origins SET claimed_until = ? WHERE origin = ?"),
     setNextById: db.prepare<[number, number]>(
       "UPDATE origins SET next_at = max(next_at, ?) WHERE id = ?",
     ),
     upsertNext: db.prepare<[string, number]>(
       `INSERT INTO origins (origin, next_at) VALUES (?, ?)
-       ON CONFLICT (origin) DO UPDATE SET next_at = max(next_at, excluded.next_at)`,
+       ON CONFLICT (origin) DO UPDATE SET next_at = max(next_at, excluded.next_at),
+         claimed_until = 0`,
     ),
     finish: db.prepare<
       [{ id: number; state: number; status: number | null; reason: string | null; at: number }]
@@ -295,6 +302,7 @@ export function sqliteFrontier(
       const id = leaseId(row.id);
       const until = now + leaseMs;
       sql.markLeased.run(id, until, owner, row.id);
+      sql.unclaimById.run(found.id);
       sql.addTotal.run(-1, QUEUED);
       sql.addTotal.run(1, LEASED);
       if (nextAt !== null) sql.setNextById.run(nextAt, found.id);
@@ -400,6 +408,15 @@ export function sqliteFrontier(
     return null;
   };
 
+  // The ready origins and their claim in one write transaction: processes sharing the file are
+  // each handed different sites, as on Redis (../redis/scripts.ts CLAIM_READY).
+  const claimReady = db.transaction((now: number, limit: number, exclude: ReadonlySet<string>) => {
+    const origins = readyOrigins(now, limit, exclude);
+    for (const origin of origins) sql.claim.run(now + CLAIM_HOLD_MS, origin);
+    if (origins.length === limit) return { origins, nextAt: now };
+    return { origins, nextAt: nextReadyAt(new Set([...exclude, ...origins])) };
+  });
+
   return {
     recoverOwner,
     addNow: (urls) => (urls.length === 0 ? 0 : addOrRevisit(urls, false)),
@@ -410,12 +427,11 @@ export function sqliteFrontier(
     },
     readyOrigins: async (now, limit, exclude) => readyOrigins(now, limit, exclude),
     nextReadyAt: async (exclude) => nextReadyAt(exclude),
-    // A file on one machine: the ready origins, unclaimed (the processes sharing it ask the
-    // site's reservation, which refuses all but one).
     async claimReady(now, limit, exclude) {
-      const origins = readyOrigins(now, limit, exclude);
-      if (origins.length === limit) return { origins, nextAt: now };
-      return { origins, nextAt: nextReadyAt(new Set([...exclude, ...origins])) };
+      checkNumber("now", now);
+      checkCount("limit", limit);
+      if (limit === 0) return { origins: [], nextAt: now };
+      return claimReady.immediate(now, limit, exclude);
     },
     async lease(origin, now, leaseMs, nextAt, owner) {
       checkNumber("now", now);

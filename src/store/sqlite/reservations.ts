@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { checkCount, checkNumber, checkRule } from "../errors.js";
+import { FULL_HOLD_MS } from "../ready-holds.js";
 import type {
   PaceRule,
   PaceState,
@@ -57,6 +58,17 @@ export function sqliteReservations(
     moveWindow: db.prepare<[number, string, string]>(
       "UPDATE pace_windows SET at = ? WHERE key = ? AND id = ?",
     ),
+    // The visit's reservation: a claim on the origin is spent (../ready-holds.ts), and the origin
+    // leaves the ready set while it holds every request in flight it lets.
+    seat: db.prepare<[{ key: string; full: number }]>(
+      "UPDATE origins SET claimed_until = 0, full_until = @full WHERE origin = @key",
+    ),
+    unclaim: db.prepare<[string]>(
+      "UPDATE origins SET claimed_until = 0 WHERE origin = ? AND claimed_until <> 0",
+    ),
+    unfill: db.prepare<[string]>(
+      "UPDATE origins SET full_until = 0 WHERE origin = ? AND full_until <> 0",
+    ),
     unwindow: db.prepare<[string, string]>("DELETE FROM pace_windows WHERE key = ? AND id = ?"),
     trim: db.prepare<[string, string, number]>(
       `DELETE FROM pace_windows WHERE key = ? AND at < coalesce(
@@ -97,6 +109,7 @@ export function sqliteReservations(
 
   const releaseOne = (key: string, id: string, end: number, gapMs: number, used: boolean) => {
     if (sql.land.run(key, id).changes === 0) return 0;
+    sql.unfill.run(key);
     if (!used) {
       sql.unwindow.run(key, id);
       return 1;
@@ -127,10 +140,12 @@ export function sqliteReservations(
       }
       if (due > now) {
         sql.moveNext.run(key, due);
+        sql.unclaim.run(key);
         return { granted: false, retryAt: due, why };
       }
-      if ((sql.flying.get(key) ?? 0) >= inFlight)
-        return { granted: false, retryAt: now, why: "in-flight" };
+      const flying = sql.flying.get(key) ?? 0;
+      if (flying >= inFlight) return { granted: false, retryAt: now, why: "in-flight" };
+      sql.seat.run({ key, full: flying + 1 >= inFlight ? now + FULL_HOLD_MS : 0 });
       const id = randomUUID();
       sql.fly.run(key, id, owner);
       sql.window.run(key, id, now);

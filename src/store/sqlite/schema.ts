@@ -273,6 +273,27 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO write_count VALUES (1, 0);
     `,
   },
+  {
+    version: 12,
+    name: "origins: claimed by a process, or holding every request in flight its reservation lets",
+    // A generated column cannot be altered: due_at is made again over the two new columns, its
+    // index with it (both read nothing but the row). Rows written before hold neither.
+    sql: `
+      DROP INDEX origins_due;
+      ALTER TABLE origins DROP COLUMN due_at;
+      -- Handed to one process by claimReady until then (ms), or until the visit's first step
+      -- about the origin (its reservation, lease or next moment) sets it back to 0.
+      ALTER TABLE origins ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;
+      -- Holding every request in flight its reservation lets, until a release sets it back to 0
+      -- (or until then, should none come).
+      ALTER TABLE origins ADD COLUMN full_until INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE origins ADD COLUMN due_at INTEGER GENERATED ALWAYS AS (
+        CASE WHEN min_not_before IS NULL THEN NULL
+          ELSE max(next_at, min_not_before, claimed_until, full_until) END
+      ) VIRTUAL;
+      CREATE INDEX origins_due ON origins (due_at) WHERE due_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** Brings the file to the newest schema; returns the version it is at. */
