@@ -43,8 +43,14 @@ export interface SiteGateOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-/** How long a request refused only because others are in flight waits before asking again. */
+/**
+ * How long a request refused only because others are in flight first waits before asking
+ * again. The store cannot say when they end (a robots.txt or sitemap of another process may take
+ * its whole deadline), so each refusal in a row doubles the wait, up to {@link MAX_SLEEP_MS}:
+ * a short exchange is followed closely, a long one costs a store call a second, not twenty.
+ */
 const IN_FLIGHT_POLL_MS = 50;
+/** The longest wait between two asks; a stop ends any wait at once (sleepUnlessStopped). */
 const MAX_SLEEP_MS = 1000;
 
 /** Does the plan set a gap or a rate for this binding (seeds/003 §3.2.6-3.2.7)? */
@@ -155,11 +161,16 @@ export class SiteGate {
   async take(origin: string, plan: AccessPlan | null, why: string): Promise<Ticket | null> {
     const { now, signal } = this.options;
     let told = 0;
+    let inFlightMs = IN_FLIGHT_POLL_MS;
     for (;;) {
       if (signal?.aborted === true) return null;
       const got = await this.tryTake(origin, plan);
       if ("held" in got) return got;
-      const until = got.why === "in-flight" ? now() + IN_FLIGHT_POLL_MS : got.retryAt;
+      let until = got.retryAt;
+      if (got.why === "in-flight") {
+        until = now() + inFlightMs;
+        inFlightMs = Math.min(inFlightMs * 2, MAX_SLEEP_MS);
+      } else inFlightMs = IN_FLIGHT_POLL_MS;
       if (until - now() > MAX_SLEEP_MS && until !== told) {
         told = until;
         this.options.onWait?.(origin, until, `${why}: ${reasonOf(got.why)}`);

@@ -59,9 +59,11 @@ export function sqliteReservations(
       "UPDATE pace_windows SET at = ? WHERE key = ? AND id = ?",
     ),
     // The visit's reservation: a claim on the origin is spent (../ready-holds.ts), and the origin
-    // leaves the ready set while it holds every request in flight it lets.
+    // leaves the ready set while it holds every request in flight it lets (its row made when
+    // none is yet: URLs queued later find it full, as on Redis).
     seat: db.prepare<[{ key: string; full: number }]>(
-      "UPDATE origins SET claimed_until = 0, full_until = @full WHERE origin = @key",
+      `INSERT INTO origins (origin, full_until) VALUES (@key, @full)
+       ON CONFLICT (origin) DO UPDATE SET claimed_until = 0, full_until = excluded.full_until`,
     ),
     unclaim: db.prepare<[string]>(
       "UPDATE origins SET claimed_until = 0 WHERE origin = ? AND claimed_until <> 0",
