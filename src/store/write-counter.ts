@@ -20,13 +20,13 @@ export class WriteCounter implements WriteCount {
   #held = false;
 
   constructor(
-    /** Reads the store's whole count (the sum of its parts) without writing. */
-    private readonly current: () => Promise<number>,
+    /**
+     * Reads each part's count without writing (a Redis shard's; one part, "", where one count
+     * serves): the store's whole count is their sum.
+     */
+    private readonly parts: () => Promise<ReadonlyMap<string, number>>,
     /** Told once, when the store is found to have gone back. */
     private readonly onWentBack: (error: StoreError) => void = () => {},
-    /** Reads each part's count without writing; by default the whole count is one part, "". */
-    private readonly parts: () => Promise<ReadonlyMap<string, number>> = async () =>
-      new Map([["", await current()]]),
   ) {}
 
   highest(): number {
@@ -36,7 +36,8 @@ export class WriteCounter implements WriteCount {
   }
 
   async read(): Promise<number> {
-    const count = await this.current();
+    let count = 0;
+    for (const n of (await this.parts()).values()) count += n;
     if (count > this.#read) this.#read = count;
     return count;
   }

@@ -9,7 +9,7 @@ import { WriteCounter } from "../../src/store/write-counter.js";
 it("keeps the highest count and throws HEED_STORE_WENT_BACK at one not above it, from then on", () => {
   const told: StoreError[] = [];
   const counter = new WriteCounter(
-    async () => 0,
+    async () => new Map(),
     (error) => told.push(error),
   );
   counter.wrote(1);
@@ -31,7 +31,7 @@ it("keeps the highest count and throws HEED_STORE_WENT_BACK at one not above it,
 });
 
 it("read takes the store's count without a write: an equal count is no going back", async () => {
-  const counter = new WriteCounter(async () => 5);
+  const counter = new WriteCounter(async () => new Map([["", 5]]));
   assert.equal(await counter.read(), 5);
   assert.equal(counter.highest(), 5);
   counter.wrote(6);
@@ -40,7 +40,7 @@ it("read takes the store's count without a write: an equal count is no going bac
 });
 
 it("a store holding no crawl after counts were seen lost its data: HEED_STORE_LOST", () => {
-  const counter = new WriteCounter(async () => 0);
+  const counter = new WriteCounter(async () => new Map());
   // A store used without a crawl identity (the library's own use) counts as any.
   counter.wrote(1, false);
   counter.wrote(2, false);
@@ -63,9 +63,8 @@ it("check reads each part: one below the highest seen of it went back, told and 
     ["b", 9],
   ]);
   const counter = new WriteCounter(
-    async () => 0,
-    (error) => told.push(error),
     async () => counts,
+    (error) => told.push(error),
   );
   counter.wrote(4, true, "a");
   counter.wrote(9, true, "b");
@@ -87,17 +86,28 @@ it("check reads each part: one below the highest seen of it went back, told and 
   assert.match(told[0]?.message ?? "", /write count is 2, and this process had seen 4/);
 });
 
+it("read sums the parts' counts", async () => {
+  const counter = new WriteCounter(
+    async () =>
+      new Map([
+        ["a", 4],
+        ["b", 9],
+      ]),
+  );
+  assert.equal(await counter.read(), 13);
+  assert.equal(counter.highest(), 13);
+});
+
 it("check: a write answered while the counts are read is no going back", async () => {
   const told: StoreError[] = [];
   let counter: WriteCounter | null = null;
   counter = new WriteCounter(
-    async () => 0,
-    (error) => told.push(error),
     async () => {
       // The store read 5, and a lease made after that read came back 6 before the answer did.
       counter?.wrote(6, true, "a");
       return new Map([["a", 5]]);
     },
+    (error) => told.push(error),
   );
   counter.wrote(5, true, "a");
   await counter.check();

@@ -44,10 +44,5 @@ export function redisWriteCounter(
     const counts = await Promise.all(keys.shards.map((T) => client.get(`${T}writes`)));
     return new Map(keys.shards.map((T, i) => [T, Number(counts[i] ?? 0)]));
   };
-  const whole = async (): Promise<number> => {
-    let sum = 0;
-    for (const n of (await parts()).values()) sum += n;
-    return sum;
-  };
-  return new WriteCounter(whole, onWentBack, parts);
+  return new WriteCounter(parts, onWentBack);
 }

@@ -21,7 +21,8 @@ export function sqliteWriteCount(db: Database.Database): SqliteWriteCount {
     number
   >;
   return {
-    counter: new WriteCounter(async () => read.get() ?? 0),
+    // One count for the whole file: one part.
+    counter: new WriteCounter(async () => new Map([["", read.get() ?? 0]])),
     countNow: () => bump.get() ?? 0,
   };
 }
