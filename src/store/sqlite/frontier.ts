@@ -162,7 +162,8 @@ export function sqliteFrontier(
       `UPDATE urls SET state = ${LEASED}, lease_id = ?, lease_until = ?, lease_owner = ? WHERE id = ?`,
     ),
     // A site's next moment only moves later (DESIGN §2).
-    // A claim on the origin (claimReady) is spent at its visit's first step: here, a lease.
+    // A claim on the origin (claimReady) is spent at its visit's first step: here, a lease
+    // taken without the site's reservation.
     unclaimById: db.prepare<[number]>(
       "UPDATE origins SET claimed_until = 0 WHERE id = ? AND claimed_until <> 0",
     ),
@@ -302,7 +303,8 @@ export function sqliteFrontier(
       const id = leaseId(row.id);
       const until = now + leaseMs;
       sql.markLeased.run(id, until, owner, row.id);
-      sql.unclaimById.run(found.id);
+      // Under the site's reservation, its take spent the claim already.
+      if (nextAt !== null) sql.unclaimById.run(found.id);
       sql.addTotal.run(-1, QUEUED);
       sql.addTotal.run(1, LEASED);
       if (nextAt !== null) sql.setNextById.run(nextAt, found.id);
