@@ -193,6 +193,34 @@ describe("sqlite: the file", () => {
     raw.close();
   });
 
+  it("opens a file of schema version 11: its ready sites stay ready, in order, and can be claimed", async () => {
+    const path = freshPath();
+    const old = new Database(path);
+    assert.equal(
+      migrate(
+        old,
+        MIGRATIONS.filter((m) => m.version <= 11),
+      ),
+      11,
+    );
+    // Two sites with a queued URL each: b due at 5, a at 9 (its next request moment).
+    old.exec(`INSERT INTO origins (id, origin, next_at, min_not_before) VALUES
+      (1, 'https://a.test', 9, 0), (2, 'https://b.test', 0, 5), (3, 'https://c.test', 0, NULL)`);
+    old.close();
+    const store = await openSqliteStore(path);
+    try {
+      assert.deepEqual(await store.frontier.readyOrigins(10, 5, new Set()), [
+        "https://b.test",
+        "https://a.test",
+      ]);
+      const claimed = await store.frontier.claimReady(10, 1, new Set());
+      assert.deepEqual(claimed, { origins: ["https://b.test"], nextAt: 10 });
+      assert.deepEqual(await store.frontier.readyOrigins(10, 5, new Set()), ["https://a.test"]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("refuses a file of a newer schema with HEED_STORE_SCHEMA_TOO_NEW", async () => {
     const path = freshPath();
     await (await openSqliteStore(path)).close();

@@ -161,13 +161,13 @@ export function sqliteFrontier(
     markLeased: db.prepare<[string, number, string | null, number]>(
       `UPDATE urls SET state = ${LEASED}, lease_id = ?, lease_until = ?, lease_owner = ? WHERE id = ?`,
     ),
-    // A site's next moment only moves later (DESIGN §2).
     // A claim on the origin (claimReady) is spent at its visit's first step: here, a lease
     // taken without the site's reservation.
     unclaimById: db.prepare<[number]>(
       "UPDATE origins SET claimed_until = 0 WHERE id = ? AND claimed_until <> 0",
     ),
     claim: db.prepare<[number, string]>("UPDATE origins SET claimed_until = ? WHERE origin = ?"),
+    // A site's next moment only moves later (DESIGN §2).
     setNextById: db.prepare<[number, number]>(
       "UPDATE origins SET next_at = max(next_at, ?) WHERE id = ?",
     ),
