@@ -433,10 +433,6 @@ export function sqliteFrontier(
       checkNumber("now", now);
       checkCount("limit", limit);
       if (limit === 0) return { origins: [], nextAt: now };
-      // Most looks find none ready (every site waits for its gap): a read answers those, and
-      // only a claim takes the file's write lock, from the processes sharing it.
-      if (readyOrigins(now, 1, exclude).length === 0)
-        return { origins: [], nextAt: nextReadyAt(exclude) };
       return claimReady.immediate(now, limit, exclude);
     },
     async lease(origin, now, leaseMs, nextAt, owner) {
