@@ -10,10 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Redis } from "ioredis";
-import { sleep } from "../../src/crawler/sleep.js";
 import { startRedisCluster } from "../helpers/redis-cluster.js";
 import { crawlArgs, runCli, spawnCli } from "../helpers/run-cli.js";
-import { isPage, type Site, startSite } from "../helpers/synthetic-site.js";
+import { pagesAsked as pages, startSite, untilPages } from "../helpers/synthetic-site.js";
 import { pagesTwice } from "../helpers/went-back.js";
 
 /** Sites enough that each master holds some (8 shards over 3 masters: 3, 2 and 3). */
@@ -23,16 +22,9 @@ const PAGES = 10;
 const STORE_WAIT_S = 3;
 /**
  * Room past --store-wait for the crawl to end (the master's absence noticed, the visits in
- * flight ending, the summary): only a hang runs past it, and the run is killed there.
+ * flight ending): only a hang runs past it, and the run is killed there.
  */
 const PAST_WAIT_MS = 60_000;
-
-const pages = (sites: readonly Site[]) => sites.flatMap((site) => site.paths().filter(isPage));
-
-async function untilPages(sites: readonly Site[], n: number): Promise<void> {
-  for (let i = 0; i < 1200 && pages(sites).length < n; i++) await sleep(50);
-  assert.ok(pages(sites).length >= n, `only ${pages(sites).length} pages of ${n}`);
-}
 
 describe("a Redis Cluster master that stays down past --store-wait", { timeout: 240_000 }, () => {
   it("the crawl ends with exit 3 and the store's words; on the repaired cluster it goes on", async (t) => {

@@ -8,22 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Redis } from "ioredis";
-import { sleep } from "../../src/crawler/sleep.js";
 import { startRedisCluster } from "../helpers/redis-cluster.js";
 import { crawlArgs, spawnCli } from "../helpers/run-cli.js";
-import { isPage, type Site, startSite } from "../helpers/synthetic-site.js";
+import { pagesAsked as pages, startSite, untilPages } from "../helpers/synthetic-site.js";
 import { assertStoppedAtWentBack } from "../helpers/went-back.js";
 
 /** Sites enough that each master holds some (8 shards over 3 masters: 3, 2 and 3). */
 const SITES = 16;
 const PAGES = 12;
-
-const pages = (sites: readonly Site[]) => sites.flatMap((site) => site.paths().filter(isPage));
-
-async function untilPages(sites: readonly Site[], n: number): Promise<void> {
-  for (let i = 0; i < 1200 && pages(sites).length < n; i++) await sleep(50);
-  assert.ok(pages(sites).length >= n, `only ${pages(sites).length} pages of ${n}`);
-}
 
 describe(
   "a Redis Cluster master restored older than the crawl's last write",

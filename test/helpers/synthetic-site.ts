@@ -41,6 +41,19 @@ export function isPage(path: string): boolean {
   return path !== "/robots.txt" && path !== "/sitemap.xml";
 }
 
+/** The pages asked of every site of `sites`, in each site's order. */
+export function pagesAsked(sites: readonly Site[]): string[] {
+  return sites.flatMap((site) => site.paths().filter(isPage));
+}
+
+/** Waits until `sites` were asked `n` pages in all (a minute at most, else fails). */
+export async function untilPages(sites: readonly Site[], n: number): Promise<void> {
+  for (let i = 0; i < 1200 && pagesAsked(sites).length < n; i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  if (pagesAsked(sites).length < n)
+    throw new Error(`only ${pagesAsked(sites).length} pages of ${n} were asked`);
+}
+
 export function pagePath(n: number): string {
   return n === 0 ? "/" : `/page/${n}.html`;
 }
