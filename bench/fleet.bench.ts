@@ -26,7 +26,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { type AddressInfo, connect } from "node:net";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,6 +36,7 @@ import { Redis } from "ioredis";
 import { openRedisStore } from "../src/store/redis/index.js";
 import type { NewUrl } from "../src/store/types.js";
 import { startRedisCluster, type RedisCluster } from "../test/helpers/redis-cluster.js";
+import { monitorCommands } from "../test/helpers/redis-monitor.js";
 import { startRedisServer, type RedisServer } from "../test/helpers/redis-server.js";
 import { pageSite } from "./page-site.js";
 import { fmt, option, printTable } from "./report.js";
@@ -205,43 +206,6 @@ function crawlProcess(
   });
 }
 
-/** Counts the commands clients send, as MONITOR shows them (script commands aside). */
-async function monitor(
-  urls: readonly string[],
-): Promise<{ commands: number; lua: number; byName: Map<string, number>; stop(): void }> {
-  const seen = { commands: 0, lua: 0, byName: new Map<string, number>(), stop: () => {} };
-  const sockets = await Promise.all(
-    urls.map(async (url) => {
-      const { hostname, port } = new URL(url);
-      const socket = connect({ host: hostname, port: Number(port) });
-      await new Promise<void>((resolve) => socket.once("connect", resolve));
-      let rest = "";
-      socket.on("data", (chunk: Buffer) => {
-        const lines = (rest + chunk.toString("latin1")).split("\r\n");
-        rest = lines.pop() ?? "";
-        for (const line of lines) {
-          // `+1700000000.123456 [0 127.0.0.1:54321] "EVALSHA" …`; `[0 lua]` ran inside a script.
-          const m = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
-          if (m === null || m[1] === "lua") continue;
-          seen.commands++;
-          const name = (m[2] ?? "").toUpperCase();
-          if (name === "EVALSHA" || name === "EVAL") seen.lua++;
-          // A script by the start of its SHA-1 (EVAL's by its first characters).
-          const what = /^\+\S+ \[[^\]]+\] "[^"]+" "([^"]{1,12})/.exec(line)?.[1] ?? "?";
-          const key = name.startsWith("EVAL") ? `${name} ${what}` : name;
-          seen.byName.set(key, (seen.byName.get(key) ?? 0) + 1);
-        }
-      });
-      socket.write("MONITOR\r\n");
-      return socket;
-    }),
-  );
-  seen.stop = () => {
-    for (const socket of sockets) socket.destroy();
-  };
-  return seen;
-}
-
 /** The servers' reads of client sockets, summed over the nodes. */
 async function readsProcessed(urls: readonly string[]): Promise<number> {
   let sum = 0;
@@ -284,7 +248,7 @@ async function crawlRow(
   concurrency = CONCURRENCY,
 ): Promise<Row> {
   const seeds = Array.from({ length: SITES }, (_, i) => `http://${siteHost(i)}:${port}/`);
-  const watch = nodes.length === 0 ? null : await monitor(nodes);
+  const watch = nodes.length === 0 ? null : await monitorCommands(nodes);
   const readsBefore = await readsProcessed(nodes);
   const started = performance.now();
   const total = SITES * PAGES;
