@@ -602,21 +602,22 @@ try {
       ? []
       : [{ name: "Redis Cluster", at: `${cluster.url}#fleet`, nodes: clusterNodes }]),
   ];
-  // The fixed costs a second of each store, measured once before the rows.
-  const fixed = new Map<string, number>();
-  for (const place of places) {
-    const at = place.nodes.length === 0 ? `${place.at}-fixed.db` : `${place.at}-fixed:`;
-    fixed.set(place.name, await fixedRate(at, web));
-    console.error(`${place.name}: fixed costs ${fmt(fixed.get(place.name) ?? NaN, 2)} ms a second`);
-  }
+  // The fixed costs a second of each store: measured in each round, before its rows, and the
+  // rows of a round split with that round's rate (one wait of WAIT_S on a busy machine moves).
+  const fixed = new Map<string, number[]>();
   const rows: Row[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
+    for (const place of places) {
+      const at =
+        place.nodes.length === 0 ? `${place.at}-fixed-${round}.db` : `${place.at}-fixed-${round}:`;
+      fixed.set(place.name, [...(fixed.get(place.name) ?? []), await fixedRate(at, web)]);
+    }
     for (const processes of PROCESSES) {
       for (const split of SPLIT && processes > 1 ? [false, true] : [false]) {
         for (const place of places) {
           const id = `${round}-${processes}${split ? "-split" : ""}`;
           const store = place.nodes.length === 0 ? `${place.at}-${id}.db` : `${place.at}-${id}:`;
-          const fixedPerS = fixed.get(place.name) ?? Number.NaN;
+          const fixedPerS = fixed.get(place.name)?.at(-1) ?? Number.NaN;
           const spec = { name: place.name, round, processes, split, store, fixedPerS };
           rows.push(await crawlRow({ ...spec, nodes: place.nodes }, web.port));
           // Each row as it comes: a long bench stopped midway still gives what it measured.
@@ -624,6 +625,10 @@ try {
         }
       }
     }
+  }
+  for (const [name, rates] of fixed) {
+    const each = rates.map((n) => fmt(n, 1)).join(", ");
+    console.log(`${name}: fixed costs ${fmt(median(rates), 2)} ms a second (median; ${each})`);
   }
   // One request at a time: the server's reads are then the client's round trips, one each
   // (with many in flight, ioredis's writes of several visits arrive in one read). Not on a
@@ -636,7 +641,7 @@ try {
       split: false,
       store: `${redis.url}#fleet-seq:`,
       nodes: [redis.url],
-      fixedPerS: fixed.get("Redis") ?? Number.NaN,
+      fixedPerS: median(fixed.get("Redis") ?? [Number.NaN]),
       concurrency: 1,
     };
     rows.push(await crawlRow(spec, web.port));
