@@ -81,11 +81,13 @@ export function redisCrawlLog(client: RedisClient, keys: RedisKeys): CrawlLog {
   // list's tail, stamped later than every line on the same server.
   let last: Merge | null = null;
 
+  const spent = (source: Source) => source.head >= source.lines.length && !source.ended;
+
   /** Refills each list whose lines are all handed out, `chunk` lines each, all at once. */
   async function refill(merge: Merge, chunk: number): Promise<void> {
     await Promise.all(
       merge.sources.map(async (source) => {
-        if (source.head < source.lines.length || source.ended) return;
+        if (!spent(source)) return;
         const rows = await client.lrange(source.key, source.next, source.next + chunk - 1);
         source.next += rows.length;
         source.lines = rows.map(lineOut);
@@ -100,7 +102,7 @@ export function redisCrawlLog(client: RedisClient, keys: RedisKeys): CrawlLog {
     const chunk = Math.min(limit, READ_CHUNK);
     const out: string[] = [];
     while (out.length < limit) {
-      await refill(merge, chunk);
+      if (merge.sources.some(spent)) await refill(merge, chunk);
       let best: Source | null = null;
       let bestStamp = Infinity;
       for (const source of merge.sources) {
