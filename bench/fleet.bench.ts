@@ -14,21 +14,31 @@
  * `used_memory` before and after queuing 100,000 URLs across 100 sites, of two shapes.
  *
  *   node dist/bench/fleet.bench.js [--sites 50] [--pages 20] [--urls 100000] [--cluster]
- *     [--processes 1,2,4] [--stores sqlite,redis,cluster] [--split] [--limit 300]
+ *     [--processes 1,2,4] [--stores sqlite,redis,cluster] [--split] [--rounds 1] [--limit 300]
  *   HEED_BENCH_FLEET_LARGE=1: 10,000 sites and the cluster rows
  *   (`npm run bench:fleet`)
  *
  * CPU a page is given twice: all of it, and without each process's start-up and end (the CPU
- * of a crawl of one site whose robots.txt refuses everything, measured after each row).
+ * of a crawl of one site whose robots.txt refuses everything, measured after each row). That
+ * rest is split in two: the fixed costs, what a process spends a second of its life whether it
+ * fetches or not (heartbeats, timers, schedule wakes, clock reads: measured per store as the
+ * CPU a process used, read from /proc, while it waits out a site's Crawl-delay), times each
+ * process's wall time; and the busy work, what is left. With 4 processes each lives about 4×
+ * as long a page it fetches, so its fixed costs weigh 4× as much a page.
+ *
+ * A machine shared with other work moves single runs by ±20%: `--rounds N` runs the rows N
+ * times in turn (1 process, 2, 4, and 4 --split, then again), prints the load average at each
+ * row, and then the medians, with the ratios to one process and to the --split floor taken
+ * within each round.
  *
  * Bounded: each crawl is stopped after --limit seconds (300; its summary still counts), killed
  * a minute later if it has not ended; every child and redis-server end with the bench.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { type AddressInfo, connect } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -36,18 +46,22 @@ import { Redis } from "ioredis";
 import { openRedisStore } from "../src/store/redis/index.js";
 import type { NewUrl } from "../src/store/types.js";
 import { startRedisCluster, type RedisCluster } from "../test/helpers/redis-cluster.js";
+import { monitorCommands } from "../test/helpers/redis-monitor.js";
 import { startRedisServer, type RedisServer } from "../test/helpers/redis-server.js";
 import { pageSite } from "./page-site.js";
-import { fmt, option, printTable } from "./report.js";
+import { fmt, median, option, printTable } from "./report.js";
 
 const LARGE = process.env["HEED_BENCH_FLEET_LARGE"] === "1";
 /** The stores of the rows: `--stores sqlite,redis,cluster` (the cluster's also by `--cluster`). */
 const STORES = option("--stores", "sqlite,redis").split(",");
 /**
- * `--split`: each process crawls its own share of the sites in a store of its own, a floor for
- * what processes sharing one store cost a page (what is left is the machine's, not the store's).
+ * `--split`: rows where each process crawls its own share of the sites in a store of its own,
+ * beside the shared ones: a floor for what processes sharing one store cost a page (what is left
+ * is the machine's, not the store's).
  */
 const SPLIT = process.argv.includes("--split");
+/** `--rounds N`: every row N times, in turn. */
+const ROUNDS = Math.min(Math.max(Number(option("--rounds", "1")) || 1, 1), 20);
 /** The i-th process's own store under --split: another SQLite file, another key prefix. */
 function apart(store: string, i: number): string {
   return store.endsWith(":") ? `${store.slice(0, -1)}-apart-${i}:` : `${store}-apart-${i}`;
@@ -99,32 +113,57 @@ process.on("exit", () => {
 
 /** A site whose robots.txt refuses everything: a crawl of it is a process's start-up and end. */
 const IDLE_HOST = "127.0.254.254";
+/** A site of Crawl-delay {@link WAIT_S}: between two of its pages a process only waits. */
+const WAIT_HOST = "127.0.254.253";
+/** Seconds of the wait: heartbeats (2 s) and clock reads (10 s) enough to count. */
+const WAIT_S = 10;
 
 /** The i-th site's address: 127.0.X.Y with X, Y in 1..250. */
 function siteHost(i: number): string {
   return `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
 }
 
+interface Web {
+  readonly port: number;
+  /** Tells `listener` of each request (its Host header and path) until the returned call. */
+  onRequest(listener: (host: string, path: string) => void): () => void;
+  close(): void;
+}
+
 /** One server for every site; robots.txt allows all but on IDLE_HOST. */
-async function startWeb(): Promise<{ port: number; close(): void }> {
-  const server = createServer(
-    pageSite({
-      pages: PAGES,
-      robots: (host) =>
-        host.startsWith(`${IDLE_HOST}:`)
-          ? "User-agent: *\nDisallow: /\n"
+async function startWeb(): Promise<Web> {
+  const listeners = new Set<(host: string, path: string) => void>();
+  const site = pageSite({
+    pages: PAGES,
+    robots: (host) =>
+      host.startsWith(`${IDLE_HOST}:`)
+        ? "User-agent: *\nDisallow: /\n"
+        : host.startsWith(`${WAIT_HOST}:`)
+          ? `User-agent: *\nCrawl-delay: ${WAIT_S}\n`
           : "User-agent: *\nAllow: /\n",
-      filler: 50,
-    }),
-  );
+    filler: 50,
+  });
+  const server = createServer((req, res) => {
+    for (const listener of listeners) listener(req.headers.host ?? "", req.url ?? "");
+    site(req, res);
+  });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "0.0.0.0", resolve));
-  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
+  return {
+    port: (server.address() as AddressInfo).port,
+    onRequest(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => server.close(),
+  };
 }
 
 interface Crawled {
   readonly pages: number;
   readonly cpuMs: number;
+  /** From start to exit. */
+  readonly wallMs: number;
   /** On SQLite, what `sqlite-count.js` counted; NaN on Redis. */
   readonly statements: number;
   readonly trips: number;
@@ -142,6 +181,7 @@ function crawlProcess(
   store: string,
   maxPages: number,
   concurrency: number,
+  spawned?: (timePid: number) => void,
 ): Promise<Crawled> {
   const sqlite = !store.includes("://");
   const child = spawn(
@@ -169,7 +209,9 @@ function crawlProcess(
     ],
     { stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
+  const started = performance.now();
   children.add(child);
+  if (child.pid !== undefined) spawned?.(child.pid);
   let out = "";
   let err = "";
   child.stdout?.on("data", (c: Buffer) => (out += c.toString("utf8")));
@@ -198,48 +240,12 @@ function crawlProcess(
       resolve({
         pages,
         cpuMs,
+        wallMs: performance.now() - started,
         statements: counted === null ? Number.NaN : Number(counted[1]),
         trips: counted === null ? Number.NaN : Number(counted[2]) + Number(counted[3]),
       });
     });
   });
-}
-
-/** Counts the commands clients send, as MONITOR shows them (script commands aside). */
-async function monitor(
-  urls: readonly string[],
-): Promise<{ commands: number; lua: number; byName: Map<string, number>; stop(): void }> {
-  const seen = { commands: 0, lua: 0, byName: new Map<string, number>(), stop: () => {} };
-  const sockets = await Promise.all(
-    urls.map(async (url) => {
-      const { hostname, port } = new URL(url);
-      const socket = connect({ host: hostname, port: Number(port) });
-      await new Promise<void>((resolve) => socket.once("connect", resolve));
-      let rest = "";
-      socket.on("data", (chunk: Buffer) => {
-        const lines = (rest + chunk.toString("latin1")).split("\r\n");
-        rest = lines.pop() ?? "";
-        for (const line of lines) {
-          // `+1700000000.123456 [0 127.0.0.1:54321] "EVALSHA" …`; `[0 lua]` ran inside a script.
-          const m = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
-          if (m === null || m[1] === "lua") continue;
-          seen.commands++;
-          const name = (m[2] ?? "").toUpperCase();
-          if (name === "EVALSHA" || name === "EVAL") seen.lua++;
-          // A script by the start of its SHA-1 (EVAL's by its first characters).
-          const what = /^\+\S+ \[[^\]]+\] "[^"]+" "([^"]{1,12})/.exec(line)?.[1] ?? "?";
-          const key = name.startsWith("EVAL") ? `${name} ${what}` : name;
-          seen.byName.set(key, (seen.byName.get(key) ?? 0) + 1);
-        }
-      });
-      socket.write("MONITOR\r\n");
-      return socket;
-    }),
-  );
-  seen.stop = () => {
-    for (const socket of sockets) socket.destroy();
-  };
-  return seen;
 }
 
 /** The servers' reads of client sockets, summed over the nodes. */
@@ -259,6 +265,11 @@ async function readsProcessed(urls: readonly string[]): Promise<number> {
 
 interface Row {
   readonly store: string;
+  readonly round: number;
+  /** Each process its own share of the sites in its own store. */
+  readonly split: boolean;
+  /** The 1-minute load average as the row ended. */
+  readonly load: number;
   readonly processes: number;
   readonly concurrency: number;
   readonly pages: number;
@@ -266,6 +277,8 @@ interface Row {
   readonly cpuMs: number;
   /** CPU ms of one process's start-up and end alone. */
   readonly startMs: number;
+  /** CPU ms of the fixed costs: the store's fixed rate times every process's wall time. */
+  readonly fixedMs: number;
   readonly commands: number;
   readonly lua: number;
   readonly trips: number;
@@ -275,22 +288,76 @@ interface Row {
   readonly perPage: Record<string, number>;
 }
 
-async function crawlRow(
-  name: string,
-  processes: number,
-  store: string,
-  port: number,
-  nodes: readonly string[],
-  concurrency = CONCURRENCY,
-): Promise<Row> {
+/** A row's store and how it is crawled. */
+interface RowSpec {
+  readonly name: string;
+  readonly round: number;
+  readonly processes: number;
+  readonly split: boolean;
+  readonly store: string;
+  /** The servers' URLs on Redis, what MONITOR counts on; none on SQLite. */
+  readonly nodes: readonly string[];
+  /** CPU ms a second of a process's life, fetching or not ({@link fixedRate}). */
+  readonly fixedPerS: number;
+  readonly concurrency?: number;
+}
+
+/** CPU ms process `pid` has used so far, user and system (/proc, in ticks of 10 ms). */
+function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // After the command's name in parentheses: field 3 on; utime and stime are fields 14, 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The node process GNU time `timePid` runs. */
+function nodeUnder(timePid: number): number {
+  return Number(readFileSync(`/proc/${timePid}/task/${timePid}/children`, "utf8").split(" ")[0]);
+}
+
+/**
+ * CPU ms a second a process spends whether it fetches or not, on `store`: read from /proc
+ * while it waits out the Crawl-delay (WAIT_S) before the third page of a site, from a second
+ * after the second page was asked for (its work done) to the third page's request.
+ */
+async function fixedRate(store: string, web: Web): Promise<number> {
+  let timePid: number | null = null;
+  let pagesAsked = 0;
+  const marks: { wall: number; cpu: number }[] = [];
+  const mark = () => {
+    if (timePid !== null) marks.push({ wall: performance.now(), cpu: cpuOf(nodeUnder(timePid)) });
+  };
+  let settled: NodeJS.Timeout | undefined;
+  const off = web.onRequest((host, path) => {
+    if (!host.startsWith(`${WAIT_HOST}:`) || path === "/robots.txt") return;
+    pagesAsked++;
+    if (pagesAsked === 2) settled = setTimeout(mark, 1000);
+    if (pagesAsked === 3) mark();
+  });
+  try {
+    await crawlProcess([`http://${WAIT_HOST}:${web.port}/`], store, 3, 1, (pid) => {
+      timePid = pid;
+    });
+  } finally {
+    off();
+    clearTimeout(settled);
+  }
+  const [from, to] = marks;
+  if (from === undefined || to === undefined) return Number.NaN;
+  return (to.cpu - from.cpu) / ((to.wall - from.wall) / 1000);
+}
+
+async function crawlRow(spec: RowSpec, port: number): Promise<Row> {
+  const { name, processes, store, nodes, split } = spec;
+  const concurrency = spec.concurrency ?? CONCURRENCY;
   const seeds = Array.from({ length: SITES }, (_, i) => `http://${siteHost(i)}:${port}/`);
-  const watch = nodes.length === 0 ? null : await monitor(nodes);
+  const watch = nodes.length === 0 ? null : await monitorCommands(nodes);
   const readsBefore = await readsProcessed(nodes);
   const started = performance.now();
   const total = SITES * PAGES;
   const runs = await Promise.all(
     Array.from({ length: processes }, (_, i) =>
-      SPLIT
+      split
         ? // Each process its own share of the sites in a store of its own: nothing shared.
           crawlProcess(
             seeds.filter((_, site) => site % processes === i),
@@ -312,12 +379,16 @@ async function crawlRow(
   const cpuMs = sum((r) => r.cpuMs);
   return {
     store: name,
+    round: spec.round,
+    split,
+    load: loadavg()[0] ?? Number.NaN,
     processes,
     concurrency,
     pages,
     seconds,
     cpuMs,
     startMs: idle.cpuMs,
+    fixedMs: spec.fixedPerS * (sum((r) => r.wallMs) / 1000),
     commands: watch === null ? Number.NaN : watch.commands - nodes.length,
     lua: watch === null ? Number.NaN : watch.lua,
     // On SQLite, the round trips are the commits: transactions and statements run alone.
@@ -385,6 +456,135 @@ async function bytesPerQueuedUrl(
   }
 }
 
+/** CPU ms a page, each process's start-up and end aside. */
+const aside = (r: Row): number => (r.cpuMs - r.processes * r.startMs) / r.pages;
+
+function rowName(r: Row): string {
+  return `${r.store}${r.split ? " --split" : ""}`;
+}
+
+function printRows(rows: readonly Row[]): void {
+  printTable(
+    `heed crawl as a fleet: ${SITES} sites × ${PAGES} pages, no delay`,
+    [
+      "store",
+      "round",
+      "load",
+      "processes",
+      "concurrency",
+      "pages",
+      "pages/s",
+      "CPU ms a page",
+      "start-up aside",
+      "fixed",
+      "busy",
+      "commands a page",
+      "Lua calls a page",
+      "round trips a page",
+      "SQLite statements a page",
+    ],
+    rows.map((r) => [
+      rowName(r),
+      String(r.round),
+      fmt(r.load, 1),
+      String(r.processes),
+      String(r.concurrency),
+      fmt(r.pages, 0),
+      fmt(r.pages / r.seconds, 1),
+      fmt(r.cpuMs / r.pages, 2),
+      fmt(aside(r), 2),
+      fmt(r.fixedMs / r.pages, 2),
+      fmt(aside(r) - r.fixedMs / r.pages, 2),
+      fmt(r.commands / r.pages, 1),
+      fmt(r.lua / r.pages, 2),
+      fmt(r.trips / r.pages, 1),
+      fmt(r.statements / r.pages, 1),
+    ]),
+  );
+}
+
+/**
+ * Each row's medians over the rounds, with CPU a page (start-up aside) against one process's
+ * and against the --split floor's of as many processes, each ratio taken within its round.
+ */
+function printMedians(rows: readonly Row[]): void {
+  const groups = new Map<string, Row[]>();
+  for (const r of rows) {
+    const key = `${rowName(r)}\t${r.processes}\t${r.concurrency}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const peer = (r: Row, processes: number, split: boolean) =>
+    rows.find(
+      (o) =>
+        o.store === r.store &&
+        o.round === r.round &&
+        o.processes === processes &&
+        o.split === split &&
+        o.concurrency === r.concurrency,
+    );
+  const ratio = (group: Row[], to: (r: Row) => Row | undefined) =>
+    median(
+      group.map((r) => {
+        const other = to(r);
+        return other === undefined ? Number.NaN : aside(r) / aside(other);
+      }),
+    );
+  printTable(
+    `medians over ${ROUNDS} round(s); ratios of CPU a page (start-up aside) within each round`,
+    [
+      "store",
+      "processes",
+      "load",
+      "pages/s",
+      "CPU ms a page",
+      "fixed",
+      "busy",
+      "× 1 process",
+      "× --split",
+      "commands a page",
+    ],
+    [...groups.values()].map((group) => {
+      const first = group[0] as Row;
+      const of = (f: (r: Row) => number) => median(group.map(f));
+      return [
+        rowName(first),
+        String(first.processes),
+        fmt(
+          of((r) => r.load),
+          1,
+        ),
+        fmt(
+          of((r) => r.pages / r.seconds),
+          1,
+        ),
+        fmt(of(aside), 2),
+        fmt(
+          of((r) => r.fixedMs / r.pages),
+          2,
+        ),
+        fmt(
+          of((r) => aside(r) - r.fixedMs / r.pages),
+          2,
+        ),
+        fmt(
+          ratio(group, (r) => peer(r, 1, false)),
+          2,
+        ),
+        first.split
+          ? ""
+          : fmt(
+              ratio(group, (r) => peer(r, r.processes, true)),
+              2,
+            ),
+        fmt(
+          of((r) => r.commands / r.pages),
+          1,
+        ),
+      ];
+    }),
+  );
+}
+
 const web = await startWeb();
 const dir = mkdtempSync(join(tmpdir(), "heed-fleet-"));
 let redis: RedisServer | null = null;
@@ -393,57 +593,61 @@ try {
   redis = await startRedisServer();
   cluster = CLUSTER ? await startRedisCluster() : null;
   const clusterNodes = cluster?.nodes.map((n) => n.url) ?? [];
+  const places = [
+    ...(STORES.includes("sqlite") ? [{ name: "SQLite", at: join(dir, "fleet"), nodes: [] }] : []),
+    ...(STORES.includes("redis")
+      ? [{ name: "Redis", at: `${redis.url}#fleet`, nodes: [redis.url] }]
+      : []),
+    ...(cluster === null
+      ? []
+      : [{ name: "Redis Cluster", at: `${cluster.url}#fleet`, nodes: clusterNodes }]),
+  ];
+  // The fixed costs a second of each store: measured in each round, before its rows, and the
+  // rows of a round split with that round's rate (one wait of WAIT_S on a busy machine moves).
+  const fixed = new Map<string, number[]>();
   const rows: Row[] = [];
-  for (const processes of PROCESSES) {
-    const row = async (made: Promise<Row>) => {
-      rows.push(await made);
-      // Each row as it comes: a long bench stopped midway still gives what it measured.
-      console.error(JSON.stringify(rows.at(-1)));
-    };
-    if (STORES.includes("sqlite"))
-      await row(crawlRow("SQLite", processes, join(dir, `fleet-${processes}.db`), web.port, []));
-    const store = `${redis.url}#fleet-${processes}:`;
-    if (STORES.includes("redis"))
-      await row(crawlRow("Redis", processes, store, web.port, [redis.url]));
-    if (cluster !== null) {
-      const spec = `${cluster.url}#fleet-${processes}:`;
-      await row(crawlRow("Redis Cluster", processes, spec, web.port, clusterNodes));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const place of places) {
+      const at =
+        place.nodes.length === 0 ? `${place.at}-fixed-${round}.db` : `${place.at}-fixed-${round}:`;
+      fixed.set(place.name, [...(fixed.get(place.name) ?? []), await fixedRate(at, web)]);
     }
+    for (const processes of PROCESSES) {
+      for (const split of SPLIT && processes > 1 ? [false, true] : [false]) {
+        for (const place of places) {
+          const id = `${round}-${processes}${split ? "-split" : ""}`;
+          const store = place.nodes.length === 0 ? `${place.at}-${id}.db` : `${place.at}-${id}:`;
+          const fixedPerS = fixed.get(place.name)?.at(-1) ?? Number.NaN;
+          const spec = { name: place.name, round, processes, split, store, fixedPerS };
+          rows.push(await crawlRow({ ...spec, nodes: place.nodes }, web.port));
+          // Each row as it comes: a long bench stopped midway still gives what it measured.
+          console.error(JSON.stringify(rows.at(-1)));
+        }
+      }
+    }
+  }
+  for (const [name, rates] of fixed) {
+    const each = rates.map((n) => fmt(n, 1)).join(", ");
+    console.log(`${name}: fixed costs ${fmt(median(rates), 2)} ms a second (median; ${each})`);
   }
   // One request at a time: the server's reads are then the client's round trips, one each
   // (with many in flight, ioredis's writes of several visits arrive in one read). Not on a
   // large web, where it would outlast the row's time limit.
-  if (SITES <= 1000 && STORES.includes("redis"))
-    rows.push(await crawlRow("Redis", 1, `${redis.url}#fleet-seq:`, web.port, [redis.url], 1));
-  printTable(
-    `heed crawl as a fleet: ${SITES} sites × ${PAGES} pages, no delay`,
-    [
-      "store",
-      "processes",
-      "concurrency",
-      "pages",
-      "pages/s",
-      "CPU ms a page",
-      "start-up aside",
-      "commands a page",
-      "Lua calls a page",
-      "round trips a page",
-      "SQLite statements a page",
-    ],
-    rows.map((r) => [
-      r.store,
-      String(r.processes),
-      String(r.concurrency),
-      fmt(r.pages, 0),
-      fmt(r.pages / r.seconds, 1),
-      fmt(r.cpuMs / r.pages, 2),
-      fmt((r.cpuMs - r.processes * r.startMs) / r.pages, 2),
-      fmt(r.commands / r.pages, 1),
-      fmt(r.lua / r.pages, 2),
-      fmt(r.trips / r.pages, 1),
-      fmt(r.statements / r.pages, 1),
-    ]),
-  );
+  if (SITES <= 1000 && STORES.includes("redis")) {
+    const spec = {
+      name: "Redis",
+      round: 1,
+      processes: 1,
+      split: false,
+      store: `${redis.url}#fleet-seq:`,
+      nodes: [redis.url],
+      fixedPerS: median(fixed.get("Redis") ?? [Number.NaN]),
+      concurrency: 1,
+    };
+    rows.push(await crawlRow(spec, web.port));
+  }
+  printRows(rows);
+  printMedians(rows);
   for (const [name, shape] of URLS === 0 ? [] : Object.entries(URL_SHAPES)) {
     const { bytes, length } = await bytesPerQueuedUrl(redis.url, shape);
     console.log(
@@ -451,6 +655,11 @@ try {
         `across ${MEMORY_SITES} sites): ${fmt(bytes, 0)}`,
     );
   }
+  console.log(
+    `\nload average at the end: ${loadavg()
+      .map((n) => fmt(n, 2))
+      .join(" ")}`,
+  );
 } finally {
   web.close();
   await cluster?.stop();

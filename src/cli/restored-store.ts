@@ -7,7 +7,7 @@
 import { shown } from "../store/shown-spec.js";
 import type { CrawlStore } from "../store/types.js";
 import { CliError, EXIT_STORE } from "./errors.js";
-import { keepMark, markPath, readMark } from "./store-mark.js";
+import { keepMark, markPath, markWriter, readMark } from "./store-mark.js";
 
 /**
  * How often a running crawl keeps the highest count it saw, in ms (a small file written when
@@ -52,21 +52,24 @@ export async function watchRestoredStore(
     await keepMark(path, { identity: mark.identity, writes: count }, true);
   }
   let kept = count;
-  const keep = async (): Promise<void> => {
+  const write = markWriter(path);
+  // Each tick writes; the last keeps the higher of its count and the mark another process of
+  // this machine may have left meanwhile.
+  const keep = async (last: boolean): Promise<void> => {
     const writes = store.writes.highest();
-    if (writes <= kept) return;
+    if (writes <= kept && !last) return;
     identity ??= await store.reservations.identity();
     if (identity === null) return;
-    await keepMark(path, { identity, writes });
+    await (last ? keepMark(path, { identity, writes }) : write({ identity, writes }));
     kept = writes;
   };
   // A mark that cannot be written (a read-only home) only loses the check between runs.
-  const timer = setInterval(() => void keep().catch(() => {}), MARK_EVERY_MS);
+  const timer = setInterval(() => void keep(false).catch(() => {}), MARK_EVERY_MS);
   timer.unref();
   return {
     async stop() {
       clearInterval(timer);
-      await keep().catch(() => {});
+      await keep(true).catch(() => {});
     },
   };
 }

@@ -51,6 +51,26 @@ export async function keepMark(path: string, mark: StoreMark, replace = false): 
   const kept = replace ? null : await readMark(path);
   if (kept !== null && kept.identity === mark.identity && kept.writes >= mark.writes) return;
   await mkdir(join(path, ".."), { recursive: true });
+  await writeMark(path, mark);
+}
+
+/**
+ * Writes marks to `path` as a running crawl sees its count grow: the directory made at the first
+ * write, each mark written without reading the kept one back. Processes of this machine sharing
+ * the store see its count within a tick of each other, so a mark one of them writes is at most
+ * a tick behind the highest: what the tick already allows. A few file operations a tick fewer,
+ * in every process, every tick.
+ */
+export function markWriter(path: string): (mark: StoreMark) => Promise<void> {
+  let made = false;
+  return async (mark) => {
+    if (!made) await mkdir(join(path, ".."), { recursive: true });
+    made = true;
+    await writeMark(path, mark);
+  };
+}
+
+async function writeMark(path: string, mark: StoreMark): Promise<void> {
   // Whole or not at all: a process killed mid-write leaves the last mark, not half of one.
   const partial = `${path}.${process.pid}.tmp`;
   await writeFile(partial, `${JSON.stringify(mark)}\n`);

@@ -150,6 +150,7 @@ export class Schedule {
         const busy = this.busy(lease);
         // Claimed: a store shared by processes hands each ready site to one of them, so that
         // they do not race for its reservation (and the loser ask again).
+        const running = tasks.size;
         const ready = await store.frontier.claimReady(now(), room, busy);
         for (const origin of ready.origins) this.launch(lease, origin);
         const next = ready.nextAt;
@@ -159,6 +160,9 @@ export class Schedule {
           await new Promise((resolve) => setImmediate(resolve));
           continue;
         }
+        // The visits that made sites busy all ended while the store was asked (on a cluster, a
+        // call a shard): the answer left those sites out, so it cannot say the crawl is over.
+        if (tasks.size === 0 && running > 0) continue;
         if (tasks.size === 0) {
           // The store was told to pass over this process's busy sites; visits that ended while
           // it answered leave sites that may still have URLs queued: "none other" is no end.

@@ -14,7 +14,8 @@ import { SHARDS, redisKeys, type RedisClient, type RedisKeys } from "./keys.js";
 import { redisDatasetCatalogs } from "./datasets.js";
 import { redisItemLog } from "./items.js";
 import { definePageStepCommands, redisPageSteps, type PageStepCommands } from "./page-steps.js";
-import { redisCrawlLog, redisPageStore, redisRobotsCache } from "./records.js";
+import { redisCrawlLog } from "./log-shards.js";
+import { redisPageStore, redisRobotsCache } from "./records.js";
 import { storeRefusal } from "./refusals.js";
 import { ADD, CLAIM_READY, LEASE, READY, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
 import {

@@ -35,8 +35,11 @@
  * | T …                |        | the reservations' keys (./reservations.ts)                     |
  * | T writes           | string | the shard's count of leases and page settles (./write-count.ts)  |
  * | T held             | string | set with the crawl's identity: a shard without it lost its data |
- * | P log              | list   | crawl records as JSON, in order of appending; canonical, via,  |
- * |                    |        | requiredGapMs, gapMs, waitedMs and usage absent when null      |
+ * | T log              | list   | the shard's crawl records, in order of appending: the store's  |
+ * |                    |        | time in µs, a space, the record as JSON (canonical, via,       |
+ * |                    |        | requiredGapMs, gapMs, waitedMs and usage absent when null);    |
+ * |                    |        | read merged by time (./log-shards.ts)                          |
+ * | P log              | list   | a crawl's records from before the shards, JSON, read first     |
  * | P datasets         | hash   | `<agent> <origin>` → that host's dataset catalog as JSON       |
  * | P items            | list   | records page handlers pushed, JSON texts, in order of appending|
  * | P procs, identity, | …      | the crawl's processes and identity (./reservations.ts)         |
@@ -90,7 +93,8 @@ export function redisKeys(prefix: string) {
     site: (site: string) => shard(shardOf(site)),
     robots: (origin: string) => `${shard(shardOf(origin))}robots:${origin}`,
     pages: (url: string) => `${shard(shardOf(urlSite(url)))}pages`,
-    log: `${prefix}log`,
+    /** The crawl log of a crawl begun before the log had shards (./log-shards.ts). */
+    legacyLog: `${prefix}log`,
     datasets: `${prefix}datasets`,
     items: `${prefix}items`,
     procs: `${prefix}procs`,

@@ -1,8 +1,9 @@
 /**
  * A page's path through Redis in three round trips (a fleet's cost a page): the site's
  * reservation, the lease and the URL's validators in one script call; the reservation's release
- * after the request; the settle with the page's validators and its links to sites of the same
- * shard in one more, sent at once with the log line and one add a shard for the other links.
+ * after the request; the settle with the page's validators, its log line (in the shard's own
+ * log, ./log-shards.ts) and its links to sites of the same shard in one more, sent at once with
+ * one add a shard for the other links.
  * Each script is the separate steps' Lua (./scripts.ts, ./reservations.ts) run in one call.
  */
 import { randomUUID } from "node:crypto";
@@ -19,6 +20,7 @@ import {
   urlArgs,
   type FrontierCommands,
 } from "./frontier.js";
+import { LOG_LINE_BODY } from "./log-shards.js";
 import { pageOut, pageValue, recordIn } from "./records.js";
 import { RELEASE_BODY, TAKE_BODY } from "./reservations.js";
 import { ADD_BODY, LEASE_BODY, PRELUDE, SETTLE_BODY } from "./scripts.js";
@@ -49,16 +51,15 @@ return entry
 `;
 
 /**
- * settlePage. KEYS: shard part T, and on one server the log (a cluster keeps it in another
- * slot: there the log line is pushed apart). ARGV: shard part T, url, lease id, kind, the
+ * settlePage. KEYS: shard part T. ARGV: shard part T, url, lease id, kind, the
  * outcome's two strings (as SETTLE), the page's URL ('' none), its validators JSON, its revisit
  * moment ('' none), the log record JSON ('' none), then 7 strings a link of the same shard (as
  * ADD). Returns SETTLE's answer and the shard's write count.
  */
-export const SETTLE_PAGE = `${PRELUDE}${ADD_BODY}${SETTLE_BODY}${COUNT_WRITE_BODY}
+export const SETTLE_PAGE = `${PRELUDE}${ADD_BODY}${SETTLE_BODY}${COUNT_WRITE_BODY}${LOG_LINE_BODY}
 local url = ARGV[2]
 if #ARGV >= 11 then addUrls(false, 11, #ARGV) end
-if KEYS[2] and ARGV[10] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[10]) end
+if ARGV[10] ~= '' then logLine(ARGV[10]) end
 if ARGV[7] ~= '' then
   redis.call('HSET', P .. 'pages', ARGV[7], ARGV[8])
   if ARGV[9] == '' then
@@ -77,8 +78,7 @@ export interface PageStepCommands {
 
 export function definePageStepCommands(client: RedisClient): void {
   client.defineCommand("heedLeaseReserved", { lua: LEASE_RESERVED, numberOfKeys: 1 });
-  // The number of keys comes first in each call: 1 on a cluster, 2 (with the log) on one server.
-  client.defineCommand("heedSettlePage", { lua: SETTLE_PAGE });
+  client.defineCommand("heedSettlePage", { lua: SETTLE_PAGE, numberOfKeys: 1 });
 }
 
 export function redisPageSteps(
@@ -139,10 +139,8 @@ export function redisPageSteps(
       const page = writes.page;
       const pageHere = page !== undefined && keys.pages(page.url) === `${own}pages`;
       const record = writes.record === undefined ? "" : recordIn(writes.record);
-      // On one server the log line goes in the settle's own call; a cluster has it elsewhere.
-      const logHere = !client.isCluster;
       const argv = [
-        ...(logHere ? ["2", own, keys.log] : ["1", own]),
+        own,
         lease.entry.url,
         lease.id,
         outcome.kind,
@@ -159,7 +157,6 @@ export function redisPageSteps(
       await Promise.all([
         addByShard(client, shards, "add"),
         client.heedSettlePage(...argv).then(([, count]) => wroteCount(counter, count, own)),
-        logHere || record === "" ? null : client.rpush(keys.log, record),
         page === undefined || pageHere ? null : pages.put(page),
       ]);
     },

@@ -1,16 +1,8 @@
-/** The robots cache, crawl log and page validators in Redis (layout: ./keys.ts). */
-import {
-  OPTIONAL_FIELDS,
-  checkBatch,
-  checkRecord,
-  storedRecord,
-  viaOut,
-  type StoredRecord,
-} from "../crawl-log.js";
-import { StoreError, checkCount } from "../errors.js";
+/** The robots cache, the crawl log's records and page validators in Redis (layout: ./keys.ts). */
+import { OPTIONAL_FIELDS, storedRecord, viaOut, type StoredRecord } from "../crawl-log.js";
+import { StoreError } from "../errors.js";
 import type {
   CachedRobots,
-  CrawlLog,
   CrawlRecord,
   PageStore,
   PageValidators,
@@ -82,7 +74,8 @@ export function recordIn(record: CrawlRecord): string {
   return JSON.stringify(json);
 }
 
-function recordOut(text: string): StoredRecord {
+/** A record read back from {@link recordIn}'s JSON. */
+export function recordOut(text: string): StoredRecord {
   const json = JSON.parse(text) as Partial<Record<keyof CrawlRecord, unknown>>;
   const url = String(json.url);
   const as = <T>(value: unknown): T | null => (value === undefined ? null : (value as T));
@@ -102,35 +95,6 @@ function recordOut(text: string): StoredRecord {
     waitedMs: as<number>(json.waitedMs),
     usage: as<string>(json.usage),
     referrer: as<string>(json.referrer),
-  };
-}
-
-export function redisCrawlLog(client: RedisClient, keys: RedisKeys): CrawlLog {
-  return {
-    async append(record) {
-      checkRecord(record);
-      await client.rpush(keys.log, recordIn(record));
-    },
-    async list(limit, offset) {
-      checkCount("limit", limit);
-      checkCount("offset", offset);
-      if (limit === 0) return [];
-      const rows = await client.lrange(keys.log, offset, offset + limit - 1);
-      return rows.map(recordOut);
-    },
-    async *scan(batch) {
-      checkBatch(batch);
-      // The list only grows at its tail, so a position names the same record throughout.
-      for (let offset = 0; ; offset += batch) {
-        const rows = await client.lrange(keys.log, offset, offset + batch - 1);
-        if (rows.length === 0) return;
-        yield rows.map(recordOut);
-        if (rows.length < batch) return;
-      }
-    },
-    async count() {
-      return client.llen(keys.log);
-    },
   };
 }
 
