@@ -33,12 +33,6 @@ export function endReason(left: {
   return "finished";
 }
 
-/** Is some site of `before` no longer among `now`? */
-function left(before: ReadonlySet<string>, now: ReadonlySet<string>): boolean {
-  for (const origin of before) if (!now.has(origin)) return true;
-  return false;
-}
-
 export class Schedule {
   private readonly tasks = new Set<Promise<void>>();
   /**
@@ -164,9 +158,6 @@ export class Schedule {
         // call a shard): the answer left those sites out, so it cannot say the crawl is over.
         if (tasks.size === 0 && running > 0) continue;
         if (tasks.size === 0) {
-          // The store was told to pass over this process's busy sites; visits that ended while
-          // it answered leave sites that may still have URLs queued: "none other" is no end.
-          if (next === null && left(busy, this.busy(lease))) continue;
           if (next === null && lease.coolUntil.size > 0) {
             // Only sites whose requests by other processes are in flight: ask again shortly.
             await sleep(IN_FLIGHT_COOL_MS);
