@@ -136,6 +136,9 @@ describe("a process killed while it reads a site's sitemaps", { timeout: 120_000
     const children = 8;
     const perChild = 2;
     const only = (c: number, i: number) => `/only/${c}-${i}.html`;
+    const HELD_FROM = 2;
+    // Answers held back; null once they are let go.
+    let held: (() => void)[] | null = [];
     const site = await startSite({
       pages: 1,
       links: 0,
@@ -159,8 +162,15 @@ describe("a process killed while it reads a site's sitemaps", { timeout: 120_000
             { length: perChild },
             (_, i) => `<url><loc>${site.origin}${only(c, i)}</loc></url>`,
           );
-          res.writeHead(200, { "content-type": "application/xml" });
-          res.end(`<urlset ${ns}>${urls.join("")}</urlset>`);
+          const answer = () => {
+            if (res.destroyed) return;
+            res.writeHead(200, { "content-type": "application/xml" });
+            res.end(`<urlset ${ns}>${urls.join("")}</urlset>`);
+          };
+          // From the third child on, held until the survivor runs: the reader is then killed
+          // in the middle of its reading however long a process takes to start.
+          if (c >= HELD_FROM && held !== null) held.push(answer);
+          else answer();
           return true;
         }
         if (path.startsWith("/only/")) {
@@ -176,15 +186,23 @@ describe("a process killed while it reads a site's sitemaps", { timeout: 120_000
       // is then killed in the middle of it. Its claim is freed only when it is found dead.
       const path = join(temp.dir, "shared.db");
       const reader = spawnCli(args, { timeoutMs: 60_000 });
-      for (let i = 0; i < 600 && !site.paths().includes("/sitemap-0.xml"); i++) await sleep(50);
+      const heldChild = `/sitemap-${HELD_FROM}.xml`;
+      for (let i = 0; i < 1200 && !site.paths().includes(heldChild); i++) await sleep(50);
+      assert.ok(site.paths().includes(heldChild), "the reader never reached the held sitemap");
       const survivor = spawnCli(args, { timeoutMs: 100_000 });
-      for (let i = 0; i < 600 && !site.paths().includes("/sitemap-5.xml"); i++) await sleep(50);
-      const store = await openStore(path);
-      const processes = (await store.reservations.processes()).length;
-      await store.close();
-      assert.equal(processes, 2, "the survivor was not running yet");
+      let processes = 0;
+      for (let i = 0; i < 1200 && processes < 2; i++) {
+        await sleep(50);
+        const store = await openStore(path);
+        processes = (await store.reservations.processes()).length;
+        await store.close();
+      }
+      assert.equal(processes, 2, "the survivor never started");
       reader.child.kill("SIGKILL");
       assert.equal((await reader.done).signal, "SIGKILL");
+      const pending: (() => void)[] = held ?? [];
+      held = null;
+      for (const answer of pending) answer();
       assert.ok(!site.paths().includes(`/sitemap-${children - 1}.xml`), "it read them all first");
       const done = await survivor.done;
       assert.equal(done.code, 0, done.stderr);
