@@ -16,6 +16,10 @@ export interface PatternOptions {
   readonly ignoreCase?: boolean;
 }
 
+// The pieces of a pattern not cut yet, told by identity: an array of strings like any pieces,
+// so that the field holds one kind of value and code V8 compiled for it stays valid once cut.
+const NOT_CUT: readonly string[] = [""];
+
 export class PathPattern {
   /** The pattern as written in the file. */
   readonly source: string;
@@ -24,7 +28,7 @@ export class PathPattern {
   /** How specific the pattern is: its length in octets (RFC 9309 §2.2.2 "most octets"). */
   readonly specificity: number;
   /** The literal pieces between `*`s; for a pattern canonical as written, cut at its first match. */
-  private pieces: readonly string[] | null;
+  private pieces: readonly string[];
   /**
    * One bit per character the pattern needs (`1 << (code & 31)`): a path whose
    * {@link characterMask} lacks one of them cannot match, which rules out most rules of a
@@ -46,7 +50,7 @@ export class PathPattern {
       // their mask for every path the file is asked.
       this.canonical = source;
       this.specificity = source.length;
-      this.pieces = shape.wildcard ? null : [source];
+      this.pieces = shape.wildcard ? NOT_CUT : [source];
       this.anchored = shape.anchored;
       this.mask = shape.mask;
       this.second = shape.second;
@@ -88,7 +92,7 @@ export class PathPattern {
 
   /** The pieces of a pattern canonical as written: its slices between `*`s, without the final `$`. */
   private cut(): readonly string[] {
-    if (this.pieces === null) {
+    if (this.pieces === NOT_CUT) {
       const body = this.anchored ? this.source.slice(0, -1) : this.source;
       this.pieces = withoutInnerEmpty(body.split("*"));
     }
@@ -97,7 +101,7 @@ export class PathPattern {
 
   /** Does the pattern match this canonical path (see {@link canonicalize})? */
   matches(path: string): boolean {
-    const pieces = this.pieces ?? this.cut();
+    const pieces = this.pieces === NOT_CUT ? this.cut() : this.pieces;
     const first = pieces[0] as string;
     if (!path.startsWith(first)) return false;
     const last = pieces.length - 1;
