@@ -74,6 +74,9 @@ describe("LineBytes", () => {
       [3, 4],
       [10, 138],
       [10, 139],
+      // Either side of the length from which the copy is native.
+      [7, 263],
+      [7, 264],
       [5, 600],
     ] as const) {
       assert.equal(

@@ -7,7 +7,7 @@
  * occurrence after the previous one leaves the most room for the pieces after it, so if any
  * placement succeeds the leftmost one does. Each search starts where the last one ended.
  */
-import { canonicalize, isCanonical, isCanonicalWildcard } from "./percent-encoding.js";
+import { canonicalize, isCanonical, isCanonicalCode } from "./percent-encoding.js";
 
 export interface PatternOptions {
   /** `*` and a trailing `$` are special (RFC 9309 §2.2.3, REGP); else every octet is literal (Koster 1996). */
@@ -16,6 +16,10 @@ export interface PatternOptions {
   readonly ignoreCase?: boolean;
 }
 
+// The pieces of a pattern not cut yet, told by identity: an array of strings like any pieces,
+// so that the field holds one kind of value and code V8 compiled for it stays valid once cut.
+const NOT_CUT: readonly string[] = [""];
+
 export class PathPattern {
   /** The pattern as written in the file. */
   readonly source: string;
@@ -23,8 +27,8 @@ export class PathPattern {
   readonly canonical: string;
   /** How specific the pattern is: its length in octets (RFC 9309 §2.2.2 "most octets"). */
   readonly specificity: number;
-  /** The literal pieces between `*`s. */
-  private readonly pieces: readonly string[];
+  /** The literal pieces between `*`s; for a pattern canonical as written, cut at its first match. */
+  private pieces: readonly string[];
   /**
    * One bit per character the pattern needs (`1 << (code & 31)`): a path whose
    * {@link characterMask} lacks one of them cannot match, which rules out most rules of a
@@ -37,29 +41,19 @@ export class PathPattern {
 
   constructor(source: string, options: PatternOptions) {
     this.source = source;
-    if (isPlainLiteral(source, options)) {
-      // Most rules are a plain path (`/wp-admin/`): one piece, already canonical.
+    const shape = canonicalShape(source, options);
+    if (shape !== null) {
+      // Most rules are a plain path (`/wp-admin/`), most others a plain path with `*`s or a
+      // final `$` (`/*?sort=`, `/*.pdf$`): the source is its own canonical form, found so in
+      // one pass with its mask. Its pieces are cut when it is first matched: a group's rules
+      // are compiled when the group is first asked about, and most are then passed over by
+      // their mask for every path the file is asked.
       this.canonical = source;
       this.specificity = source.length;
-      this.pieces = [source];
-      this.anchored = false;
-      this.mask = characterMask(source);
-      this.second = source.length >= 2 ? source.charCodeAt(1) : -1;
-      return;
-    }
-    if (options.wildcards && options.ignoreCase !== true && isCanonicalWildcard(source)) {
-      // Most other rules are plain paths with `*`s or a final `$` (`/*?sort=`, `/*.pdf$`): the
-      // source is its own canonical form, and its pieces are its slices between `*`s.
-      const anchored = source.charCodeAt(source.length - 1) === 0x24;
-      const body = anchored ? source.slice(0, -1) : source;
-      const pieces = body.split("*");
-      this.canonical = source;
-      this.specificity = source.length;
-      this.pieces = withoutInnerEmpty(pieces);
-      this.anchored = anchored;
-      this.mask = characterMask(body, 0x2a);
-      const first = pieces[0] as string;
-      this.second = first.length >= 2 ? first.charCodeAt(1) : -1;
+      this.pieces = shape.wildcard ? NOT_CUT : [source];
+      this.anchored = shape.anchored;
+      this.mask = shape.mask;
+      this.second = shape.second;
       return;
     }
     let body = source;
@@ -93,12 +87,21 @@ export class PathPattern {
 
   /** True when the pattern has a `*` or a final `$`. */
   get isWildcard(): boolean {
-    return this.anchored || this.pieces.length > 1;
+    return this.anchored || this.cut().length > 1;
+  }
+
+  /** The pieces of a pattern canonical as written: its slices between `*`s, without the final `$`. */
+  private cut(): readonly string[] {
+    if (this.pieces === NOT_CUT) {
+      const body = this.anchored ? this.source.slice(0, -1) : this.source;
+      this.pieces = withoutInnerEmpty(body.split("*"));
+    }
+    return this.pieces;
   }
 
   /** Does the pattern match this canonical path (see {@link canonicalize})? */
   matches(path: string): boolean {
-    const pieces = this.pieces;
+    const pieces = this.pieces === NOT_CUT ? this.cut() : this.pieces;
     const first = pieces[0] as string;
     if (!path.startsWith(first)) return false;
     const last = pieces.length - 1;
@@ -114,6 +117,48 @@ export class PathPattern {
     if (this.anchored) return path.length - tail.length >= pos && path.endsWith(tail);
     return tail === "" || path.indexOf(tail, pos) >= 0;
   }
+}
+
+/** What one pass over a pattern canonical as written finds (see {@link canonicalShape}). */
+interface Shape {
+  readonly wildcard: boolean;
+  readonly anchored: boolean;
+  readonly mask: number;
+  readonly second: number;
+}
+
+/**
+ * The shape of `source` when it is its own canonical form but for its `*`s and a final `$`
+ * (those only with `wildcards`), and in lower case under `ignoreCase`; null when a piece
+ * needs canonicalizing. Its mask leaves out the `*`s and the final `$`, and its second
+ * character is that of its first piece.
+ */
+function canonicalShape(source: string, options: PatternOptions): Shape | null {
+  const { wildcards } = options;
+  const upperIsOdd = options.ignoreCase === true;
+  const last = source.length - 1;
+  let mask = 0;
+  let firstStar = -1;
+  let anchored = false;
+  for (let i = 0; i <= last; i++) {
+    const c = source.charCodeAt(i);
+    if (isCanonicalCode(c) && !(upperIsOdd && c >= 0x41 && c <= 0x5a)) {
+      mask |= 1 << (c & 31);
+    } else if (wildcards && c === 0x2a) {
+      if (firstStar < 0) firstStar = i;
+    } else if (wildcards && c === 0x24 && i === last) {
+      anchored = true;
+    } else {
+      return null;
+    }
+  }
+  const firstLength = firstStar >= 0 ? firstStar : anchored ? last : source.length;
+  return {
+    wildcard: firstStar >= 0 || anchored,
+    anchored,
+    mask,
+    second: firstLength >= 2 ? source.charCodeAt(1) : -1,
+  };
 }
 
 /** A pattern that is its own canonical form with a single piece: no `*`, `$`, `%`, upper case under ignoreCase, or character to encode. */

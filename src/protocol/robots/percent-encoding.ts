@@ -44,20 +44,6 @@ export function isCanonicalCode(c: number): boolean {
 }
 
 /**
- * True when the pattern `text` is canonical but for its `*`s and a final `$`, which are
- * special in patterns with wildcards: its literal pieces are then canonical as written.
- */
-export function isCanonicalWildcard(text: string): boolean {
-  const last = text.length - 1;
-  for (let i = 0; i <= last; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80 || c === 0x25) return false;
-    if (ENCODE[c] === 1 && c !== 0x2a && (c !== 0x24 || i !== last)) return false;
-  }
-  return true;
-}
-
-/**
  * Canonical form of a path (with query) or of one literal piece of a pattern.
  * Pattern compilers call it per piece between `*`s, so the `*` and `$` seen here are literal.
  */

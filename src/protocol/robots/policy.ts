@@ -32,7 +32,13 @@ import { type IpAddress, parseIp } from "./regp/values/ip.js";
 import { rateGapSeconds } from "./regp/values/rate.js";
 import { originOf, requestPath } from "./request-path.js";
 import { scanGroups } from "./scan.js";
-import { chooseKoster, chooseRfc9309, RobotRules, type Selection } from "./selection.js";
+import {
+  chooseKoster,
+  chooseRfc9309,
+  namesToken,
+  RobotRules,
+  type Selection,
+} from "./selection.js";
 
 export interface ParseOptions {
   /** Default `auto` (DESIGN §3): chosen by the file's `Robot-version` line. */
@@ -328,10 +334,12 @@ export class RobotsPolicy {
         rules = this.selections?.get(`\0${groupsKey}`) ?? new RobotRules(choice);
         this.remember(key, groupsKey, rules);
       } else {
-        const { choice, named } = chooseRfc9309(this.groups, key);
+        const named = namesToken(this.groups, key);
         // Robots the file does not name share the `*` groups' selection, made once.
         const groupsKey = named ? `=${key}` : "*";
-        rules = this.selections?.get(`\0${groupsKey}`) ?? new RobotRules(choice);
+        rules =
+          this.selections?.get(`\0${groupsKey}`) ??
+          new RobotRules(chooseRfc9309(this.groups, key, named));
         this.remember(key, groupsKey, rules);
       }
     }

@@ -53,10 +53,10 @@ let building = new Int32Array(FIRST_ROOM * CELLS);
 let buildingTaken = false;
 const NO_CELLS = new Int32Array(0);
 
-// Compiled patterns kept across files, one per pattern and options: many files write the same
-// (`/*?`, `/*.pdf$`), and a kept file's selections held a pattern each (on the real files,
-// 10,950 compiled, 7,597 of them distinct). Bounded in count and characters; cleared whole
-// when full, which changes memory only: a pattern is pure.
+// Compiled patterns kept across files, one per pattern and options, for REGP's paths and
+// Index-page and Change-* values (sharedPattern): many files write the same (`/*?`,
+// `/*.pdf$`). A classic table's rules compile their own (see compile). Bounded in count and
+// characters; cleared whole when full, which changes memory only: a pattern is pure.
 const PATTERNS_KEPT = 4096;
 const PATTERN_CHARS_KEPT = 256 * 1024;
 const patterns: Map<string, PathPattern>[] = OPTIONS.map(() => new Map());
@@ -221,9 +221,17 @@ export class RuleTable {
     return this.formOf(i) === LITERAL;
   }
 
-  /** The compiled pattern, shared with every rule of every file written the same way. */
+  /**
+   * The compiled pattern, the rule's own: compiling a pattern canonical as written is one pass
+   * over it (path-pattern.ts), less than finding it in the shared patterns, which a batch
+   * over the real files found 3 times in 10; its source is the file's text, which the
+   * policy keeps anyway.
+   */
   compile(i: number): PathPattern {
-    return compiledPattern(this.source(i), ((this.cells[i * CELLS + FLAGS] as number) >> 1) & 3);
+    return new PathPattern(
+      this.source(i),
+      OPTIONS[((this.cells[i * CELLS + FLAGS] as number) >> 1) & 3] as PatternOptions,
+    );
   }
 
   /**

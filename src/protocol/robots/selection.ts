@@ -348,7 +348,8 @@ function countedByRank(rules: readonly number[], ranks: readonly number[], top: 
 /**
  * RFC 9309 §2.2.1: every group naming the product token (case-insensitive), merged; else
  * every `*` group, merged. §2.2.2: the longest match decides; on a tie Allow wins. `named`
- * says which: robots the file does not name share the `*` groups' selection.
+ * ({@link namesToken}) says which: robots the file does not name share the `*` groups'
+ * selection, and ask for it only when it is not made yet.
  *
  * The groups are searched whole, once per robot and file (the policy keeps the selection): a
  * table of the groups by token, kept with every policy asked about, cost more heap than the
@@ -357,12 +358,8 @@ function countedByRank(rules: readonly number[], ranks: readonly number[], top: 
 export function chooseRfc9309(
   groups: readonly Group[],
   token: string,
-): { readonly choice: Choice | null; readonly named: boolean } {
-  let named = false;
-  for (const group of groups) {
-    for (const agent of group.agents) if (agent.token === token) named = true;
-    if (named) break;
-  }
+  named: boolean,
+): Choice | null {
   const wanted = named ? token : "*";
   // Plain loops: flatMap costs more than the rest of choosing.
   const chosen: Group[] = [];
@@ -374,13 +371,18 @@ export function chooseRfc9309(
       if (agent.token === token || agent.token === "*") agents.push(agent);
     }
   }
-  if (chosen.length === 0) return { choice: null, named };
+  if (chosen.length === 0) return null;
   const rules: number[] = [];
   for (const group of chosen) for (let i = group.from; i < group.to; i++) rules.push(i);
-  return {
-    choice: { groups: chosen, agents, table: (chosen[0] as Group).table, rules, longest: true },
-    named,
-  };
+  return { groups: chosen, agents, table: (chosen[0] as Group).table, rules, longest: true };
+}
+
+/** RFC 9309 §2.2.1: does a group of `groups` name the product token `token` (lower case)? */
+export function namesToken(groups: readonly Group[], token: string): boolean {
+  for (const group of groups) {
+    for (const agent of group.agents) if (agent.token === token) return true;
+  }
+  return false;
 }
 
 /**

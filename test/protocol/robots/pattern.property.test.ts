@@ -116,6 +116,12 @@ for (const wildcards of [true, false]) {
             compiled.mask,
             characterMask(wildcards ? literals.replaceAll("*", "") : literals),
           );
+          // A pattern canonical as written is described in one pass and cut into pieces when
+          // first matched: what it says of itself is the same as for one compiled piece by piece.
+          const firstPiece = wildcards ? (literals.split("*")[0] as string) : literals;
+          assert.equal(compiled.second, firstPiece.length >= 2 ? firstPiece.charCodeAt(1) : -1);
+          assert.equal(compiled.specificity, compiled.canonical.length);
+          assert.equal(compiled.isWildcard, wildcards && (anchored || pattern.includes("*")));
           if (matches) {
             assert.equal(compiled.mask & ~characterMask(canonicalPath), 0);
             assert.ok(compiled.second === -1 || compiled.second === canonicalPath.charCodeAt(1));
