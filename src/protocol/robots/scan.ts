@@ -13,7 +13,7 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { chooseDialect, type DialectChoice, patternOptions } from "./dialect.js";
 import { GroupBuilder, type Grouping } from "./groups.js";
-import { canonicalKeyAt, readKey } from "./keys.js";
+import { canonicalKeyAt, type KeyedKind, readKey } from "./keys.js";
 import { MAX_LINE_LENGTH } from "./limits.js";
 import { isSpace, type RobotsLine, readLine, VersionSniff } from "./line-reader.js";
 import type { PatternOptions } from "./path-pattern.js";
@@ -97,7 +97,6 @@ function scanLines(
   let line = number - 1;
   let lastCr = -1;
   let lastHash = -1;
-  let lastColon = -1;
   while (start < stop) {
     if (sniff !== null && sniff.open) {
       sniff.look(text, start);
@@ -108,13 +107,10 @@ function scanLines(
     const end = nextLf < nextCr ? nextLf : nextCr;
     if (nextHash < start) nextHash = start > hashesTo ? length : after(text, "#", start);
     const comment = nextHash < end ? nextHash : -1;
-    if (nextColon < start) nextColon = start > colonsTo ? length : after(text, ":", start);
-    const colon = nextColon < end && (comment < 0 || nextColon < comment) ? nextColon : -1;
     if (parse) {
       // The last of each found: no line starting after it has one at or after its start.
       if (nextCr < length) lastCr = nextCr;
       if (nextHash < length) lastHash = nextHash;
-      if (nextColon < length) lastColon = nextColon;
     }
     line++;
     const next = end + (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? 2 : 1);
@@ -133,23 +129,30 @@ function scanLines(
     }
     // Where the line's content stops: its comment, or its end.
     const contentEnd = comment < 0 ? end : comment;
-    if (colon < 0 && !mayBeKey(text, p, contentEnd)) {
-      // No colon and a first word no key is spelt like (an HTML page's lines, prose): the
-      // line reader reads it as invalid, and groups ignore it.
-      start = next;
-      continue;
-    }
-    let keyEnd = colon;
-    while (keyEnd > p && isSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
-    const kind = colon < 0 ? null : canonicalKeyAt(text, p, keyEnd);
+    // A rule written as most are needs no search for its colon, nor its key a reading.
+    let colon = text.startsWith("Disallow:", p) ? p + 8 : text.startsWith("Allow:", p) ? p + 5 : -1;
+    let kind: KeyedKind | null = colon < 0 ? null : colon === p + 8 ? "disallow" : "allow";
     if (kind === null) {
-      // Another key (Host, Clean-param, a misspelling): read in place when it is a plain
-      // `key: value` line, in full otherwise.
-      const read = colon < 0 ? null : otherKeyLine(text, p, colon, contentEnd, line);
-      builder.add(read ?? readLine(text, start, end, line, "hash", dropped), start);
-      dropped.length = 0;
-      start = next;
-      continue;
+      if (nextColon < start) nextColon = start > colonsTo ? length : after(text, ":", start);
+      colon = nextColon < end && (comment < 0 || nextColon < comment) ? nextColon : -1;
+      if (colon < 0 && !mayBeKey(text, p, contentEnd)) {
+        // No colon and a first word no key is spelt like (an HTML page's lines, prose): the
+        // line reader reads it as invalid, and groups ignore it.
+        start = next;
+        continue;
+      }
+      let keyEnd = colon;
+      while (keyEnd > p && isSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
+      kind = colon < 0 ? null : canonicalKeyAt(text, p, keyEnd);
+      if (kind === null) {
+        // Another key (Host, Clean-param, a misspelling): read in place when it is a plain
+        // `key: value` line, in full otherwise.
+        const read = colon < 0 ? null : otherKeyLine(text, p, colon, contentEnd, line);
+        builder.add(read ?? readLine(text, start, end, line, "hash", dropped), start);
+        dropped.length = 0;
+        start = next;
+        continue;
+      }
     }
     const isRule = kind === "allow" || kind === "disallow";
     if (isRule ? !builder.countsRules : !rulesOnly && kind !== "robot-version") {
@@ -182,7 +185,8 @@ function scanLines(
     }
     start = next;
   }
-  if (parse) table.searched(lastCr, lastHash, lastColon);
+  // The parse does not look for the colon of every line: the last is searched for from the end.
+  if (parse) table.searched(lastCr, lastHash, text.lastIndexOf(":"));
   return true;
 }
 
