@@ -24,6 +24,10 @@ const LF = 10;
 const CR = 13;
 const HASH = 35;
 
+// Diagnostics of the lines read in full are not kept (a reading with them is lint's): one
+// array, emptied after each line, serves every scan; a scan runs to its end synchronously.
+const dropped: Diagnostic[] = [];
+
 /** What the fast scan finds in a file. */
 export interface Scanned {
   /** As {@link sniffRobotVersion} finds it. */
@@ -40,12 +44,16 @@ export interface Scanned {
 export function scanRobots(text: string, choice: DialectChoice): Scanned {
   const builder = GroupBuilder.lazy(text, readGroupRules);
   const sniff = new VersionSniff(text);
-  const regp = (): boolean => !sniff.open && chooseDialect(choice, sniff.version) === "regp";
-  if (regp() || !scanLines(text, 0, text.length, 1, builder, sniff, regp)) {
+  if (isRegp(sniff, choice) || !scanLines(text, 0, text.length, 1, builder, sniff, choice)) {
     return { robotVersion: sniff.version, grouping: null };
   }
   const grouping = builder.finish(patternOptions(chooseDialect(choice, sniff.version)));
   return { robotVersion: sniff.version, grouping };
+}
+
+/** Has the header ended with a Robot-version that makes the file REGP under `choice`? */
+function isRegp(sniff: VersionSniff, choice: DialectChoice): boolean {
+  return !sniff.open && chooseDialect(choice, sniff.version) === "regp";
 }
 
 /** Groups and sitemaps of `text` (`#` comments) read with `patterns`; no diagnostics. */
@@ -63,7 +71,8 @@ function readGroupRules(table: RuleTable, start: number, stop: number, line: num
 /**
  * Reads the lines of `text[start, stop)` (`stop` a line's start or the text's end), the first
  * numbered `number`, into `builder`. While `sniff`'s header is open, each line is shown to it
- * first; the reading stops, returning false, as soon as `leave` says so.
+ * first; the reading stops, returning false, as soon as the header makes the file REGP under
+ * `choice`.
  */
 function scanLines(
   text: string,
@@ -72,10 +81,8 @@ function scanLines(
   number: number,
   builder: GroupBuilder,
   sniff: VersionSniff | null,
-  leave: (() => boolean) | null,
+  choice: DialectChoice | null,
 ): boolean {
-  // Diagnostics of the lines read in full are not kept: a reading with them is lint's.
-  const dropped: Diagnostic[] = [];
   // A group's rules being read: no other line needs its value cut.
   const rulesOnly = builder.rulesOnly;
   // The next LF, CR, `#` and `:` at or after the line being read (`length` when none is left),
@@ -100,7 +107,7 @@ function scanLines(
   while (start < stop) {
     if (sniff !== null && sniff.open) {
       sniff.look(text, start);
-      if ((leave as () => boolean)()) return false;
+      if (isRegp(sniff, choice as DialectChoice)) return false;
     }
     if (nextLf < start) nextLf = after(text, "\n", start);
     if (nextCr < start) nextCr = start > crsTo ? length : after(text, "\r", start);
