@@ -160,7 +160,7 @@ export class RuleTable {
   readGroup(start: number, stop: number, line: number, count: number): void {
     // Room for exactly `count` more: a kept file holds no room to grow.
     const grown = new Int32Array((this.count + count) * CELLS);
-    grown.set(this.cells.subarray(0, this.count * CELLS));
+    if (this.count > 0) grown.set(this.cells.subarray(0, this.count * CELLS));
     this.cells = grown;
     (this.readRows as RowReader)(this, start, stop, line);
   }
