@@ -2,7 +2,10 @@
  * The fast reading of a Koster 1996 or RFC 9309 robots.txt, for a crawler: one pass over the
  * text that finds each line's end, colon and comment, classifies the key in place (no
  * lower-casing, no slicing) and hands the values straight to the group builder. Blank and
- * comment lines cost nothing; no line objects are kept; no diagnostic is built.
+ * comment lines cost nothing; no line objects are kept; no diagnostic is built. The header's
+ * Robot-version is found in the same pass. Rule lines are only counted: each group reads its
+ * own with the same loop over its lines when they are first asked for (groups.ts), and a
+ * crawler asks most files it keeps one robot's question, which one group or two answer.
  *
  * Lines outside the common shape (over the length limit, no colon, a key that is not one of
  * the canonical keys spelt exactly: misspellings, extensions, odd blanks) are read by the
@@ -30,16 +33,17 @@ const dropped: Diagnostic[] = [];
 
 /** What the fast scan finds in a file. */
 export interface Scanned {
-  /** As {@link sniffRobotVersion} finds it. */
+  /** As `sniffRobotVersion` (line-reader.ts) finds it. */
   readonly robotVersion: string | null;
   /** Null when the file is read as REGP (its `Robot-version` says 3), which this scan is not. */
   readonly grouping: Grouping | null;
 }
 
 /**
- * The Robot-version, groups and sitemaps of `text` (`#` comments), the dialect chosen by
- * `choice` and the version the scan finds in the header as it goes; the grouping's diagnostics
- * are left empty. A file whose header makes it REGP is left as soon as the header ends.
+ * The Robot-version, groups and sitemaps of `text` (`#` comments), its groups to read their
+ * rules with the pattern options of the dialect `choice` and the Robot-version choose; the
+ * grouping's diagnostics are left empty. A file whose header makes it REGP is left as soon as
+ * the header ends.
  */
 export function scanRobots(text: string, choice: DialectChoice): Scanned {
   const builder = GroupBuilder.lazy(text, readGroupRules);
