@@ -351,6 +351,7 @@ export class GroupBuilder {
     if (current === null) return;
     this.sawRule = true;
     current.last++;
+    this.table.unread++;
   }
 
   /** Row `row` was added: the open group's last, unless one group is being read (FILL). */

@@ -118,6 +118,8 @@ export class RuleTable {
   lastCr: number;
   lastHash: number;
   lastColon: number;
+  /** Rule lines of the groups not yet read ({@link readGroup}), as the parse counted them. */
+  unread = 0;
   private cells: Int32Array;
   /** The cells are the shared building area, to be copied out by {@link finish}. */
   private shared: boolean;
@@ -158,10 +160,17 @@ export class RuleTable {
    * `line`, at most `count` of them, as the table's next rows.
    */
   readGroup(start: number, stop: number, line: number, count: number): void {
-    // Room for exactly `count` more: a kept file holds no room to grow.
-    const grown = new Int32Array((this.count + count) * CELLS);
-    if (this.count > 0) grown.set(this.cells.subarray(0, this.count * CELLS));
-    this.cells = grown;
+    if (this.cells.length < (this.count + count) * CELLS) {
+      // The first group read gets room for its rules alone: most files are asked one robot's
+      // question, and a kept file holds no room to grow. Past it, room for every rule line
+      // still unread, once: a batch asks several robots of each file, and a table grown a group
+      // at a time is copied once a group.
+      const room = this.count === 0 ? count : this.unread;
+      const grown = new Int32Array((this.count + room) * CELLS);
+      if (this.count > 0) grown.set(this.cells.subarray(0, this.count * CELLS));
+      this.cells = grown;
+    }
+    this.unread -= count;
     (this.readRows as RowReader)(this, start, stop, line);
   }
 
