@@ -12,7 +12,7 @@ import type { RobotsLine } from "./line-reader.js";
 import type { PatternOptions } from "./path-pattern.js";
 import { agentValueToken } from "./product-token.js";
 import { lineTextAt, lineValueAt, valueSpan } from "./rule-line.js";
-import { type GivenRule, type Rule, RuleTable } from "./rule-table.js";
+import { type GivenRule, type Rule, type RowReader, RuleTable } from "./rule-table.js";
 import { parseSeconds } from "./regp/values/delay.js";
 
 export interface AgentLine {
@@ -72,28 +72,64 @@ interface GroupExtras {
  * A group as built and kept: its rules are a run of the file's table, made objects only when
  * asked. The builder fills it in place; callers see it as a read-only {@link Group}. What most
  * groups have none of is one field, null until needed: a field is 8 bytes, and a real file's
- * groups are many (8,652 in the real files; five fields where there were eight).
+ * groups are many (8,652 in the real files).
+ *
+ * A group found by the fast scan reads its rules into the table when they are first asked for:
+ * a crawler asks one robot's question of most files it keeps, which one group or two answer.
+ * Until then it keeps where its lines are and how many rule lines they hold.
  */
 class TableGroup implements Group {
   agents: AgentLine[];
-  to: number;
+  /** Its rows, {@link first} to {@link last}; while unread, `last` counts its rule lines. */
+  first: number;
+  last: number;
   private extras: GroupExtras | null = null;
+  /** Where its first line starts in the file while its rules are unread; -1 once read. */
+  private start: number;
+  /** Where its lines end in the file (the next group's first line, or the file's end). */
+  stop: number;
 
   constructor(
     readonly table: RuleTable,
-    readonly from: number,
     first: AgentLine,
+    /** Where its first line starts, for a group whose rules are read when asked for; else -1. */
+    start: number,
   ) {
     // An array made with its one element holds no room to grow, as a pushed-to one would.
     this.agents = [first];
-    this.to = from;
+    this.first = start < 0 ? table.size : 0;
+    this.last = this.first;
+    this.start = start;
+    this.stop = table.file.length;
+  }
+
+  get from(): number {
+    if (this.start >= 0) this.read();
+    return this.first;
+  }
+
+  get to(): number {
+    if (this.start >= 0) this.read();
+    return this.last;
+  }
+
+  private read(): void {
+    const { table, start } = this;
+    const count = this.last;
+    this.start = -1;
+    this.first = table.size;
+    this.last = this.first;
+    if (count === 0) return;
+    table.readGroup(start, this.stop, (this.agents[0] as AgentLine).line, count);
+    this.last = table.size;
   }
 
   get rules(): readonly Rule[] {
     const extras = this.extrasMade();
     if (extras.views === null) {
       const views: Rule[] = [];
-      for (let i = this.from; i < this.to; i++) views.push(this.table.view(i));
+      const to = this.to;
+      for (let i = this.first; i < to; i++) views.push(this.table.view(i));
       extras.views = views;
     }
     return extras.views;
@@ -144,8 +180,8 @@ class TableGroup implements Group {
 }
 
 export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptions): Grouping {
-  const builder = new GroupBuilder(patterns, true, "");
-  for (const line of lines) builder.add(line);
+  const builder = GroupBuilder.eager(patterns, true);
+  for (const line of lines) builder.add(line, -1);
   return builder.finish();
 }
 
@@ -156,7 +192,7 @@ export function buildGroups(lines: readonly RobotsLine[], patterns: PatternOptio
 export function sitemapsAndExtensions(
   lines: readonly RobotsLine[],
 ): Pick<Grouping, "sitemaps" | "extensions"> {
-  const builder = new GroupBuilder(NO_PATTERN_OPTIONS, false, "");
+  const builder = GroupBuilder.eager(NO_PATTERN_OPTIONS, false);
   for (const line of lines) {
     if (line.kind === "sitemap") builder.sitemap(line.value, line.number);
     else if (line.kind === "extension") builder.extension(line);
@@ -164,8 +200,17 @@ export function sitemapsAndExtensions(
   return builder.finish();
 }
 
-// No rule is added by sitemapsAndExtensions: any options serve.
+// No rule is added by sitemapsAndExtensions or a lazy parse (its groups read theirs with the
+// table's options): any options serve.
 const NO_PATTERN_OPTIONS: PatternOptions = { wildcards: false, ignoreCase: false };
+
+// How a builder takes rules: added to the table as they are read (lint's reading, the line
+// reader's); counted for their group to read when asked for (the fast scan's parse); or the
+// only lines it is given, of one group being read (TableGroup's read).
+const EAGER = 0;
+const LAZY = 1;
+const FILL = 2;
+type Mode = typeof EAGER | typeof LAZY | typeof FILL;
 
 /**
  * Builds groups a line at a time. The line reader's lines go through {@link add}; the fast
@@ -180,21 +225,39 @@ export class GroupBuilder {
   private readonly diagnostics: Diagnostic[] = [];
   private current: TableGroup | null = null;
   private sawRule = false;
-  private readonly table: RuleTable;
 
-  /** `file`: the text the rules found in place are in (the fast scan's); "" when all are given. */
-  constructor(
+  private constructor(
     private readonly patterns: PatternOptions,
     private readonly diagnose: boolean,
-    file: string,
-  ) {
-    this.table = new RuleTable(file);
+    /** The file's rules. */
+    readonly table: RuleTable,
+    private readonly mode: Mode,
+  ) {}
+
+  /** Groups of lines given whole ({@link add}), every rule added as it comes. */
+  static eager(patterns: PatternOptions, diagnose: boolean): GroupBuilder {
+    return new GroupBuilder(patterns, diagnose, new RuleTable(""), EAGER);
   }
 
-  add(line: RobotsLine): void {
+  /**
+   * Groups of `file` as the fast scan reads it: each group reads its rules with `readRows`
+   * when they are first asked for; until then a rule line is only counted.
+   */
+  static lazy(file: string, readRows: RowReader): GroupBuilder {
+    return new GroupBuilder(NO_PATTERN_OPTIONS, false, new RuleTable(file, readRows), LAZY);
+  }
+
+  /** The rules of one group's lines, as the next rows of `table` (a {@link RowReader}'s). */
+  static filling(table: RuleTable): GroupBuilder {
+    return new GroupBuilder(table.patterns, false, table, FILL);
+  }
+
+  /** `at`: where the line starts in the builder's file (-1 for lines given whole). */
+  add(line: RobotsLine, at: number): void {
+    if (this.mode === FILL && line.kind !== "allow" && line.kind !== "disallow") return;
     switch (line.kind) {
       case "user-agent":
-        this.agent(line.value, line.number);
+        this.agent(line.value, line.number, at);
         break;
       case "allow":
       case "disallow":
@@ -219,11 +282,14 @@ export class GroupBuilder {
     }
   }
 
-  agent(value: string, number: number): void {
+  /** A User-agent line starting at `at` in the builder's file (-1 for a line given whole). */
+  agent(value: string, number: number, at: number): void {
+    if (this.mode === FILL) return;
     const current = this.current;
     if (current === null || this.sawRule) {
       const first = { value, token: agentValueToken(value), line: number };
-      this.current = new TableGroup(this.table, this.table.size, first);
+      if (current !== null && this.mode === LAZY) current.stop = at;
+      this.current = new TableGroup(this.table, first, this.mode === LAZY ? at : -1);
       this.groups.push(this.current);
       this.sawRule = false;
     } else if (current.agents.length < MAX_AGENTS_PER_GROUP) {
@@ -249,9 +315,13 @@ export class GroupBuilder {
     truncated: boolean,
     given?: GivenRule,
   ): void {
+    if (this.mode === LAZY) {
+      this.countRule();
+      return;
+    }
     const first = value === "" ? -1 : value.charCodeAt(0);
     if (!this.admits(allow, first, number, truncated, given, at)) return;
-    (this.current as TableGroup).to = this.table.add(allow, number, this.patterns, at, given) + 1;
+    this.added(this.table.add(allow, number, this.patterns, at, given));
   }
 
   /**
@@ -262,8 +332,31 @@ export class GroupBuilder {
     const first = from < to ? this.table.file.charCodeAt(from) : -1;
     if (!this.admits(allow, first, number, false, undefined, at)) return;
     const span = valueSpan(from - at, to - from);
-    (this.current as TableGroup).to =
-      this.table.add(allow, number, this.patterns, at, undefined, span) + 1;
+    this.added(this.table.add(allow, number, this.patterns, at, undefined, span));
+  }
+
+  /** Only the rules of one group are read: no other line is wanted. */
+  get rulesOnly(): boolean {
+    return this.mode === FILL;
+  }
+
+  /** Rules are only counted, for their group to read when asked for (the lazy parse). */
+  get countsRules(): boolean {
+    return this.mode === LAZY;
+  }
+
+  /** A rule line of the open group, for it to read when asked for (the lazy parse). */
+  countRule(): void {
+    const current = this.current;
+    if (current === null) return;
+    this.sawRule = true;
+    current.last++;
+    this.table.unread++;
+  }
+
+  /** Row `row` was added: the open group's last, unless one group is being read (FILL). */
+  private added(row: number): void {
+    if (this.mode === EAGER) (this.current as TableGroup).last = row + 1;
   }
 
   /** Is a rule whose value starts with character `first` (-1: empty) kept in the open group? */
@@ -275,7 +368,7 @@ export class GroupBuilder {
     given: GivenRule | undefined,
     at: number,
   ): boolean {
-    if (this.current === null) {
+    if (this.current === null && this.mode !== FILL) {
       if (this.diagnose) {
         this.warn(
           number,
@@ -333,7 +426,9 @@ export class GroupBuilder {
     this.current?.addExtension(line);
   }
 
-  finish(): Grouping {
+  /** `patterns`: the options a lazy parse's groups read their rules with, once known. */
+  finish(patterns?: PatternOptions): Grouping {
+    if (patterns !== undefined) this.table.patterns = patterns;
     this.table.finish();
     for (const group of this.groups) group.trim();
     return {

@@ -170,6 +170,48 @@ export function sniffRobotVersion(text: string): string | null {
   return match ? (match[1] ?? "") : null;
 }
 
+// The same patterns tried at one line's start: the fast scan reads the header as it goes.
+const GROUP_START_AT = new RegExp(GROUP_START.source, "imy");
+const ROBOT_VERSION_AT = new RegExp(ROBOT_VERSION.source, "imy");
+
+/**
+ * {@link sniffRobotVersion} read a line at a time by a reader that gives it the start of every
+ * line in order, lines ending at CR, LF or CRLF (the fast scan): it then needs no search of
+ * its own. The patterns' `^` also starts a line after U+2028 and U+2029; a text with either
+ * is sniffed whole at once.
+ */
+export class VersionSniff {
+  /** The header's Robot-version value so far. */
+  version: string | null = null;
+  /** No line has started a group yet: the header goes on. */
+  open = true;
+
+  constructor(text: string) {
+    if (text.indexOf("\u2028") >= 0 || text.indexOf("\u2029") >= 0) {
+      this.version = sniffRobotVersion(text);
+      this.open = false;
+    }
+  }
+
+  /** Reads the line starting at `start`, while the header is {@link open}. */
+  look(text: string, start: number): void {
+    let p = start;
+    let c = text.charCodeAt(p);
+    while (c === SPACE || c === TAB) c = text.charCodeAt(++p);
+    // Only a line whose first letter starts one of the patterns' keys is tried (`i` without
+    // `u` folds no other character onto an ASCII letter).
+    c |= 0x20;
+    if (c === 0x75 || c === 0x61 || c === 0x64 || c === 0x69) {
+      GROUP_START_AT.lastIndex = start;
+      if (GROUP_START_AT.test(text)) this.open = false;
+    } else if (c === 0x72 && this.version === null) {
+      ROBOT_VERSION_AT.lastIndex = start;
+      const match = ROBOT_VERSION_AT.exec(text);
+      if (match !== null) this.version = match[1] ?? "";
+    }
+  }
+}
+
 const TAB = 9;
 const LF = 10;
 const CR = 13;

@@ -31,7 +31,7 @@ import type { RuleTable } from "./rule-table.js";
 import { type IpAddress, parseIp } from "./regp/values/ip.js";
 import { rateGapSeconds } from "./regp/values/rate.js";
 import { originOf, requestPath } from "./request-path.js";
-import { scanGroups } from "./scan.js";
+import { scanRobots } from "./scan.js";
 import {
   chooseKoster,
   chooseRfc9309,
@@ -495,11 +495,13 @@ export function parseRobots(input: string | Uint8Array, options: ParseOptions = 
             : { commentStyle: choice === "regp" ? "double-hash" : "hash" }),
         };
   const decoded = decode(input, options.maxBytes ?? MAX_ROBOTS_BYTES);
-  const robotVersion = sniffRobotVersion(decoded.text);
-  const dialect = chooseDialect(choice, robotVersion);
-  // Koster 1996 and RFC 9309 (`#` comments): the fast scan; lines are read only when asked for.
-  // REGP: its groups and scopes are built from a full reading, which is not kept either.
-  const grouping = dialect === "regp" ? null : scanGroups(decoded.text, patternOptions(dialect));
+  // Koster 1996 and RFC 9309 (`#` comments): the fast scan, which also finds the Robot-version;
+  // lines are read only when asked for. REGP: its groups and scopes are built from a full
+  // reading, which is not kept either.
+  const { robotVersion, grouping } =
+    choice === "regp"
+      ? { robotVersion: sniffRobotVersion(decoded.text), grouping: null }
+      : scanRobots(decoded.text, choice);
   return new RobotsPolicy(
     {
       robotVersion,

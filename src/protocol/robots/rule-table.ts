@@ -102,7 +102,24 @@ export interface GivenRule {
   readonly text: string;
 }
 
+/**
+ * Reads the rule lines of `table.file[start, stop)`, its first line numbered `line`, into the
+ * table: the fast scan's reading of one group, made when the group's rules are first asked for.
+ */
+export type RowReader = (table: RuleTable, start: number, stop: number, line: number) => void;
+
 export class RuleTable {
+  /** The pattern options of the rules read by {@link readRows}: the file's dialect's. */
+  patterns: PatternOptions = OPTIONS[1] as PatternOptions;
+  /**
+   * The file's last CR, `#` and `:` as the parse found them (-1: none), for {@link readRows}
+   * to search no further; the file's length until the parse has been through it.
+   */
+  lastCr: number;
+  lastHash: number;
+  lastColon: number;
+  /** Rule lines of the groups not yet read ({@link readGroup}), as the parse counted them. */
+  unread = 0;
   private cells: Int32Array;
   /** The cells are the shared building area, to be copied out by {@link finish}. */
   private shared: boolean;
@@ -113,13 +130,48 @@ export class RuleTable {
   /** Each row's {@link Rule} once made, so that a rule is one object however it is reached. */
   private views: Rule[] | null = null;
 
+  /**
+   * With `readRows`, the table starts empty and a group's rows are read when it is first asked
+   * for ({@link readGroup}); without, every rule is added as the file is read, and
+   * {@link finish} closes the table.
+   */
   constructor(
     /** The file's text, which rules found in place are read from. */
     readonly file: string,
+    private readonly readRows: RowReader | null = null,
   ) {
-    this.shared = !buildingTaken;
+    this.lastCr = file.length;
+    this.lastHash = file.length;
+    this.lastColon = file.length;
+    this.shared = readRows === null && !buildingTaken;
     if (this.shared) buildingTaken = true;
-    this.cells = this.shared ? building : new Int32Array(16 * CELLS);
+    this.cells = this.shared ? building : readRows === null ? new Int32Array(16 * CELLS) : NO_CELLS;
+  }
+
+  /** Where the parse found the file's last CR, `#` and `:` (-1: none). */
+  searched(lastCr: number, lastHash: number, lastColon: number): void {
+    this.lastCr = lastCr;
+    this.lastHash = lastHash;
+    this.lastColon = lastColon;
+  }
+
+  /**
+   * Reads the rules of the group whose lines are `file[start, stop)`, the first numbered
+   * `line`, at most `count` of them, as the table's next rows.
+   */
+  readGroup(start: number, stop: number, line: number, count: number): void {
+    if (this.cells.length < (this.count + count) * CELLS) {
+      // The first group read gets room for its rules alone: most files are asked one robot's
+      // question, and a kept file holds no room to grow. Past it, room for every rule line
+      // still unread, once: a batch asks several robots of each file, and a table grown a group
+      // at a time is copied once a group.
+      const room = this.count === 0 ? count : this.unread;
+      const grown = new Int32Array((this.count + room) * CELLS);
+      if (this.count > 0) grown.set(this.cells.subarray(0, this.count * CELLS));
+      this.cells = grown;
+    }
+    this.unread -= count;
+    (this.readRows as RowReader)(this, start, stop, line);
   }
 
   get size(): number {
