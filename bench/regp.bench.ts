@@ -40,6 +40,8 @@ interface Round {
   parse: number;
   /** Bytes the parsed corpus keeps (input copied inside the window). */
   heap: number;
+  /** The same after every file was asked its queries (REGP's scopes compiled). */
+  asked: number;
   /** Queries a second on fresh policies, the first question included. */
   first: number;
   /** Queries a second on policies already asked. */
@@ -65,8 +67,18 @@ function round(robots: Robots, corpus: readonly CorpusFile[], queries: number): 
   };
   const first = queries / (ask() / 1000);
   const warm = queries / (ask() / 1000);
-  return { parse, heap, first, warm };
+  const asked = liveBytes() - before;
+  return { parse, heap, asked, first, warm };
 }
+
+/** The rows printed: label, the figure of a round, decimals, unit. */
+const ROWS: readonly [string, (r: Round) => number, number, string][] = [
+  ["parse as REGP, kept", (r) => r.parse, 1, "ms"],
+  ["heap kept by a parse", (r) => r.heap / 1e6, 1, "MB"],
+  ["the same, asked", (r) => r.asked / 1e6, 1, "MB"],
+  ["first queries", (r) => r.first / 1000, 0, "k/s"],
+  ["queries, warm", (r) => r.warm / 1000, 0, "k/s"],
+];
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -118,30 +130,9 @@ async function main(): Promise<number> {
   builds.forEach(([name], b) => {
     const rs = results[b] as Round[];
     console.log(`\n${name}`);
-    console.log(
-      `  parse as REGP, kept   ${cell(
-        rs.map((x) => x.parse),
-        1,
-      )} ms`,
-    );
-    console.log(
-      `  heap kept by a parse  ${cell(
-        rs.map((x) => x.heap / 1e6),
-        1,
-      )} MB`,
-    );
-    console.log(
-      `  first queries         ${cell(
-        rs.map((x) => x.first / 1000),
-        0,
-      )} k/s`,
-    );
-    console.log(
-      `  queries, warm         ${cell(
-        rs.map((x) => x.warm / 1000),
-        0,
-      )} k/s`,
-    );
+    for (const [label, of, digits, unit] of ROWS) {
+      console.log(`  ${label.padEnd(22)}${cell(rs.map(of), digits)} ${unit}`);
+    }
   });
   if (sink === -1) console.log("");
   return 0;

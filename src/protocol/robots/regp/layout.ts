@@ -348,7 +348,8 @@ function skipBlock(lines: LineSource<unknown>, open: number, diagnostics: Diagno
   return lines.count;
 }
 
-function shapeOf(line: RobotsLine): LineShape {
+/** What a line of the line reader is to the layout. */
+export function shapeOf(line: RobotsLine): LineShape {
   switch (line.kind) {
     case "blank":
     case "comment":

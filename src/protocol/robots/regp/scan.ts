@@ -18,8 +18,9 @@ import { canonicalKeyAt, readKey } from "../keys.js";
 import { MAX_LINE_LENGTH } from "../limits.js";
 import { isSpace, type RobotsLine, readLine } from "../line-reader.js";
 import { isTrimmed } from "../rule-line.js";
+import { after, mayBeKey } from "../scan.js";
 import { REGP_FIELDS } from "./document.js";
-import { type Directive, keyOf, type LineShape, type LineSource } from "./layout.js";
+import { type Directive, keyOf, type LineShape, type LineSource, shapeOf } from "./layout.js";
 
 const LF = 10;
 const CR = 13;
@@ -53,7 +54,8 @@ const FIRST_ROWS = 64;
 
 /** A REGP file's lines as a table, with the sitemaps found on the way. */
 export class RegpLines implements LineSource<Directive> {
-  private constructor(
+  /** Made by {@link scan}. */
+  constructor(
     private readonly text: string,
     private readonly rows: Int32Array,
     readonly count: number,
@@ -68,17 +70,6 @@ export class RegpLines implements LineSource<Directive> {
     const table = new TableBuilder(text);
     table.read();
     return table.finish();
-  }
-
-  /** @internal the table as {@link scan} built it, for {@link TableBuilder}. */
-  static of(
-    text: string,
-    rows: Int32Array,
-    count: number,
-    aside: ReadonlyMap<number, RobotsLine> | null,
-    sitemaps: readonly Sitemap[],
-  ): RegpLines {
-    return new RegpLines(text, rows, count, aside, sitemaps);
   }
 
   shape(i: number): LineShape {
@@ -128,19 +119,6 @@ export class RegpLines implements LineSource<Directive> {
 
   private lineAt(i: number): RobotsLine {
     return (this.aside as ReadonlyMap<number, RobotsLine>).get(i) as RobotsLine;
-  }
-}
-
-function shapeOf(line: RobotsLine): LineShape {
-  switch (line.kind) {
-    case "blank":
-    case "comment":
-    case "invalid":
-    case "open-brace":
-    case "close-brace":
-      return line.kind;
-    default:
-      return "keyed";
   }
 }
 
@@ -279,7 +257,7 @@ class TableBuilder {
   }
 
   finish(): RegpLines {
-    return RegpLines.of(
+    return new RegpLines(
       this.text,
       this.rows.slice(0, this.count * CELLS),
       this.count,
@@ -290,26 +268,3 @@ class TableBuilder {
 }
 
 const NO_SITEMAPS: readonly Sitemap[] = Object.freeze([]);
-
-/** The first `c` in `text` at or after `from`, or the text's length. */
-function after(text: string, c: string, from: number): number {
-  const at = text.indexOf(c, from);
-  return at < 0 ? text.length : at;
-}
-
-// The lengths of the keys and misspellings keys.ts knows: `allow` (5) to `robot-version` (13).
-const SHORTEST_KEY = 5;
-const LONGEST_KEY = 13;
-
-/**
- * Could the first word of `text[p, stop)` be a key read without a colon (`Disallow /x`)? Only
- * when its length is that of some key keys.ts knows and it starts with a letter; readLine
- * decides the rest.
- */
-function mayBeKey(text: string, p: number, stop: number): boolean {
-  let k = p;
-  while (k < stop && !isSpace(text.charCodeAt(k))) k++;
-  const length = k - p;
-  const first = text.charCodeAt(p) | 0x20;
-  return length >= SHORTEST_KEY && length <= LONGEST_KEY && first >= 0x61 && first <= 0x7a;
-}
