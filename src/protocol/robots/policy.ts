@@ -25,8 +25,9 @@ import { closedAt } from "./pace-extensions.js";
 import { type AccessPlan, EMPTY_PLAN } from "./plan.js";
 import { productToken } from "./product-token.js";
 import { compile } from "./regp/compile.js";
-import { layOut } from "./regp/layout.js";
+import { layOut, layOutSource } from "./regp/layout.js";
 import { RegpRules } from "./regp/regp-rules.js";
+import { RegpLines } from "./regp/scan.js";
 import type { RuleTable } from "./rule-table.js";
 import { type IpAddress, parseIp } from "./regp/values/ip.js";
 import { rateGapSeconds } from "./regp/values/rate.js";
@@ -74,32 +75,40 @@ const SELECTION_CACHE_SIZE = 256;
 const NAME_CHARS_KEPT = 64 * 1024;
 
 /**
- * A file read by the fast scan (scan.ts) rather than line by line: what the policy needs to
- * answer, and how to read the file in full when lines and diagnostics are asked for.
+ * A file read by a fast scan rather than line by line: what the policy needs to answer, and
+ * how to read the file in full when lines and diagnostics are asked for.
  */
 export interface ScannedRobots {
   readonly robotVersion: string | null;
   readonly truncated: boolean;
-  /** Null: built from the full reading (REGP, whose `##` comments the fast scan does not read). */
-  readonly grouping: Grouping | null;
+  /** Koster 1996 and RFC 9309: the groups (scan.ts); REGP: the line table (regp/scan.ts). */
+  readonly scan: Grouping | RegpLines;
   /** The full reading, for `text` and `diagnostics`. */
   readonly read: () => RobotsText;
+}
+
+/** What a policy answers from, as {@link readingOf} chooses it for the source and dialect. */
+interface Reading {
+  /** The classic groups; null when made only if asked (REGP answers from its own reading). */
+  readonly groups: readonly Group[] | null;
+  readonly regp: RegpRules | null;
+  readonly sitemaps: readonly Sitemap[];
+  /** Null when read again only if asked (a scanned REGP file's, which are most of its lines). */
+  readonly extensions: readonly RobotsLine[] | null;
+  /** Null when worked out only if asked (a scanned file: lint asks, a crawler need not). */
+  readonly diagnostics: readonly Diagnostic[] | null;
 }
 
 export class RobotsPolicy {
   readonly dialect: Dialect;
   readonly robotVersion: string | null;
   readonly sitemaps: readonly Sitemap[];
-  /** Lines with keys the dialect does not interpret, for later records and tools. */
-  readonly extensions: readonly RobotsLine[];
   /** The file was larger than the parse limit; what followed it was ignored. */
   readonly truncated: boolean;
   readonly origin: string | null;
   private readonly ignoreCase: boolean;
   /** The REGP reading, when the dialect is REGP. */
   readonly regp: RegpRules | null;
-  /** REGP `Last-modified` (seeds/003 §3.2.2) as an instant, when the file has a readable one. */
-  readonly lastModified: number | null;
   /**
    * Each robot's rules by its lower-cased token, and by which groups they come from (keys
    * `\0=token`, `\0*`, `\0none`): robots the file does not name share one. One Map, made at
@@ -120,52 +129,37 @@ export class RobotsPolicy {
   private readDiagnostics: readonly Diagnostic[] | null;
   /** Null for REGP until asked: its answers come from its own reading (regp-rules.ts). */
   private builtGroups: readonly Group[] | null;
+  private foundExtensions: readonly RobotsLine[] | null;
 
   constructor(source: RobotsText | ScannedRobots, options: ParseOptions = {}) {
     const text = "lines" in source ? source : null;
-    const scanned = "lines" in source ? null : source;
-    this.readAgain = scanned === null ? null : scanned.read;
+    this.readAgain = text === null ? (source as ScannedRobots).read : null;
     this.readText = text;
     this.robotVersion = source.robotVersion;
     this.dialect = chooseDialect(options.dialect ?? "auto", source.robotVersion);
-    const patterns = patternOptions(this.dialect);
-    this.ignoreCase = patterns.ignoreCase;
-    // A reading made here to build from is used and let go: the policy reads the file again
-    // when its lines are asked for, rather than keep an object a line.
-    const scannedGrouping = scanned?.grouping ?? null;
-    const read =
-      text ??
-      (scannedGrouping === null || this.dialect === "regp"
-        ? (scanned as ScannedRobots).read()
-        : null);
-    // A REGP policy that keeps neither groups nor diagnostics needs only the sitemaps and
-    // extension lines of the classic reading, not its groups.
-    const grouping =
-      text === null && this.dialect === "regp"
-        ? null
-        : (scannedGrouping ?? buildGroups((read as RobotsText).lines, patterns));
-    const found = grouping ?? sitemapsAndExtensions((read as RobotsText).lines);
-    this.sitemaps = found.sitemaps;
-    this.extensions = found.extensions;
-    if (read !== null && this.dialect === "regp") {
-      const compiled = compile(layOut(read.lines));
-      // The layout is for lint and explanations: laid out again from a new reading when asked.
-      this.regp = new RegpRules(() => layOut(this.text.lines), compiled);
-      this.lastModified = compiled.lastModified?.instant ?? null;
-      // Groups and diagnostics are for lint and the tools; REGP answers use neither, and a
-      // kept file need not hold them (issue 29: on the real files read as REGP, the groups'
-      // rules were a third of the heap a parse kept). Both are made again when asked.
-      this.builtGroups = grouping === null ? null : grouping.groups;
-      this.readDiagnostics = text === null ? null : [...text.diagnostics, ...compiled.diagnostics];
-    } else {
-      const classic = grouping as Grouping;
-      this.builtGroups = classic.groups;
-      this.regp = null;
-      this.lastModified = null;
-      this.readDiagnostics = text === null ? null : [...text.diagnostics, ...classic.diagnostics];
-    }
+    this.ignoreCase = patternOptions(this.dialect).ignoreCase;
+    const reading = readingOf(source, this.dialect, () => this.text);
+    this.builtGroups = reading.groups;
+    this.regp = reading.regp;
+    this.sitemaps = reading.sitemaps;
+    this.foundExtensions = reading.extensions;
+    this.readDiagnostics = reading.diagnostics;
     this.truncated = source.truncated;
     this.origin = options.origin === undefined ? null : originOf(options.origin);
+  }
+
+  /** Lines with keys the dialect does not interpret, for later records and tools. */
+  get extensions(): readonly RobotsLine[] {
+    // A reading made here is used and let go, as at parse: a kept policy holds no line objects.
+    this.foundExtensions ??= sitemapsAndExtensions(
+      (this.readText ?? (this.readAgain as () => RobotsText)()).lines,
+    ).extensions;
+    return this.foundExtensions;
+  }
+
+  /** REGP `Last-modified` (seeds/003 §3.2.2) as an instant, when the file has a readable one. */
+  get lastModified(): number | null {
+    return this.regp?.compiled.lastModified?.instant ?? null;
   }
 
   /** The file's lines as the line reader reads them; read when first asked for. */
@@ -473,6 +467,59 @@ export class RobotsPolicy {
   }
 }
 
+/**
+ * What a policy answers from. A reading given is built from and let go; a scanned file keeps
+ * its scan's result. Under REGP the scopes are compiled from the scan's line table at the first
+ * question, and the layout is made again from a full reading (`text`) when asked.
+ */
+function readingOf(
+  source: RobotsText | ScannedRobots,
+  dialect: Dialect,
+  text: () => RobotsText,
+): Reading {
+  if ("lines" in source) {
+    if (dialect === "regp") {
+      const compiled = compile(layOut(source.lines));
+      const { sitemaps, extensions } = sitemapsAndExtensions(source.lines);
+      return {
+        groups: null,
+        regp: new RegpRules(() => layOut(text().lines), compiled),
+        sitemaps,
+        extensions,
+        diagnostics: [...source.diagnostics, ...compiled.diagnostics],
+      };
+    }
+    const grouping = buildGroups(source.lines, patternOptions(dialect));
+    return {
+      groups: grouping.groups,
+      regp: null,
+      sitemaps: grouping.sitemaps,
+      extensions: grouping.extensions,
+      diagnostics: [...source.diagnostics, ...grouping.diagnostics],
+    };
+  }
+  const scan = source.scan;
+  if (scan instanceof RegpLines) {
+    return {
+      groups: null,
+      regp: new RegpRules(
+        () => layOut(text().lines),
+        () => compile(layOutSource(scan)),
+      ),
+      sitemaps: scan.sitemaps,
+      extensions: null,
+      diagnostics: null,
+    };
+  }
+  return {
+    groups: scan.groups,
+    regp: null,
+    sitemaps: scan.sitemaps,
+    extensions: scan.extensions,
+    diagnostics: null,
+  };
+}
+
 /** A REGP file's diagnostics: its reading's, then those of its values (compile.ts). */
 function regpDiagnostics(text: RobotsText): readonly Diagnostic[] {
   return [...text.diagnostics, ...compile(layOut(text.lines)).diagnostics];
@@ -495,18 +542,17 @@ export function parseRobots(input: string | Uint8Array, options: ParseOptions = 
             : { commentStyle: choice === "regp" ? "double-hash" : "hash" }),
         };
   const decoded = decode(input, options.maxBytes ?? MAX_ROBOTS_BYTES);
-  // Koster 1996 and RFC 9309 (`#` comments): the fast scan, which also finds the Robot-version;
-  // lines are read only when asked for. REGP: its groups and scopes are built from a full
-  // reading, which is not kept either.
-  const { robotVersion, grouping } =
-    choice === "regp"
-      ? { robotVersion: sniffRobotVersion(decoded.text), grouping: null }
-      : scanRobots(decoded.text, choice);
+  // Koster 1996 and RFC 9309 (`#` comments): the fast scan, which also finds the Robot-version
+  // and stops where the header makes the file REGP. REGP: its own scan (`##` comments, braces).
+  // Lines are read only when asked for.
+  const classic = choice === "regp" ? null : scanRobots(decoded.text, choice);
+  const robotVersion = classic === null ? sniffRobotVersion(decoded.text) : classic.robotVersion;
+  const scan = classic?.grouping ?? RegpLines.scan(decoded.text);
   return new RobotsPolicy(
     {
       robotVersion,
       truncated: decoded.truncated,
-      grouping,
+      scan,
       // The decoding, not the input: a kept policy holds its text once, not its bytes as well.
       read: () => readDecoded(decoded, readOptions),
     },

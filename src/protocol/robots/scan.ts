@@ -202,7 +202,7 @@ function scanLines(
 }
 
 /** The first `c` in `text` at or after `from`, or the text's length. */
-function after(text: string, c: string, from: number): number {
+export function after(text: string, c: string, from: number): number {
   const at = text.indexOf(c, from);
   return at < 0 ? text.length : at;
 }
@@ -216,7 +216,7 @@ const LONGEST_KEY = 13;
  * when its length is that of some known key and it starts with a letter; the line reader
  * decides the rest.
  */
-function mayBeKey(text: string, p: number, stop: number): boolean {
+export function mayBeKey(text: string, p: number, stop: number): boolean {
   let k = p;
   while (k < stop && !isSpace(text.charCodeAt(k))) k++;
   const length = k - p;

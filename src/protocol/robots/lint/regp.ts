@@ -16,8 +16,10 @@ import { type CompiledRegp, compile, type Scope, type Setting } from "../regp/co
 import {
   type Block,
   type Directive,
+  keyOf,
   layOut,
   type RegpLayout,
+  shapeOf,
   type Target,
 } from "../regp/layout.js";
 import { type IpPattern, parseIpPattern } from "../regp/values/ip.js";
@@ -83,21 +85,8 @@ export function lintRegp(ctx: LintContext, model: RegpModel): void {
   checkTimes(ctx, model.compiled);
 }
 
-function keyOf(line: RobotsLine): string {
-  return line.kind === "extension" ? line.key.toLowerCase() : (line.misspeltFor ?? line.kind);
-}
-
 function isKeyed(line: RobotsLine): boolean {
-  switch (line.kind) {
-    case "blank":
-    case "comment":
-    case "invalid":
-    case "open-brace":
-    case "close-brace":
-      return false;
-    default:
-      return true;
-  }
+  return shapeOf(line) === "keyed";
 }
 
 /**

@@ -19,47 +19,65 @@ export interface Directive {
 }
 
 /** Which robots (and, for blocks, which paths) a sequence or block is for. */
-export interface Target {
-  readonly agents: readonly Directive[];
+export interface Target<D = Directive> {
+  readonly agents: readonly D[];
   /** Ip-allow and Ip-disallow lines, in order: one IP token group (seeds/003 §3.2.4). */
-  readonly ips: readonly Directive[];
+  readonly ips: readonly D[];
   /** Blocks only: Allow and Disallow lines that narrow the paths the block covers. */
-  readonly paths: readonly Directive[];
+  readonly paths: readonly D[];
 }
 
 /** What a sequence, block or the global section says. */
-export interface Content {
+export interface Content<D = Directive> {
   /** Allow and Disallow lines of a sequence or of the global section: its path group. */
-  readonly rules: readonly Directive[];
+  readonly rules: readonly D[];
   /** Every other command, in order. */
-  readonly directives: readonly Directive[];
-  readonly blocks: readonly Block[];
+  readonly directives: readonly D[];
+  readonly blocks: readonly Block<D>[];
 }
 
-export interface Block {
+export interface Block<D = Directive> {
   /** Line of the `{`. */
   readonly line: number;
   readonly depth: number;
-  readonly target: Target;
-  readonly content: Content;
+  readonly target: Target<D>;
+  readonly content: Content<D>;
 }
 
-export interface Sequence {
+export interface Sequence<D = Directive> {
   /** First line of the sequence. */
   readonly line: number;
-  readonly target: Target;
+  readonly target: Target<D>;
   /** The sequence has Ip lines and no User-agent line: `User-agent: *` is implied (§3.2.4). */
   readonly impliedAgent: boolean;
-  readonly content: Content;
+  readonly content: Content<D>;
 }
 
-export interface RegpLayout {
+export interface RegpLayout<D = Directive> {
   /** `Robot-version` and `Last-modified` lines, wherever they stand. */
-  readonly header: readonly Directive[];
-  readonly sequences: readonly Sequence[];
+  readonly header: readonly D[];
+  readonly sequences: readonly Sequence<D>[];
   /** The global section(s): commands for every robot (DESIGN §4). */
-  readonly global: Content;
+  readonly global: Content<D>;
   readonly diagnostics: readonly Diagnostic[];
+}
+
+/** What a line is to the layout: a key line, or one of the kinds that have none. */
+export type LineShape = "keyed" | "blank" | "comment" | "invalid" | "open-brace" | "close-brace";
+
+/**
+ * The lines of a file as the layout reads them, by index: the line reader's objects, or the
+ * compact scan's table (scan.ts). The layout arranges indices; `directive` makes what it keeps.
+ */
+export interface LineSource<D> {
+  readonly count: number;
+  shape(i: number): LineShape;
+  /** The key, lower-cased, a known misspelling read as the key it stands for. */
+  key(i: number): string;
+  /** The key as written, for messages. */
+  written(i: number): string;
+  number(i: number): number;
+  directive(i: number, key: string): D;
 }
 
 const HEADER_KEYS = new Set(["robot-version", "last-modified"]);
@@ -67,39 +85,83 @@ const TARGET_KEYS = new Set(["user-agent", "ip-allow", "ip-disallow"]);
 const PATH_KEYS = new Set(["allow", "disallow"]);
 
 interface MutableContent {
-  rules: Directive[];
-  directives: Directive[];
-  blocks: Block[];
+  rules: number[];
+  directives: number[];
+  blocks: Block<number>[];
 }
 
 interface MutableTarget {
-  agents: Directive[];
-  ips: Directive[];
-  paths: Directive[];
+  agents: number[];
+  ips: number[];
+  paths: number[];
 }
 
 /** Arranges the lines of a REGP file. Never throws; oddities become diagnostics. */
 export function layOut(lines: readonly RobotsLine[]): RegpLayout {
+  return layOutSource({
+    count: lines.length,
+    shape: (i) => shapeOf(lines[i] as RobotsLine),
+    key: (i) => keyOf(lines[i] as RobotsLine),
+    written: (i) => (lines[i] as RobotsLine).key,
+    number: (i) => (lines[i] as RobotsLine).number,
+    directive: (i, key) => directive(lines[i] as RobotsLine, key),
+  });
+}
+
+/** {@link layOut} over any {@link LineSource}. */
+export function layOutSource<D>(source: LineSource<D>): RegpLayout<D> {
+  const laid = arrange(source);
+  const make = (i: number): D => source.directive(i, source.key(i));
+  const all = (list: readonly number[]): D[] => list.map(make);
+  const target = (t: Target<number>): Target<D> => ({
+    agents: all(t.agents),
+    ips: all(t.ips),
+    paths: all(t.paths),
+  });
+  const content = (c: Content<number>): Content<D> => ({
+    rules: all(c.rules),
+    directives: all(c.directives),
+    blocks: c.blocks.map(block),
+  });
+  const block = (b: Block<number>): Block<D> => ({
+    line: b.line,
+    depth: b.depth,
+    target: target(b.target),
+    content: content(b.content),
+  });
+  return {
+    header: all(laid.header),
+    sequences: laid.sequences.map((s) => ({
+      line: s.line,
+      target: target(s.target),
+      impliedAgent: s.impliedAgent,
+      content: content(s.content),
+    })),
+    global: content(laid.global),
+    diagnostics: laid.diagnostics,
+  };
+}
+
+/** The layout as line indices. */
+function arrange(lines: LineSource<unknown>): RegpLayout<number> {
   const diagnostics: Diagnostic[] = [];
-  const header: Directive[] = [];
-  const sequences: Sequence[] = [];
+  const header: number[] = [];
+  const sequences: Sequence<number>[] = [];
   const global: MutableContent = { rules: [], directives: [], blocks: [] };
 
   let i = 0;
-  const next = (): RobotsLine | undefined => lines[i];
-
-  while (i < lines.length) {
-    const line = next() as RobotsLine;
-    if (line.kind === "blank" || line.kind === "comment" || line.kind === "invalid") {
+  while (i < lines.count) {
+    const shape = lines.shape(i);
+    if (shape === "blank" || shape === "comment" || shape === "invalid") {
       i++;
       continue;
     }
-    if (line.kind === "close-brace") {
-      diagnostics.push(error(line.number, "unbalanced-brace", "this } closes no {"));
+    if (shape === "close-brace") {
+      diagnostics.push(error(lines.number(i), "unbalanced-brace", "this } closes no {"));
       i++;
       continue;
     }
-    const key = keyOf(line);
+    const key = lines.key(i);
     if (HEADER_KEYS.has(key)) {
       // Appendix: `head` comes before every record.
       if (
@@ -108,28 +170,27 @@ export function layOut(lines: readonly RobotsLine[]): RegpLayout {
       ) {
         diagnostics.push(
           warning(
-            line.number,
+            lines.number(i),
             "header-out-of-place",
-            `${line.key} belongs in the header at the top of the file`,
+            `${lines.written(i)} belongs in the header at the top of the file`,
           ),
         );
       }
-      header.push(directive(line, key));
+      header.push(i);
       i++;
       continue;
     }
     // A section runs to the next blank line outside braces.
     const target: MutableTarget = { agents: [], ips: [], paths: [] };
-    const first = line.number;
-    while (i < lines.length) {
-      const l = next() as RobotsLine;
-      if (l.kind === "comment") {
+    const first = lines.number(i);
+    while (i < lines.count) {
+      if (lines.shape(i) === "comment") {
         i++;
         continue;
       }
-      const k = keyOf(l);
+      const k = lines.key(i);
       if (!TARGET_KEYS.has(k)) break;
-      (k === "user-agent" ? target.agents : target.ips).push(directive(l, k));
+      (k === "user-agent" ? target.agents : target.ips).push(i);
       i++;
     }
     const content: MutableContent =
@@ -155,7 +216,7 @@ export function layOut(lines: readonly RobotsLine[]): RegpLayout {
  * Returns the index of the first line not consumed.
  */
 function readContent(
-  lines: readonly RobotsLine[],
+  lines: LineSource<unknown>,
   start: number,
   into: MutableContent,
   depth: number,
@@ -163,9 +224,8 @@ function readContent(
   inBlockTarget: boolean,
 ): number {
   let i = start;
-  while (i < lines.length) {
-    const line = lines[i] as RobotsLine;
-    switch (line.kind) {
+  while (i < lines.count) {
+    switch (lines.shape(i)) {
       case "comment":
       case "invalid":
         i++;
@@ -176,7 +236,7 @@ function readContent(
         return i;
       case "close-brace":
         if (depth === 0) {
-          diagnostics.push(error(line.number, "unbalanced-brace", "this } closes no {"));
+          diagnostics.push(error(lines.number(i), "unbalanced-brace", "this } closes no {"));
           i++;
           continue;
         }
@@ -191,13 +251,13 @@ function readContent(
       default:
         break;
     }
-    const key = keyOf(line);
+    const key = lines.key(i);
     if (depth === 0 && TARGET_KEYS.has(key)) {
       diagnostics.push(
         warning(
-          line.number,
+          lines.number(i),
           "missing-blank-line",
-          `${line.key} starts a new command sequence; REGP separates sequences with a blank line (docs/regp.md#layout)`,
+          `${lines.written(i)} starts a new command sequence; REGP separates sequences with a blank line (docs/regp.md#layout)`,
         ),
       );
       return i;
@@ -205,55 +265,56 @@ function readContent(
     if (HEADER_KEYS.has(key)) {
       diagnostics.push(
         warning(
-          line.number,
+          lines.number(i),
           "header-out-of-place",
-          `${line.key} belongs in the header at the top of the file`,
+          `${lines.written(i)} belongs in the header at the top of the file`,
         ),
       );
     }
-    if (PATH_KEYS.has(key) && !inBlockTarget) into.rules.push(directive(line, key));
-    else into.directives.push(directive(line, key));
+    if (PATH_KEYS.has(key) && !inBlockTarget) into.rules.push(i);
+    else into.directives.push(i);
     i++;
   }
   return i;
 }
 
 function readBlock(
-  lines: readonly RobotsLine[],
+  lines: LineSource<unknown>,
   open: number,
   parent: MutableContent,
   depth: number,
   diagnostics: Diagnostic[],
 ): number {
-  const openLine = (lines[open] as RobotsLine).number;
+  const openLine = lines.number(open);
   const target: MutableTarget = { agents: [], ips: [], paths: [] };
   const content: MutableContent = { rules: [], directives: [], blocks: [] };
   let i = open + 1;
   // seeds/003 §3.2: a block starts with its own target: User-agent, Ip and Allow/Disallow lines.
-  while (i < lines.length) {
-    const line = lines[i] as RobotsLine;
-    if (line.kind === "comment") {
+  while (i < lines.count) {
+    if (lines.shape(i) === "comment") {
       i++;
       continue;
     }
-    const key = keyOf(line);
-    if (key === "user-agent") target.agents.push(directive(line, key));
-    else if (key === "ip-allow" || key === "ip-disallow") target.ips.push(directive(line, key));
-    else if (PATH_KEYS.has(key)) target.paths.push(directive(line, key));
+    const key = lines.key(i);
+    if (key === "user-agent") target.agents.push(i);
+    else if (key === "ip-allow" || key === "ip-disallow") target.ips.push(i);
+    else if (PATH_KEYS.has(key)) target.paths.push(i);
     else break;
     i++;
   }
   i = readContent(lines, i, content, depth, diagnostics, true);
   // Target lines after other commands still narrow the block: that is what they are.
   for (const d of content.directives) {
-    if (PATH_KEYS.has(d.key)) target.paths.push(d);
-    else if (d.key === "user-agent") target.agents.push(d);
-    else if (d.key === "ip-allow" || d.key === "ip-disallow") target.ips.push(d);
+    const key = lines.key(d);
+    if (PATH_KEYS.has(key)) target.paths.push(d);
+    else if (key === "user-agent") target.agents.push(d);
+    else if (key === "ip-allow" || key === "ip-disallow") target.ips.push(d);
   }
-  content.directives = content.directives.filter(
-    (d) => !PATH_KEYS.has(d.key) && !TARGET_KEYS.has(d.key),
-  );
-  const closed = i < lines.length && (lines[i] as RobotsLine).kind === "close-brace";
+  content.directives = content.directives.filter((d) => {
+    const key = lines.key(d);
+    return !PATH_KEYS.has(key) && !TARGET_KEYS.has(key);
+  });
+  const closed = i < lines.count && lines.shape(i) === "close-brace";
   if (closed) i++;
   else
     diagnostics.push(
@@ -268,8 +329,8 @@ function readBlock(
 }
 
 /** Passes over a block nested too deep, without recursion; returns the index after its `}`. */
-function skipBlock(lines: readonly RobotsLine[], open: number, diagnostics: Diagnostic[]): number {
-  const openLine = (lines[open] as RobotsLine).number;
+function skipBlock(lines: LineSource<unknown>, open: number, diagnostics: Diagnostic[]): number {
+  const openLine = lines.number(open);
   diagnostics.push(
     error(
       openLine,
@@ -278,16 +339,31 @@ function skipBlock(lines: readonly RobotsLine[], open: number, diagnostics: Diag
     ),
   );
   let depth = 0;
-  for (let i = open; i < lines.length; i++) {
-    const kind = (lines[i] as RobotsLine).kind;
-    if (kind === "open-brace") depth++;
-    else if (kind === "close-brace" && --depth === 0) return i + 1;
-    else if (kind === "blank") return i;
+  for (let i = open; i < lines.count; i++) {
+    const shape = lines.shape(i);
+    if (shape === "open-brace") depth++;
+    else if (shape === "close-brace" && --depth === 0) return i + 1;
+    else if (shape === "blank") return i;
   }
-  return lines.length;
+  return lines.count;
 }
 
-function keyOf(line: RobotsLine): string {
+/** What a line of the line reader is to the layout. */
+export function shapeOf(line: RobotsLine): LineShape {
+  switch (line.kind) {
+    case "blank":
+    case "comment":
+    case "invalid":
+    case "open-brace":
+    case "close-brace":
+      return line.kind;
+    default:
+      return "keyed";
+  }
+}
+
+/** The key the layout reads a line by: an extension's lower-cased, a misspelling's meant. */
+export function keyOf(line: RobotsLine): string {
   return line.kind === "extension" ? line.key.toLowerCase() : (line.misspeltFor ?? line.kind);
 }
 

@@ -8,7 +8,13 @@
  */
 import type { PathPattern } from "../path-pattern.js";
 import { sharedPattern } from "../rule-table.js";
-import type { GroupLine, LastMatch } from "./last-match.js";
+import {
+  deciding,
+  type GroupColumns,
+  type GroupLine,
+  type LastMatch,
+  verdictOf,
+} from "./last-match.js";
 
 // seeds/003 §3.2.5: paths are case-insensitive, with `*` and `$`.
 const PATTERNS = { wildcards: true, ignoreCase: true } as const;
@@ -34,7 +40,7 @@ export interface PathLineSource {
   readonly path: string;
 }
 
-export class PathGroup {
+export class PathGroup implements GroupColumns {
   /** The group of a scope without path lines: one for every such scope of every file. */
   private static readonly EMPTY = new PathGroup(new Int32Array(0), [], null);
 
@@ -79,7 +85,7 @@ export class PathGroup {
   at(i: number): PathLine {
     return {
       allow: this.allows(i),
-      everything: (this.flags(i) & EVERYTHING) !== 0,
+      everything: this.everything(i),
       line: this.cells[i * CELLS] as number,
       text: this.texts[i] as string,
       pattern: this.pattern(i),
@@ -98,21 +104,20 @@ export class PathGroup {
   lastMatch(matches: (pattern: PathPattern) => boolean): LastMatch<PathLine> {
     // Filled with null, not left with holes: the array stays packed, quicker to read.
     const patterns = (this.patterns ??= new Array<PathPattern | null>(this.length).fill(null));
-    for (let i = this.length - 1; i >= 0; i--) {
-      if (matches(patterns[i] ?? this.pattern(i)))
-        return { allowed: this.allows(i), by: this.at(i) };
-    }
-    if (this.length === 0 || (this.flags(0) & EVERYTHING) !== 0)
-      return { allowed: true, by: "empty" };
-    return { allowed: !this.allows(0), by: "implicit" };
+    const index = deciding(this, (i) => matches(patterns[i] ?? this.pattern(i)));
+    return verdictOf(this, index, (i) => this.at(i));
+  }
+
+  allows(i: number): boolean {
+    return (this.flags(i) & ALLOW) !== 0;
+  }
+
+  everything(i: number): boolean {
+    return (this.flags(i) & EVERYTHING) !== 0;
   }
 
   private flags(i: number): number {
     return this.cells[i * CELLS + 1] as number;
-  }
-
-  private allows(i: number): boolean {
-    return (this.flags(i) & ALLOW) !== 0;
   }
 
   private pattern(i: number): PathPattern {

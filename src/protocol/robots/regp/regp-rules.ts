@@ -53,7 +53,9 @@ export interface RegpVerdict {
 
 export class RegpRules {
   private laidOut: RegpLayout | null;
-  private readonly layOutAgain: (() => RegpLayout) | null;
+  private layOutAgain: (() => RegpLayout) | null;
+  private compiledScopes: CompiledRegp | null;
+  private compileFirst: (() => CompiledRegp) | null;
 
   constructor(
     /**
@@ -61,17 +63,32 @@ export class RegpRules {
      * need not hold the layout, which only lint and explanations read.
      */
     layout: RegpLayout | (() => RegpLayout),
-    /** The scopes with their typed values. */
-    readonly compiled: CompiledRegp,
+    /**
+     * The scopes with their typed values, or how to make them at the first question: a parse
+     * keeps its file's line table (scan.ts), not scopes a crawler may never ask about.
+     */
+    compiled: CompiledRegp | (() => CompiledRegp),
   ) {
     this.laidOut = typeof layout === "function" ? null : layout;
     this.layOutAgain = typeof layout === "function" ? layout : null;
+    this.compiledScopes = typeof compiled === "function" ? null : compiled;
+    this.compileFirst = typeof compiled === "function" ? compiled : null;
   }
 
   /** How the lines were arranged: header, sequences, blocks, global section. */
   get layout(): RegpLayout {
     this.laidOut ??= (this.layOutAgain as () => RegpLayout)();
     return this.laidOut;
+  }
+
+  /** The scopes with their typed values, compiled when first asked for. */
+  get compiled(): CompiledRegp {
+    if (this.compiledScopes === null) {
+      this.compiledScopes = (this.compileFirst as () => CompiledRegp)();
+      // What it was compiled from (the line table) is let go.
+      this.compileFirst = null;
+    }
+    return this.compiledScopes;
   }
 
   /** The sequence that applies to a robot: the first, top to bottom, whose target names it. */
