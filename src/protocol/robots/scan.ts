@@ -225,8 +225,24 @@ export function mayBeKey(text: string, p: number, stop: number): boolean {
 }
 
 /**
- * The line `text[p, stop)` with its colon at `colon`, as readLine reads it, when its key has no
- * inner blank; null otherwise (readLine then collapses the blanks and reads it).
+ * Where the key `text[p, colon)` ends, trimmed, when it reads in place as readLine reads it;
+ * -1 when it has an inner blank (readLine collapses them) or starts with a blank that only
+ * `String.prototype.trim` removes (no such blank reaches here but U+00A0 and its kind).
+ */
+export function plainKeyEnd(text: string, p: number, colon: number): number {
+  let keyEnd = colon;
+  while (keyEnd > p && isTrimmed(text.charCodeAt(keyEnd - 1))) keyEnd--;
+  if (p < keyEnd && isTrimmed(text.charCodeAt(p))) return -1;
+  for (let i = p; i < keyEnd; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09) return -1;
+  }
+  return keyEnd;
+}
+
+/**
+ * The line `text[p, stop)` with its colon at `colon`, as readLine reads it, when its key reads
+ * in place (plainKeyEnd); null otherwise (readLine then reads it).
  */
 function otherKeyLine(
   text: string,
@@ -235,15 +251,8 @@ function otherKeyLine(
   stop: number,
   number: number,
 ): RobotsLine | null {
-  let keyEnd = colon;
-  while (keyEnd > p && isTrimmed(text.charCodeAt(keyEnd - 1))) keyEnd--;
-  for (let i = p; i < keyEnd; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 || c === 0x09) return null;
-  }
-  // readLine trims the key with String.prototype.trim: a key starting with a blank it keeps
-  // (no such blank reaches here but U+00A0 and its kind) is left to readLine.
-  if (p < keyEnd && isTrimmed(text.charCodeAt(p))) return null;
+  const keyEnd = plainKeyEnd(text, p, colon);
+  if (keyEnd < 0) return null;
   const key = text.slice(p, keyEnd);
   const reading = readKey(key);
   let from = colon + 1;

@@ -18,7 +18,7 @@ import { canonicalKeyAt, readKey } from "../keys.js";
 import { MAX_LINE_LENGTH } from "../limits.js";
 import { isSpace, type RobotsLine, readLine } from "../line-reader.js";
 import { isTrimmed } from "../rule-line.js";
-import { after, mayBeKey } from "../scan.js";
+import { after, mayBeKey, plainKeyEnd } from "../scan.js";
 import { REGP_FIELDS } from "./document.js";
 import { type Directive, keyOf, type LineShape, type LineSource, shapeOf } from "./layout.js";
 
@@ -212,15 +212,9 @@ class TableBuilder {
    * readLine must read the line (inner blanks to collapse, a leading blank only trim removes).
    */
   private otherKey(p: number, colon: number): number {
-    const text = this.text;
-    let keyEnd = colon;
-    while (keyEnd > p && isTrimmed(text.charCodeAt(keyEnd - 1))) keyEnd--;
-    if (p < keyEnd && isTrimmed(text.charCodeAt(p))) return -1;
-    for (let i = p; i < keyEnd; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x09) return -1;
-    }
-    const key = text.slice(p, keyEnd);
+    const keyEnd = plainKeyEnd(this.text, p, colon);
+    if (keyEnd < 0) return -1;
+    const key = this.text.slice(p, keyEnd);
     const reading = readKey(key);
     if (reading.kind !== "extension")
       return CODE_OF.get(reading.misspeltFor ?? reading.kind) as number;
