@@ -66,6 +66,10 @@ describe("a Redis Cluster master that stays down past --store-wait", { timeout: 
       assert.doesNotMatch(done.stderr, /internal error|\n\s+at /, "no stack trace");
       const before = pages(sites).length;
       assert.ok(before < SITES * PAGES, "stopped before the end");
+      const said = /(\d+) fetched, \d+ skipped, \d+ failed in [\d.]+ s; then the store failed/.exec(
+        done.stderr,
+      );
+      assert.ok(said !== null && Number(said[1]) <= before, done.stderr.slice(-2000));
 
       await cluster.restart(0);
       const again = await runCli(args, { timeoutMs: 120_000, env });

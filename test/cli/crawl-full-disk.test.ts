@@ -76,6 +76,7 @@ describe("heed crawl when its storage fails", { timeout: 240_000 }, () => {
       assert.match(full.stderr, new RegExp(`${disk.dir}/heed-[0-9-]+\\.warc\\.gz`));
       const first = await archivedPages(disk.dir);
       assert.ok(first.size > 0 && first.size < PAGES, `${first.size} pages archived`);
+      assert.match(full.stderr, /\d+ fetched, \d+ skipped, \d+ failed in [\d.]+ s; then the WARC/);
       await disk.unmount();
 
       const roomy = join(temp.dir, "roomy");

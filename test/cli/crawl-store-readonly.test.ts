@@ -34,6 +34,13 @@ describe("heed crawl when its store turns read-only", { timeout: 240_000 }, () =
       assert.equal(failed.code, 3, failed.stderr.slice(-2000));
       assert.match(failed.stderr, new RegExp(`the store ${db} cannot be written: `));
       const before = new Set(pageRequests(site.log).map((r) => r.path));
+      // What the run did before the store failed is said, as a stop's summary would.
+      const said = /(\d+) fetched, \d+ skipped, \d+ failed in [\d.]+ s; then the store failed/.exec(
+        failed.stderr,
+      );
+      assert.ok(said !== null, failed.stderr.slice(-2000));
+      const fetched = Number(said[1]);
+      assert.ok(fetched >= 1 && fetched <= before.size, `${fetched} of ${before.size}`);
       assert.ok(before.size < PAGES, `${before.size} pages before the store failed`);
 
       await disk.recover();

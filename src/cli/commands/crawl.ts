@@ -240,6 +240,14 @@ export async function runCrawl(
   // Off a terminal (cron, CI, a log file) the waits are lines, each said once.
   const told = new Map<string, string>();
   let skipsTold = 0;
+  // What this run did, for a run that a failing store ends before the crawl's own summary.
+  const thisRun = { fetched: 0, skipped: 0, failed: 0, started: Date.now() };
+  const sayThisRun = (why: string) => {
+    if (options.quiet === true) return;
+    const { fetched, skipped, failed, started } = thisRun;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    say(`${fetched} fetched, ${skipped} skipped, ${failed} failed in ${seconds} s; ${why}`);
+  };
   // Off a terminal, --json asks for the summary alone unless --progress says otherwise.
   const mode =
     progressMode !== "auto"
@@ -333,6 +341,8 @@ export async function runCrawl(
     });
     const onEvent = (event: CrawlEvent) => {
       progress?.event(event);
+      if (event.type === "fetched" || event.type === "skipped" || event.type === "failed")
+        thisRun[event.type]++;
       if (event.type === "notice") say(event.message);
       // Why a URL was not fetched, for the first few (heed report lists every one).
       if (event.type === "skipped" && options.quiet !== true && skipsTold < SKIPS_TOLD) {
@@ -378,32 +388,10 @@ export async function runCrawl(
       }
     }
   } catch (error) {
-    // A store that failed says why, once, without a stack: the crawl resumes when run again.
-    const failed = store.failure();
-    if (failed instanceof StoreError && failed.code === "HEED_STORE_WENT_BACK")
-      throw new CliError(
-        `${failed.message}. Check the store; to crawl on from what it holds now, run again ` +
-          `with ${ACCEPT_FLAG}`,
-        EXIT_STORE,
-        { cause: error },
-      );
-    const lost = failed ?? error;
-    if (lost instanceof StoreError && lost.code === "HEED_STORE_LOST")
-      throw new CliError(lost.message, EXIT_STORE, { cause: error });
-    if (failed !== null)
-      throw new CliError(`${failed.message}; run the same command again to resume`, EXIT_STORE, {
-        cause: error,
-      });
-    if (isStorageFailure(error)) {
-      const { code, message } = error as Error & { code: string };
-      throw new CliError(
-        `the store ${shown(options.store)} cannot be written: ${message} (${code}); make room ` +
-          "or make it writable, and run the same command again to resume",
-        EXIT_STORE,
-        { cause: error },
-      );
-    }
-    throw error;
+    const failure = storeFailure(error, store.failure(), options.store);
+    if (failure === null) throw error;
+    sayThisRun("then the store failed");
+    throw failure;
   } finally {
     if (poll !== null) clearInterval(poll);
     progress?.stop();
@@ -414,6 +402,7 @@ export async function runCrawl(
     await warc?.close();
   }
   if (warcError !== null) {
+    sayThisRun("then the WARC output failed");
     // An output that failed mid-crawl (a full disk) is the crawl's storage failing, as a
     // store's is: exit 3. The page whose records failed was not filed as done: it stays queued.
     throw new CliError(
@@ -464,7 +453,37 @@ function list<K extends string>(value: string | undefined, key: K): Partial<Reco
   return { [key]: items } as Partial<Record<K, string[]>>;
 }
 
-/** A store spec without a password, for messages. */
+/**
+ * The words for a crawl ended by its store (exit 3), once and without a stack, or null when
+ * `error` is not the store's: the crawl resumes when run again.
+ */
+function storeFailure(error: unknown, failed: Error | null, spec: string): CliError | null {
+  if (failed instanceof StoreError && failed.code === "HEED_STORE_WENT_BACK")
+    return new CliError(
+      `${failed.message}. Check the store; to crawl on from what it holds now, run again ` +
+        `with ${ACCEPT_FLAG}`,
+      EXIT_STORE,
+      { cause: error },
+    );
+  const lost = failed ?? error;
+  if (lost instanceof StoreError && lost.code === "HEED_STORE_LOST")
+    return new CliError(lost.message, EXIT_STORE, { cause: error });
+  if (failed !== null)
+    return new CliError(`${failed.message}; run the same command again to resume`, EXIT_STORE, {
+      cause: error,
+    });
+  if (isStorageFailure(error)) {
+    const { code, message } = error as Error & { code: string };
+    return new CliError(
+      `the store ${shown(spec)} cannot be written: ${message} (${code}); make room ` +
+        "or make it writable, and run the same command again to resume",
+      EXIT_STORE,
+      { cause: error },
+    );
+  }
+  return null;
+}
+
 /** The crawl, or the store's failure if that comes first. */
 function runUntilFailed(failed: Promise<never>, crawler: Crawler): Promise<CrawlerSummary> {
   return Promise.race([crawler.run(), failed]);
