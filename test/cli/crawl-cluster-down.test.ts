@@ -63,6 +63,12 @@ describe("a Redis Cluster master that stays down past --store-wait", { timeout: 
       assert.equal(done.code, 3, done.stderr);
       assert.match(done.stderr, /store redis\+cluster:\/\/\S+ (is unreachable|did not answer)/);
       assert.match(done.stderr, new RegExp(`waited (up to )?${STORE_WAIT_S} s`));
+      // Said as what happened to the cluster, not as the client library's retry count.
+      assert.doesNotMatch(done.stderr, /Too many Cluster redirections/);
+      assert.match(
+        done.stderr,
+        /the cluster('s master for slot \d+, \S+, does not answer| is down| does not answer)/,
+      );
       assert.doesNotMatch(done.stderr, /internal error|\n\s+at /, "no stack trace");
       const before = pages(sites).length;
       assert.ok(before < SITES * PAGES, "stopped before the end");

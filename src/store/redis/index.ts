@@ -17,6 +17,7 @@ import { definePageStepCommands, redisPageSteps, type PageStepCommands } from ".
 import { redisCrawlLog } from "./log-shards.js";
 import { redisPageStore, redisRobotsCache } from "./records.js";
 import { storeRefusal } from "./refusals.js";
+import { clusterGaveUp } from "./cluster-gave-up.js";
 import { ADD, CLAIM_READY, LEASE, READY, RECOVER, SETTLE, SET_NEXT } from "./scripts.js";
 import {
   defineReservationCommands,
@@ -60,8 +61,6 @@ const MAX_RECONNECT_DELAY_MS = 2_000;
 const CLUSTER_DOWN_RETRY_MS = 200;
 /** MOVED and ASK answers a call may follow (ioredis's default), on top of CLUSTERDOWN's. */
 const CLUSTER_REDIRECTIONS = 16;
-/** How ioredis says a call ran out of redirections (CLUSTERDOWN for the whole wait included). */
-const CLUSTER_GAVE_UP = "Too many Cluster redirections";
 
 export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlStore> {
   const { url } = options;
@@ -120,11 +119,12 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<CrawlS
   const watched = watchCommands(client);
   watched.onCommandError = (error) => {
     if (failure !== null || !connected) return;
-    if (error instanceof Error && error.message.startsWith(CLUSTER_GAVE_UP)) {
+    const gaveUp = error instanceof Error ? clusterGaveUp(error.message) : null;
+    if (gaveUp !== null) {
       giveUpOn(
         new StoreError(
           "HEED_STORE_UNAVAILABLE",
-          `store ${redact(url)} did not answer: ${error.message} ` +
+          `store ${redact(url)} did not answer: ${gaveUp} ` +
             `(waited up to ${Math.round(unreachableMs / 1000)} s)`,
           { cause: error },
         ),
