@@ -2,45 +2,18 @@
 // and Redis) and `heed report` lists them, as text and JSON; the catalog requests keep the
 // host's Crawl-delay from the crawl's last request on.
 import assert from "node:assert/strict";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { tempDir, TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { runCli } from "../helpers/run-cli.js";
 import { redisForFile } from "../helpers/redis-server.js";
+import { startRouteSite, type RouteHandler } from "../helpers/route-site.js";
 
-type Handler = (req: IncomingMessage, res: ServerResponse, origin: string) => void;
-
-async function startSite(routes: Record<string, Handler | string>) {
-  const log: { path: string; at: number }[] = [];
-  let origin = "";
-  const server = createServer((req, res) => {
-    const path = req.url ?? "/";
-    log.push({ path, at: Date.now() });
-    const route = routes[path];
-    if (route === undefined) {
-      res.writeHead(404);
-      res.end();
-    } else if (typeof route === "string") {
-      res.writeHead(200, {
-        "content-type": path.endsWith(".html") || path === "/" ? "text/html" : "text/plain",
-      });
-      res.end(route.replaceAll("{origin}", origin));
-    } else route(req, res, origin);
+// Pages and the home page are HTML, so that the crawl follows their links.
+const startSite = (routes: Record<string, RouteHandler | string>) =>
+  startRouteSite(routes, {
+    typeOf: (path) => (path.endsWith(".html") || path === "/" ? "text/html" : "text/plain"),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const byOrigin = (x: readonly unknown[], y: readonly unknown[]) =>
   String(x[0]) < String(y[0]) ? -1 : 1;

@@ -5,57 +5,13 @@
 // each site was asked is read from its own request log.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { MAX_DATA_TXT_BYTES } from "../../src/protocol/datasets/index.js";
 import { tempDir, TOLERANCE_MS } from "../helpers/crawl-harness.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
-
-interface Logged {
-  readonly path: string;
-  readonly at: number;
-  readonly headers: IncomingMessage["headers"];
-}
-
-interface Site {
-  readonly origin: string;
-  readonly log: Logged[];
-  close(): Promise<void>;
-}
-
-type Handler = (req: IncomingMessage, res: ServerResponse, origin: string) => void;
-
-/** A site on 127.0.0.1 whose routes see its own origin; everything else is a 404. */
-async function startSite(routes: Record<string, Handler | string>): Promise<Site> {
-  const log: Logged[] = [];
-  let origin = "";
-  const server = createServer((req, res) => {
-    const path = req.url ?? "/";
-    log.push({ path, at: Date.now(), headers: req.headers });
-    const route = routes[path];
-    if (route === undefined) {
-      res.writeHead(404, { "content-type": "text/plain" });
-      res.end("not found");
-    } else if (typeof route === "string") {
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end(route.replaceAll("{origin}", origin));
-    } else route(req, res, origin);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { startRouteSite, type RouteRequest } from "../helpers/route-site.js";
 
 /**
  * What is slow here is starting the CLI, not the sites: each run loads the HTTP client and the
@@ -68,7 +24,6 @@ const TESTS_AT_ONCE = 2;
 const RUN_LIMIT_MS = 120_000;
 const heed = (args: readonly string[]) => runCli(args, { timeoutMs: RUN_LIMIT_MS });
 
-const paths = (site: Site): string[] => site.log.map((r) => r.path);
 const byPath = (objects: Record<string, unknown>[]) =>
   new Map(objects.map((o) => [JSON.stringify(o.path), o]));
 
@@ -82,7 +37,7 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
   });
 
   it("a YAML catalog with manifests: folders are read one level, robots.txt is asked first", async () => {
-    const site = await startSite({
+    const site = await startRouteSite({
       "/robots.txt": "User-agent: *\nDisallow:\n",
       "/data.txt": [
         "# our data",
@@ -118,9 +73,9 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
       assert.deepEqual(top.urls, [`${site.origin}/top.csv`]);
       assert.equal(objects[1]?.rows, 2);
       assert.deepEqual(objects[1]?.urls, [`${site.origin}/census/2020.csv`]);
-      assert.equal(paths(site)[0], "/robots.txt");
-      assert.ok(!paths(site).includes("/census/deeper/data.txt"), "one level only");
-      assert.ok(paths(site).includes("/gone/data.txt"));
+      assert.equal(site.paths()[0], "/robots.txt");
+      assert.ok(!site.paths().includes("/census/deeper/data.txt"), "one level only");
+      assert.ok(site.paths().includes("/gone/data.txt"));
       assert.match(result.stderr, /read as the YAML catalog form/);
       assert.match(
         result.stderr,
@@ -133,7 +88,7 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
   });
 
   it("the table on a terminal names state, name, path, rows and where each came from", async () => {
-    const site = await startSite({
+    const site = await startRouteSite({
       "/data.txt": "- path: /a.csv\n  name: alpha\n  rows: 12\n  cols: 3\n  license: MIT\n",
     });
     try {
@@ -149,7 +104,7 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
   });
 
   it("the draft form with two robots' records: each robot sees its own record, Disallow closes", async () => {
-    const site = await startSite({
+    const site = await startRouteSite({
       "/data.txt": [
         "User-agent: harvester",
         "Name: full dump",
@@ -194,9 +149,9 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
       assert.deepEqual(draft.closedBy, { line: 8, rule: "Disallow: /samples/draft.csv" });
       assert.equal(draft.description, "the open sample");
       assert.equal(theirs.get('"/samples/open.csv"')?.fetchable, true);
-      assert.ok(paths(site).includes("/samples/open.csv"));
+      assert.ok(site.paths().includes("/samples/open.csv"));
       assert.ok(
-        !paths(site).includes("/samples/draft.csv"),
+        !site.paths().includes("/samples/draft.csv"),
         "a closed dataset is never downloaded",
       );
     } finally {
@@ -215,7 +170,7 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
       "<url><loc>{origin}/news/</loc></url>",
       "</urlset>",
     ].join("\n");
-    const site = await startSite({
+    const site = await startRouteSite({
       "/robots.txt": "User-agent: *\nDisallow:\nSitemap: {origin}/maps/sitemap.xml\n",
       "/maps/sitemap.xml": (_req, res, origin) => {
         res.writeHead(200, { "content-type": "application/xml" });
@@ -248,14 +203,14 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
       );
       assert.equal(objects[2]?.guessWhy, "the sitemap marks it <type>data</type>");
       assert.equal(objects[4]?.guessWhy, "declared as text/csv");
-      assert.ok(!paths(site).includes("/files/prices.csv"), "guesses are listed, not downloaded");
+      assert.ok(!site.paths().includes("/files/prices.csv"), "guesses are listed, not downloaded");
     } finally {
       await site.close();
     }
   });
 
   it("seeds/002 §5.2: an HTML page answered for /data.txt is read as the 404 it stands for", async () => {
-    const site = await startSite({
+    const site = await startRouteSite({
       "/data.txt": (_req, res) => {
         res.writeHead(200, { "content-type": "text/html" });
         res.end("<!doctype html><h1>What are you looking for?</h1>");
@@ -279,7 +234,7 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
   });
 
   it("a catalog whose paths robots.txt forbids: listed as not fetchable with the line, never fetched", async () => {
-    const site = await startSite({
+    const site = await startRouteSite({
       "/robots.txt": "User-agent: *\nDisallow: /private/\n\nUser-agent: greedy\nDisallow: /\n",
       "/data.txt":
         "- path: /private/secret.csv\n- path: /open/b.csv\n- path: [/open/c.csv, /private/d.csv]\n",
@@ -304,7 +259,7 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
         mixed.map((f) => f.fetchable),
         [true, false],
       );
-      const asked = paths(site);
+      const asked = site.paths();
       assert.ok(!asked.some((p) => p.startsWith("/private/")), `asked: ${asked.join(" ")}`);
       assert.ok(asked.includes("/open/b.csv") && asked.includes("/open/c.csv"));
       const host = new URL(site.origin).host;
@@ -329,7 +284,7 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
 
   it("bad catalogs: malformed YAML, anchors and tags, a huge file, a path outside the site — each a diagnostic", async () => {
     const huge = "- path: /a.csv\n  description: " + "x".repeat(MAX_DATA_TXT_BYTES) + "\n";
-    const site = await startSite({
+    const site = await startRouteSite({
       "/data.txt":
         "- path: /ok.csv\n- path: https://elsewhere.example/x.csv\n- path: /y.csv\n  license: &l MIT\n- path: !!str /z.csv\n",
       "/broken/data.txt": "- path: /a.csv\n  name: [unclosed\n",
@@ -380,7 +335,7 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
     for (let i = 0; i < body.length; i++) body[i] = (i * 7919) % 251;
     const sha = createHash("sha256").update(body).digest("hex");
     let cutNext = true;
-    const site = await startSite({
+    const site = await startRouteSite({
       "/robots.txt": "User-agent: *\nCrawl-delay: 0.3\nDisallow: /nothing\n",
       "/data.txt": "- path: /big.bin\n- path: /small.csv\n",
       "/small.csv": "a\n1\n",
@@ -448,7 +403,7 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
       );
       // Within each run (each starts with robots.txt), every request waited the site's
       // Crawl-delay after the answer before it, so arrivals are at least that far apart.
-      const runs: Logged[][] = [];
+      const runs: RouteRequest[][] = [];
       for (const request of site.log) {
         if (request.path === "/robots.txt") runs.push([]);
         runs[runs.length - 1]?.push(request);
@@ -456,10 +411,10 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
       assert.equal(runs.length, 2);
       for (const run of runs) {
         for (let i = 1; i < run.length; i++) {
-          const gap = (run[i] as Logged).at - (run[i - 1] as Logged).at;
+          const gap = (run[i] as RouteRequest).at - (run[i - 1] as RouteRequest).at;
           assert.ok(
             gap >= 300 - TOLERANCE_MS,
-            `gap of ${gap} ms before ${(run[i] as Logged).path}`,
+            `gap of ${gap} ms before ${(run[i] as RouteRequest).path}`,
           );
         }
       }
@@ -477,7 +432,7 @@ describe("heed datasets", { concurrency: TESTS_AT_ONCE, timeout: 600_000 }, () =
   });
 
   it("an R pins board: the index a list, each pin's folder data.txt a mapping; both read, files downloaded", async () => {
-    const site = await startSite({
+    const site = await startRouteSite({
       "/data.txt":
         "- path: mtcars/\n  name: mtcars\n  description: Motor Trend cars\n  type: table\n",
       "/mtcars/data.txt":

@@ -4,8 +4,6 @@
 // rather than spliced, and file names that cannot climb out of the download folder.
 import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
@@ -25,39 +23,10 @@ import { MAX_DATA_TXT_REDIRECTS } from "../../src/net/data-txt-fetch.js";
 import { createHttpClient, type HttpClient } from "../../src/net/http-client.js";
 import { buildCatalog } from "../../src/site/datasets/build.js";
 import { tempDir } from "../helpers/crawl-harness.js";
-
-type Handler = (req: IncomingMessage, res: ServerResponse, origin: string) => void;
-
-async function startSite(routes: Record<string, Handler | string>) {
-  const log: string[] = [];
-  let origin = "";
-  const server = createServer((req, res) => {
-    const path = req.url ?? "/";
-    log.push(path);
-    const route = routes[path];
-    if (route === undefined) {
-      res.writeHead(404);
-      res.end();
-    } else if (typeof route === "string") {
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end(route.replaceAll("{origin}", origin));
-    } else route(req, res, origin);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { startRouteSite, type RouteHandler } from "../helpers/route-site.js";
 
 const redirect =
-  (to: string): Handler =>
+  (to: string): RouteHandler =>
   (_req, res, origin) => {
     res.writeHead(302, { location: `${origin}${to}` });
     res.end();
@@ -76,7 +45,7 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
   });
 
   it(`maxManifests (default ${MAX_MANIFESTS}): folders past it are listed, not read, and that is said`, async () => {
-    const site = await startSite({
+    const site = await startRouteSite({
       "/data.txt": "- path: a/\n- path: b/\n- path: c/\n",
       "/a/data.txt": "- path: 1.csv\n",
       "/b/data.txt": "- path: 2.csv\n",
@@ -93,7 +62,7 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
         ["/a/1.csv", "/b/2.csv", "/c/"],
       );
       assert.ok(catalog.notes.some((n) => n.code === "manifest-limit" && n.line === 3));
-      assert.ok(!site.log.includes("/c/data.txt"));
+      assert.ok(!site.paths().includes("/c/data.txt"));
     } finally {
       await site.close();
     }
@@ -101,7 +70,7 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
 
   it("maxGuesses and maxSitemapUrls bound the 404 fallback, and say so", async () => {
     const urls = Array.from({ length: 6 }, (_, i) => `<url><loc>{origin}/d/${i}.csv</loc></url>`);
-    const site = await startSite({
+    const site = await startRouteSite({
       "/sitemap.xml": `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>`,
     });
     try {
@@ -124,7 +93,7 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
   });
 
   it(`MAX_FALLBACK_SITEMAPS (${MAX_FALLBACK_SITEMAPS}): an index's further sitemaps are not read for guesses`, async () => {
-    const routes: Record<string, Handler | string> = {};
+    const routes: Record<string, RouteHandler | string> = {};
     const children = Array.from({ length: MAX_FALLBACK_SITEMAPS + 2 }, (_, i) => i);
     routes["/sitemap.xml"] =
       '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
@@ -134,26 +103,26 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
       routes[`/s${i}.xml`] =
         `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>{origin}/d/${i}.csv</loc></url></urlset>`;
     }
-    const site = await startSite(routes);
+    const site = await startRouteSite(routes);
     try {
       const { catalog } = await discoverDatasets(site.origin, { client, agent: "t" });
       // The index is one of the files read: MAX_FALLBACK_SITEMAPS - 1 of its sitemaps.
       assert.equal(catalog.datasets.length, MAX_FALLBACK_SITEMAPS - 1);
       assert.ok(catalog.notes.some((n) => n.code === "sitemap-limit"));
-      assert.ok(!site.log.includes(`/s${MAX_FALLBACK_SITEMAPS + 1}.xml`));
+      assert.ok(!site.paths().includes(`/s${MAX_FALLBACK_SITEMAPS + 1}.xml`));
     } finally {
       await site.close();
     }
   });
 
   it(`MAX_DATA_TXT_REDIRECTS (${MAX_DATA_TXT_REDIRECTS}): a longer chain fails with a reason; a shorter one is read`, async () => {
-    const routes: Record<string, Handler | string> = {};
+    const routes: Record<string, RouteHandler | string> = {};
     for (let i = 0; i < MAX_DATA_TXT_REDIRECTS + 1; i++)
       routes[i === 0 ? "/data.txt" : `/r${i}`] = redirect(`/r${i + 1}`);
     routes[`/r${MAX_DATA_TXT_REDIRECTS + 1}`] = "- path: /x.csv\n";
-    const long = await startSite(routes);
+    const long = await startRouteSite(routes);
     const shortRoutes = { ...routes, "/data.txt": redirect("/r2") };
-    const short = await startSite(shortRoutes);
+    const short = await startRouteSite(shortRoutes);
     try {
       const failed = await discoverDatasets(long.origin, { client, agent: "t" });
       assert.equal(failed.catalog.dataTxt.outcome, "failed");
@@ -171,7 +140,7 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
   });
 
   it("a download redirected to a path robots.txt forbids is not followed", async () => {
-    const site = await startSite({
+    const site = await startRouteSite({
       "/robots.txt": "User-agent: *\nDisallow: /private/\n",
       "/data.txt": "- path: /pub/a.csv\n",
       "/pub/a.csv": redirect("/private/a.csv"),
@@ -194,7 +163,7 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
         result.ok ? "" : result.message,
         /redirected to .*\/private\/a\.csv, forbidden by robots\.txt line 2/,
       );
-      assert.ok(!site.log.includes("/private/a.csv"));
+      assert.ok(!site.paths().includes("/private/a.csv"));
     } finally {
       await site.close();
     }
@@ -203,7 +172,7 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
   it("maxBytes: a larger file stops there, its part kept; a file changed since its part restarts whole", async () => {
     let version = "v1";
     const bodies: Record<string, Buffer> = { v1: Buffer.alloc(5000, 1), v2: Buffer.alloc(3000, 2) };
-    const site = await startSite({
+    const site = await startRouteSite({
       "/data.txt": "- path: /f.bin\n",
       "/f.bin": (req, res) => {
         const body = bodies[version] as Buffer;
@@ -242,17 +211,17 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
   });
 
   it(`MAX_DOWNLOAD_REDIRECTS (${MAX_DOWNLOAD_REDIRECTS}): a longer chain is not followed to its end`, async () => {
-    const routes: Record<string, Handler | string> = { "/data.txt": "- path: /r0\n" };
+    const routes: Record<string, RouteHandler | string> = { "/data.txt": "- path: /r0\n" };
     for (let i = 0; i <= MAX_DOWNLOAD_REDIRECTS; i++) routes[`/r${i}`] = redirect(`/r${i + 1}`);
     routes[`/r${MAX_DOWNLOAD_REDIRECTS + 1}`] = "the end\n";
-    const site = await startSite(routes);
+    const site = await startRouteSite(routes);
     try {
       const { access, pacer } = await discoverDatasets(site.origin, { client, agent: "t" });
       const dir = join(temp.dir, "redirects");
       const long = await downloadFile(`${site.origin}/r0`, { dir, client, access, pacer });
       assert.equal(long.ok, false);
       assert.match(long.ok ? "" : long.message, /more than 5 redirects/);
-      assert.ok(!site.log.includes(`/r${MAX_DOWNLOAD_REDIRECTS + 1}`));
+      assert.ok(!site.paths().includes(`/r${MAX_DOWNLOAD_REDIRECTS + 1}`));
       const short = await downloadFile(`${site.origin}/r1`, { dir, client, access, pacer });
       assert.ok(short.ok, short.ok ? "" : short.message);
       assert.equal(await readFile(join(dir, new URL(site.origin).host, "r1"), "utf8"), "the end\n");
@@ -262,7 +231,7 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
   });
 
   it(`MAX_HOME_PAGE_BYTES (${MAX_HOME_PAGE_BYTES}): links past it on the home page are not read`, async () => {
-    const site = await startSite({
+    const site = await startRouteSite({
       "/": (_req, res) => {
         res.writeHead(200, { "content-type": "text/html" });
         res.end(
@@ -284,8 +253,8 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
   });
 
   it(`storeCatalogs maxHosts (default ${MAX_CATALOG_HOSTS}): hosts past it are counted, not asked`, async () => {
-    const a = await startSite({ "/data.txt": "- path: /a.csv\n" });
-    const b = await startSite({ "/data.txt": "- path: /b.csv\n" });
+    const a = await startRouteSite({ "/data.txt": "- path: /a.csv\n" });
+    const b = await startRouteSite({ "/data.txt": "- path: /b.csv\n" });
     const store = await openSqliteStore(join(temp.dir, "hosts.db"));
     try {
       const run = await storeCatalogs({
@@ -301,7 +270,7 @@ describe("datasets library", { concurrency: true, timeout: 60_000 }, () => {
         (await store.datasets.list()).map((c) => [c.origin, c.datasets]),
         [[a.origin, 1]],
       );
-      assert.deepEqual(b.log, []);
+      assert.deepEqual(b.paths(), []);
     } finally {
       await store.close();
       await a.close();
