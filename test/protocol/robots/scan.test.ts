@@ -99,6 +99,31 @@ describe("fast scan reads as the line reader does", () => {
       { numRuns: 1000 },
     );
   });
+  it("every text of up to four pieces of line ends, blanks and rule keys cut short", () => {
+    // The scan knows CRLF from its own LF and CR searches, reads a line's first character once
+    // and compares `Disallow:` and `Allow:` a character at a time: each at the text's end, a
+    // line's end and a key cut anywhere.
+    const edges = [
+      "Disallow:",
+      "Allow:",
+      "Disallo",
+      "Allow",
+      "A",
+      "D",
+      " ",
+      "\t",
+      "\r",
+      "\n",
+      "/x",
+      "User-agent: a",
+    ];
+    let texts = [""];
+    for (let n = 0; n < 4; n++) {
+      texts = texts.flatMap((t) => [t, ...edges.map((e) => t + e)]);
+    }
+    for (const text of new Set(texts)) assertSame(text, JSON.stringify(text));
+  });
+
   it("a line over the length limit is read as the line reader reads it", () => {
     const long = `User-agent: *\nDisallow: /${"a".repeat(MAX_LINE_LENGTH + 10)}\nAllow: /${"b".repeat(MAX_LINE_LENGTH)}\n# ${"c".repeat(MAX_LINE_LENGTH)}\nDisallow: /x # ${"d".repeat(MAX_LINE_LENGTH)}\n`;
     assertSame(long, "long lines");
