@@ -202,21 +202,38 @@ function scanLines(
   return true;
 }
 
-const DISALLOW_COLON = "Disallow:";
-const ALLOW_COLON = "Allow:";
-
 /**
  * Where the colon is when `text` at `p`, its character `first`, starts with `Disallow:` or
- * `Allow:` spelt as most files spell them; -1 otherwise. Compared a character at a time: `startsWith` with a position is a
- * call into the engine on every line, which cost 40% of the scan loop on the real files.
+ * `Allow:` spelt as most files spell them; -1 otherwise. Each character is compared with a
+ * constant written out: on the real files `startsWith` with a position (a call into the engine
+ * on every line) cost 40% of the scan loop, and a loop over the key's characters, reading them
+ * from the key, nearly as much; the constants cost half of either.
  */
 function usualRuleColon(text: string, p: number, first: number): number {
-  const key = first === 0x44 ? DISALLOW_COLON : first === 0x41 ? ALLOW_COLON : null;
-  if (key === null || p + key.length > text.length) return -1;
-  for (let i = 1; i < key.length; i++) {
-    if (text.charCodeAt(p + i) !== key.charCodeAt(i)) return -1;
+  if (first === 0x44) {
+    return p + 8 < text.length &&
+      text.charCodeAt(p + 1) === 0x69 && // i
+      text.charCodeAt(p + 2) === 0x73 && // s
+      text.charCodeAt(p + 3) === 0x61 && // a
+      text.charCodeAt(p + 4) === 0x6c && // l
+      text.charCodeAt(p + 5) === 0x6c && // l
+      text.charCodeAt(p + 6) === 0x6f && // o
+      text.charCodeAt(p + 7) === 0x77 && // w
+      text.charCodeAt(p + 8) === 0x3a // :
+      ? p + 8
+      : -1;
   }
-  return p + key.length - 1;
+  if (first === 0x41) {
+    return p + 5 < text.length &&
+      text.charCodeAt(p + 1) === 0x6c && // l
+      text.charCodeAt(p + 2) === 0x6c && // l
+      text.charCodeAt(p + 3) === 0x6f && // o
+      text.charCodeAt(p + 4) === 0x77 && // w
+      text.charCodeAt(p + 5) === 0x3a // :
+      ? p + 5
+      : -1;
+  }
+  return -1;
 }
 
 /** The first `c` in `text` at or after `from`, or the text's length. */
