@@ -108,21 +108,10 @@ function bucketOf(size: number): number {
 /**
  * Runs each contender `warmup` times, then alternates timed runs until each has `maxRuns` or
  * the budget is spent (never fewer than `minRuns`). A run returns its time per bucket.
- *
- * With `settle` (and --expose-gc), the heap is collected in full before each timed run, outside
- * its time: the CPU clock counts every thread of the process, and the collector's threads would
- * otherwise bill one contender for the garbage of the one before it (a child process's
- * contender, as Google's parser, starts with none). A run's own collections still count.
  */
 function race(
   contenders: readonly (() => Float64Array)[],
-  options: {
-    warmup: number;
-    minRuns: number;
-    maxRuns: number;
-    budgetMs: number;
-    settle?: boolean;
-  },
+  options: { warmup: number; minRuns: number; maxRuns: number; budgetMs: number },
 ): Float64Array[][] {
   for (let w = 0; w < options.warmup; w++) for (const run of contenders) run();
   const runs: Float64Array[][] = contenders.map(() => []);
@@ -130,7 +119,6 @@ function race(
   for (let r = 0; r < options.maxRuns; r++) {
     if (r >= options.minRuns && now() - start > options.budgetMs) break;
     contenders.forEach((run, i) => {
-      if (options.settle === true) collect?.();
       runs[i]?.push(run());
     });
   }
@@ -335,7 +323,6 @@ function benchParse(google: boolean): ParseResults {
       minRuns: 3,
       maxRuns: QUICK ? 3 : 9,
       budgetMs: QUICK ? 3_000 : 20_000,
-      settle: true,
     },
   );
   return {
