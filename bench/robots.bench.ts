@@ -1229,10 +1229,11 @@ function runGoogle(runs: number): number[] | string {
 
 /**
  * One round of Google's ParseRobotsTxt over bench/real/robotfiles/, results dropped: a race
- * contender, so that it is timed in the same rounds as heed's rows, interleaved with them, and
- * the same median is taken; a driver run alone, minutes away from heed's, met a different load
- * (26-44 ms a corpus between runs). Its time is the timed run's parse loop alone, by its own
- * clock: no process start, no file reading. The corpus's total is in the first bucket.
+ * contender beside heed's parse (benchGooglePair), so that both are timed in the same rounds,
+ * alternating, and the same median is taken; one driver run of its own, minutes away from
+ * heed's rows, met a different load (26-44 ms a corpus between runs). Its time is the timed
+ * run's parse loop alone, by its own clock: no process start, no file reading. The corpus's
+ * total is in the first bucket.
  */
 function parseGoogle(): Float64Array {
   const times = new Float64Array(BUCKETS.length);
