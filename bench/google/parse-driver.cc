@@ -4,7 +4,9 @@
 //
 //   parse-driver DIR RUNS   prints one JSON line: {"files":N,"bytes":B,"ms":[...],"cpuMs":[...]}
 //
-// `ms` is each run's wall time, `cpuMs` this process's CPU time, as the bench times heed.
+// `ms` is each run's wall time, `cpuMs` this process's CPU time, as the bench times heed. The
+// bench runs it once a round with RUNS 2 (one run to warm the caches, one timed), between
+// heed's rows of the same round, so that both meet the same load.
 //
 // Each run parses every file once with a handler that only counts what it is told, so the
 // work is the parser's own: results dropped at once, as the bench's row measures heed.

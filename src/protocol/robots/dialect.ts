@@ -14,15 +14,24 @@ export function chooseDialect(choice: DialectChoice, robotVersion: string | null
   return "rfc9309";
 }
 
+// One object a dialect, shared: a kept parse holds its dialect's options, and an object a file
+// was 1,558 of them (62 KB) on the real files.
+const KOSTER_PATTERNS = Object.freeze({ wildcards: false, ignoreCase: false });
+const RFC_PATTERNS = Object.freeze({ wildcards: true, ignoreCase: false });
+// seeds/003 §3.2.5: values are case-insensitive.
+const REGP_PATTERNS = Object.freeze({ wildcards: true, ignoreCase: true });
+
 /** The pattern syntax of a dialect. */
-export function patternOptions(dialect: Dialect): { wildcards: boolean; ignoreCase: boolean } {
+export function patternOptions(dialect: Dialect): {
+  readonly wildcards: boolean;
+  readonly ignoreCase: boolean;
+} {
   switch (dialect) {
     case "koster1996":
-      return { wildcards: false, ignoreCase: false };
+      return KOSTER_PATTERNS;
     case "rfc9309":
-      return { wildcards: true, ignoreCase: false };
+      return RFC_PATTERNS;
     case "regp":
-      // seeds/003 §3.2.5: values are case-insensitive.
-      return { wildcards: true, ignoreCase: true };
+      return REGP_PATTERNS;
   }
 }

@@ -201,7 +201,10 @@ export class VersionSniff {
     // Only a line whose first letter starts one of the patterns' keys is tried (`i` without
     // `u` folds no other character onto an ASCII letter).
     c |= 0x20;
-    if (c === 0x75 || c === 0x61 || c === 0x64 || c === 0x69) {
+    if (c === 0x75 && text.startsWith("User-agent:", p)) {
+      // The line that ends most files' header, as GROUP_START reads it, without the pattern.
+      this.open = false;
+    } else if (c === 0x75 || c === 0x61 || c === 0x64 || c === 0x69) {
       GROUP_START_AT.lastIndex = start;
       if (GROUP_START_AT.test(text)) this.open = false;
     } else if (c === 0x72 && this.version === null) {

@@ -120,6 +120,10 @@ describe("the Robot-version found as the scan goes is sniffRobotVersion's", () =
     "\v",
     "Robot-version:\u00a02.0",
     "User-agent: *",
+    // Cut short and run on: the sniff knows `User-agent:` as written without its pattern.
+    "User-agent",
+    "User-agent:x",
+    ":",
     "user agent: x",
     "useragents: y",
     "Allow: /",

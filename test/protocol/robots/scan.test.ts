@@ -99,6 +99,74 @@ describe("fast scan reads as the line reader does", () => {
       { numRuns: 1000 },
     );
   });
+  it("every text of up to four pieces of line ends, blanks and rule keys cut short", () => {
+    // The scan knows CRLF from its own LF and CR searches, reads a line's first character once
+    // and compares `Disallow:` and `Allow:` a character at a time: each at the text's end, a
+    // line's end and a key cut anywhere.
+    const edges = [
+      "Disallow:",
+      "Allow:",
+      "Disallo",
+      "Allow",
+      "A",
+      "D",
+      " ",
+      "\t",
+      "\r",
+      "\n",
+      "/x",
+      "User-agent: a",
+    ];
+    let texts = [""];
+    for (let n = 0; n < 4; n++) {
+      texts = texts.flatMap((t) => [t, ...edges.map((e) => t + e)]);
+    }
+    for (const text of new Set(texts)) assertSame(text, JSON.stringify(text));
+  });
+
+  it("every text of up to three hostile pieces around the keys the scan compares in place", () => {
+    // NUL, BOMs, U+FFFD, blanks only `trim` knows, look-alike letters, keys in other cases.
+    const hostile = [
+      "Disallow:",
+      "Allow:",
+      "D\u0131sallow:",
+      "DISALLOW:",
+      "User-agent:",
+      "\ufeff",
+      "\u0000",
+      "\ufffd",
+      "\u00a0",
+      "\u2028",
+      "\r",
+      "\n",
+      " ",
+      "/x",
+    ];
+    let texts = [""];
+    for (let n = 0; n < 3; n++) texts = texts.flatMap((t) => [t, ...hostile.map((h) => t + h)]);
+    for (const text of new Set(texts)) assertSame(text, JSON.stringify(text));
+  });
+
+  it("bytes that are not UTF-8, a BOM and characters cut short, before and after the keys", () => {
+    const encode = (s: string): number[] => [...new TextEncoder().encode(s)];
+    const pieces = [
+      encode("Disallow:"),
+      encode("Allow:/a"),
+      encode("User-agent: *"),
+      [0xef, 0xbb, 0xbf],
+      [0xff],
+      [0xc3],
+      [0xe2, 0x80],
+      [0xf0, 0x9f, 0x98],
+      [0x0d],
+      [0x0a],
+    ];
+    let inputs: number[][] = [[]];
+    for (let n = 0; n < 4; n++)
+      inputs = inputs.flatMap((t) => [t, ...pieces.map((p) => [...t, ...p])]);
+    for (const bytes of inputs) assertSame(new Uint8Array(bytes), JSON.stringify(bytes));
+  });
+
   it("a line over the length limit is read as the line reader reads it", () => {
     const long = `User-agent: *\nDisallow: /${"a".repeat(MAX_LINE_LENGTH + 10)}\nAllow: /${"b".repeat(MAX_LINE_LENGTH)}\n# ${"c".repeat(MAX_LINE_LENGTH)}\nDisallow: /x # ${"d".repeat(MAX_LINE_LENGTH)}\n`;
     assertSame(long, "long lines");
