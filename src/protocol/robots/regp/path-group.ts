@@ -1,17 +1,24 @@
 /**
  * A REGP path group (seeds/003 §3.2.5: a sequence's or the global section's Allow and
  * Disallow lines, or a block's target paths) as columns rather than an object a line: line
- * numbers, flags, the path value and the line's text. A line's compiled pattern is the shared
- * one (rule-table.ts), looked up when a query first needs it and kept in the group from then
- * on: a parse compiles nothing (issue 29: on the real files read as REGP, a line object and a
- * pattern a rule were a third of the heap a parse kept, and compiling them a third of its time).
+ * numbers, flags, the path value and the line's text. A parse compiles nothing (issue 29: on
+ * the real files read as REGP, a line object and a pattern a rule were a third of the heap a
+ * parse kept, and compiling them a third of its time).
+ *
+ * The query ({@link PathGroup.decide}) looks at a line as the classic query loop does
+ * (rule-table.ts): first its character mask and second character, kept in a typed array once
+ * found; then a plain path (`/wp-admin/`, most lines) is compared in place, as a prefix, and
+ * never compiled; only a pattern with `*`, `$`, `%` or upper case is compiled, its own.
  */
-import type { PathPattern } from "../path-pattern.js";
+import { isCanonicalCode } from "../percent-encoding.js";
+import { PathPattern } from "../path-pattern.js";
 import { sharedPattern } from "../rule-table.js";
 import {
   deciding,
+  EMPTY,
   type GroupColumns,
   type GroupLine,
+  IMPLICIT,
   type LastMatch,
   verdictOf,
 } from "./last-match.js";
@@ -26,6 +33,23 @@ const ALLOW = 1;
 const EVERYTHING = 2;
 /** Above the flags: 1 + where the path starts in the text, or 0 when it is kept apart. */
 const FROM_SHIFT = 2;
+
+// Three cells a line for the query: its character mask, the character at its index 1 (-1:
+// none, or not fixed), and its form, UNKNOWN until the query first reaches the line.
+const PROBE_CELLS = 3;
+const UNKNOWN = 0;
+const PLAIN = 1;
+const COMPILED = 2;
+
+/**
+ * A path as the query's cheap refusals need it (RFC 9309 query loop, issue 14): lower-cased
+ * (seeds/003 §3.2.5), the characters it has ({@link characterMask}) and its second character.
+ */
+export interface PathProbe {
+  readonly path: string;
+  readonly have: number;
+  readonly second: number;
+}
 
 export interface PathLine extends GroupLine {
   readonly pattern: PathPattern;
@@ -44,8 +68,12 @@ export class PathGroup implements GroupColumns {
   /** The group of a scope without path lines: one for every such scope of every file. */
   private static readonly EMPTY = new PathGroup(new Int32Array(0), [], null);
 
-  /** Each line's pattern once a query has needed it. */
+  /** Each line's pattern once asked for (lint, an explanation, {@link lastMatch}). */
   private patterns: (PathPattern | null)[] | null = null;
+  /** Mask, second character and form of each line the query has reached. */
+  private probes: Int32Array | null = null;
+  /** The query's own compiled patterns, of the lines that are not plain paths, by line. */
+  private compiled: (PathPattern | undefined)[] | null = null;
 
   private constructor(
     private readonly cells: Int32Array,
@@ -108,6 +136,41 @@ export class PathGroup implements GroupColumns {
     return verdictOf(this, index, (i) => this.at(i));
   }
 
+  /**
+   * seeds/003 §3.2.5 for one path: the index of the last line that matches, else
+   * {@link IMPLICIT} or {@link EMPTY} ({@link deciding}'s answers).
+   */
+  decide(path: PathProbe): number {
+    const count = this.texts.length;
+    const probes = (this.probes ??= new Int32Array(count * PROBE_CELLS));
+    for (let i = count - 1; i >= 0; i--) {
+      const c = i * PROBE_CELLS;
+      let form = probes[c + 2] as number;
+      if (form === UNKNOWN) form = this.describe(i, probes, c);
+      if (((probes[c] as number) & ~path.have) !== 0) continue;
+      const second = probes[c + 1] as number;
+      if (second !== -1 && second !== path.second) continue;
+      if (
+        form === PLAIN
+          ? this.startsPath(i, path.path)
+          : (this.compiled?.[i] as PathPattern).matches(path.path)
+      )
+        return i;
+    }
+    return count === 0 || this.everything(0) ? EMPTY : IMPLICIT;
+  }
+
+  /** Is the group's verdict for the line {@link decide} found an allow? */
+  allowsAt(index: number): boolean {
+    if (index >= 0) return this.allows(index);
+    return index === EMPTY || !this.allows(0);
+  }
+
+  /** {@link decide}'s answer as a verdict, the deciding line as an object of its own. */
+  verdict(index: number): LastMatch<PathLine> {
+    return verdictOf(this, index, (i) => this.at(i));
+  }
+
   allows(i: number): boolean {
     return (this.flags(i) & ALLOW) !== 0;
   }
@@ -124,12 +187,74 @@ export class PathGroup implements GroupColumns {
     this.patterns ??= new Array<PathPattern | null>(this.length).fill(null);
     let pattern = this.patterns[i] ?? null;
     if (pattern === null) {
-      const from = this.flags(i) >>> FROM_SHIFT;
-      const path =
-        from === 0 ? (this.apart?.[i] as string) : (this.texts[i] as string).slice(from - 1);
-      pattern = sharedPattern(path, PATTERNS);
+      pattern = sharedPattern(this.path(i), PATTERNS);
       this.patterns[i] = pattern;
     }
     return pattern;
+  }
+
+  private path(i: number): string {
+    const from = this.start(i);
+    return from === 0 ? this.holder(i) : this.holder(i).slice(from);
+  }
+
+  /**
+   * Line `i`'s mask, second character and form, written at `probes[c]`; read in place for a
+   * plain path (path-pattern.ts `canonicalShape` without wildcards), else from its compiled
+   * pattern, which the group keeps.
+   */
+  private describe(i: number, probes: Int32Array, c: number): number {
+    const source = this.holder(i);
+    const from = this.start(i);
+    let mask = 0;
+    let plain = true;
+    for (let k = from; k < source.length; k++) {
+      const code = source.charCodeAt(k);
+      // seeds/003 §3.2.5: compared ignoring case; the path asked is lower-cased.
+      if (!isCanonicalCode(code) || (code >= 0x41 && code <= 0x5a)) {
+        plain = false;
+        break;
+      }
+      mask |= 1 << (code & 31);
+    }
+    if (plain) {
+      probes[c] = mask;
+      probes[c + 1] = source.length - from >= 2 ? source.charCodeAt(from + 1) : -1;
+      probes[c + 2] = PLAIN;
+      return PLAIN;
+    }
+    const pattern = new PathPattern(this.path(i), PATTERNS);
+    // Made at its full length, holes and all: an index far past the end of an empty array
+    // would turn it into a dictionary.
+    (this.compiled ??= new Array<PathPattern | undefined>(this.texts.length))[i] = pattern;
+    probes[c] = pattern.mask;
+    probes[c + 1] = pattern.second;
+    probes[c + 2] = COMPILED;
+    return COMPILED;
+  }
+
+  /** Does `path` start with line `i`'s plain path? Compared in place. */
+  private startsPath(i: number, path: string): boolean {
+    const source = this.holder(i);
+    const from = this.start(i);
+    const length = source.length - from;
+    if (path.length < length) return false;
+    for (let k = 0; k < length; k++) {
+      if (path.charCodeAt(k) !== source.charCodeAt(from + k)) return false;
+    }
+    return true;
+  }
+
+  /** The string line `i`'s path ends: its text, or the path kept apart. */
+  private holder(i: number): string {
+    return this.flags(i) >>> FROM_SHIFT === 0
+      ? (this.apart?.[i] as string)
+      : (this.texts[i] as string);
+  }
+
+  /** Where line `i`'s path starts in {@link holder}. */
+  private start(i: number): number {
+    const from = this.flags(i) >>> FROM_SHIFT;
+    return from === 0 ? 0 : from - 1;
   }
 }
