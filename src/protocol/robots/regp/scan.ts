@@ -21,12 +21,7 @@ import { isTrimmed } from "../rule-line.js";
 import { after, mayBeKey, plainKeyEnd } from "../scan.js";
 import { REGP_FIELDS } from "./document.js";
 import { type Directive, keyOf, type LineShape, type LineSource, shapeOf } from "./layout.js";
-
-const LF = 10;
-const CR = 13;
-const HASH = 35;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
+import { CLOSE_BRACE, CR, HASH, LF, OPEN_BRACE } from "../char-codes.js";
 
 // Four cells a line: its number, its kind (below), where its content starts, and the length
 // of its text with where its value starts from the content (each at most MAX_LINE_LENGTH,
