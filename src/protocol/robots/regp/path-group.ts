@@ -7,8 +7,9 @@
  *
  * The query ({@link PathGroup.decide}) looks at a line as the classic query loop does
  * (rule-table.ts): first its character mask and second character, kept in a typed array once
- * found; then a plain path (`/wp-admin/`, most lines) is compared in place, as a prefix, and
- * never compiled; only a pattern with `*`, `$`, `%` or upper case is compiled, its own.
+ * found; then a plain path (`/wp-admin/`, most lines) is compared in place, as a prefix
+ * ignoring case, and never compiled; only a pattern with `*`, `$`, `%` or a character to
+ * percent-encode is compiled, its own.
  */
 import { isCanonicalCode } from "../percent-encoding.js";
 import { PathPattern } from "../path-pattern.js";
@@ -37,6 +38,10 @@ const FROM_SHIFT = 2;
 // Three cells a line for the query: its character mask, the character at its index 1 (-1:
 // none, or not fixed), and its form, UNKNOWN until the query first reaches the line.
 const PROBE_CELLS = 3;
+// A plain path is ASCII (isCanonicalCode): its only letters to fold are A to Z.
+const UPPER_A = 0x41;
+const UPPER_Z = 0x5a;
+const TO_LOWER = 0x20;
 const UNKNOWN = 0;
 const PLAIN = 1;
 const COMPILED = 2;
@@ -210,16 +215,16 @@ export class PathGroup implements GroupColumns {
     let plain = true;
     for (let k = from; k < source.length; k++) {
       const code = source.charCodeAt(k);
-      // seeds/003 §3.2.5: compared ignoring case; the path asked is lower-cased.
-      if (!isCanonicalCode(code) || (code >= 0x41 && code <= 0x5a)) {
+      if (!isCanonicalCode(code)) {
         plain = false;
         break;
       }
+      // A letter's two cases have the same bit.
       mask |= 1 << (code & 31);
     }
     if (plain) {
       probes[c] = mask;
-      probes[c + 1] = source.length - from >= 2 ? source.charCodeAt(from + 1) : -1;
+      probes[c + 1] = source.length - from >= 2 ? lower(source.charCodeAt(from + 1)) : -1;
       probes[c + 2] = PLAIN;
       return PLAIN;
     }
@@ -233,14 +238,17 @@ export class PathGroup implements GroupColumns {
     return COMPILED;
   }
 
-  /** Does `path` start with line `i`'s plain path? Compared in place. */
+  /**
+   * Does `path` start with line `i`'s plain path? Compared in place, ignoring case (seeds/003
+   * §3.2.5; the path asked is lower-cased, as a compiled pattern's pieces are).
+   */
   private startsPath(i: number, path: string): boolean {
     const source = this.holder(i);
     const from = this.start(i);
     const length = source.length - from;
     if (path.length < length) return false;
     for (let k = 0; k < length; k++) {
-      if (path.charCodeAt(k) !== source.charCodeAt(from + k)) return false;
+      if (path.charCodeAt(k) !== lower(source.charCodeAt(from + k))) return false;
     }
     return true;
   }
@@ -257,4 +265,8 @@ export class PathGroup implements GroupColumns {
     const from = this.flags(i) >>> FROM_SHIFT;
     return from === 0 ? 0 : from - 1;
   }
+}
+
+function lower(code: number): number {
+  return code >= UPPER_A && code <= UPPER_Z ? code + TO_LOWER : code;
 }
