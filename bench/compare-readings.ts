@@ -53,10 +53,20 @@ async function main(): Promise<number> {
   let readings = 0;
   let answers = 0;
   const differ: string[] = [];
+  /** Reads a file with both builds; notes where the readings first differ. */
+  const compare = (name: string, read: (robots: Robots) => string[]): void => {
+    readings++;
+    const mine = read(current);
+    const theirs = read(reference);
+    answers += mine.length;
+    const at = mine.findIndex((m, i) => m !== theirs[i]);
+    if (at >= 0 && differ.length < SHOWN) {
+      differ.push(`${name}, reading ${at}:\n  now ${mine[at]}\n  was ${theirs[at]}`);
+    } else if (at >= 0) differ.push(name);
+  };
   for (const file of corpus) {
     for (const dialect of DIALECTS) {
-      readings++;
-      const read = (robots: Robots): string[] => {
+      compare(`${file.name} (${dialect})`, (robots) => {
         const policy = robots.parseRobots(file.bytes, { dialect, origin: file.origin });
         const out = file.queries.map((q) => JSON.stringify(policy.check(q.url, q.agent)));
         // isAllowed on a policy of its own, asked first: its own way to the answer.
@@ -71,21 +81,11 @@ async function main(): Promise<number> {
           }
         }
         return out;
-      };
-      const mine = read(current);
-      const theirs = read(reference);
-      answers += mine.length;
-      const at = mine.findIndex((m, i) => m !== theirs[i]);
-      if (at >= 0 && differ.length < SHOWN) {
-        differ.push(
-          `${file.name} (${dialect}), reading ${at}:\n  now ${mine[at]}\n  was ${theirs[at]}`,
-        );
-      } else if (at >= 0) differ.push(file.name);
+      });
     }
   }
   for (const file of regpFiles(WRITTEN_REGP_FILES)) {
-    readings++;
-    const read = (robots: Robots): string[] => {
+    compare(`${file.name}\n${file.text}`, (robots) => {
       const policy = robots.parseRobots(file.text);
       // Asked on a policy of its own first, then again warm, as a crawler asks.
       const asked = robots.parseRobots(file.text);
@@ -104,16 +104,7 @@ async function main(): Promise<number> {
       out.push(JSON.stringify(policy.diagnostics));
       out.push(JSON.stringify(robots.lintRobots(file.text).findings));
       return out;
-    };
-    const mine = read(current);
-    const theirs = read(reference);
-    answers += mine.length;
-    const at = mine.findIndex((m, i) => m !== theirs[i]);
-    if (at >= 0 && differ.length < SHOWN) {
-      differ.push(
-        `${file.name}, reading ${at}:\n  now ${mine[at]}\n  was ${theirs[at]}\n${file.text}`,
-      );
-    } else if (at >= 0) differ.push(file.name);
+    });
   }
   if (differ.length > 0) {
     console.log(

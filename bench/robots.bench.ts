@@ -1276,25 +1276,24 @@ function realRows(label: string, m: Measured, b: BatchResults): string[][] {
 function regpRows(label: string, r: RegpMeasured): string[][] {
   const speed = (ms: number): string => `${fmt(mbps(totalBytes, ms))} MB/s`;
   const kq = (ms: number): string => `${fmtInt(totalQueries / ms)} k/s`;
+  const row = (
+    at: number,
+    cell: (ms: number) => string,
+    ms: number,
+    classic: number,
+    rp: number,
+  ) => [
+    MEASURES[at] as string,
+    label,
+    `${cell(ms)} (classic ${cell(classic)})`,
+    cell(rp),
+    `${fmt(rp / ms, 2)}x`,
+    NO_AIM,
+    NO_AIM,
+  ];
   return [
-    [
-      MEASURES[5] as string,
-      label,
-      `${speed(r.parseKept)} (classic ${speed(r.parseClassicKept)})`,
-      speed(r.parseRpKept),
-      `${fmt(r.parseRpKept / r.parseKept, 2)}x`,
-      NO_AIM,
-      NO_AIM,
-    ],
-    [
-      MEASURES[6] as string,
-      label,
-      `${kq(r.query)} (classic ${kq(r.queryClassic)})`,
-      kq(r.queryRp),
-      `${fmt(r.queryRp / r.query, 2)}x`,
-      NO_AIM,
-      NO_AIM,
-    ],
+    row(5, speed, r.parseKept, r.parseClassicKept, r.parseRpKept),
+    row(6, kq, r.query, r.queryClassic, r.queryRp),
   ];
 }
 
