@@ -24,8 +24,8 @@ import { MAX_ROBOTS_BYTES } from "./limits.js";
 import { closedAt } from "./pace-extensions.js";
 import { type AccessPlan, EMPTY_PLAN } from "./plan.js";
 import { productToken } from "./product-token.js";
-import { type CompiledRegp, compile } from "./regp/compile.js";
-import { layOut, layOutSource } from "./regp/layout.js";
+import { compile } from "./regp/compile.js";
+import { layOut } from "./regp/layout.js";
 import { RegpRules } from "./regp/regp-rules.js";
 import { RegpLines } from "./regp/scan.js";
 import type { RuleTable } from "./rule-table.js";
@@ -532,7 +532,7 @@ function readingOf(
   if (scan instanceof RegpLines) {
     return {
       groups: null,
-      regp: new RegpRules(() => layOut(text().lines), compileLater(scan)),
+      regp: new RegpRules(() => layOut(text().lines), scan),
       sitemaps: scan.sitemaps,
       extensions: null,
       diagnostics: null,
@@ -545,15 +545,6 @@ function readingOf(
     extensions: scan.extensions,
     diagnostics: null,
   };
-}
-
-/**
- * How to compile a REGP file's scopes from its line table, in a function of its own: a closure
- * keeps every variable of the function it is made in that any closure made there uses, and
- * `readingOf`'s other closures would then keep the table after the compile let it go.
- */
-function compileLater(scan: RegpLines): () => CompiledRegp {
-  return () => compile(layOutSource(scan));
 }
 
 /** A REGP file's diagnostics: its reading's, then those of its values (compile.ts). */

@@ -13,8 +13,8 @@ import {
   type RateWindow,
   type TimeRule,
 } from "../plan.js";
-import type { CompiledRegp, CompiledTarget, Scope } from "./compile.js";
-import type { RegpLayout } from "./layout.js";
+import { type CompiledRegp, type CompiledTarget, compile, type Scope } from "./compile.js";
+import { type Directive, type LineSource, layOutSource, type RegpLayout } from "./layout.js";
 import { type LastMatch, lastMatch } from "./last-match.js";
 import type { PathGroup, PathLine, PathProbe } from "./path-group.js";
 import { firstSupported } from "./values/accept-list.js";
@@ -74,7 +74,7 @@ export class RegpRules {
   private laidOut: RegpLayout | null;
   private layOutAgain: (() => RegpLayout) | null;
   private compiledScopes: CompiledRegp | null;
-  private compileFirst: (() => CompiledRegp) | null;
+  private compileFrom: LineSource<Directive> | null;
   /** The sequence each robot asked about falls to, by token. */
   private sequences: Map<string, number> | null = null;
   /** Per sequence (the last: none), what depends on it alone, made at its first question. */
@@ -87,15 +87,18 @@ export class RegpRules {
      */
     layout: RegpLayout | (() => RegpLayout),
     /**
-     * The scopes with their typed values, or how to make them at the first question: a parse
-     * keeps its file's line table (scan.ts), not scopes a crawler may never ask about.
+     * The scopes with their typed values, or the lines to compile them from at the first
+     * question: a parse keeps its file's line table (scan.ts), not scopes a crawler may never
+     * ask about. The table itself, not a closure over it: a closure would keep, with the
+     * table, the variables of the function it was made in.
      */
-    compiled: CompiledRegp | (() => CompiledRegp),
+    compiled: CompiledRegp | LineSource<Directive>,
   ) {
     this.laidOut = typeof layout === "function" ? null : layout;
     this.layOutAgain = typeof layout === "function" ? layout : null;
-    this.compiledScopes = typeof compiled === "function" ? null : compiled;
-    this.compileFirst = typeof compiled === "function" ? compiled : null;
+    const given = "sequences" in compiled;
+    this.compiledScopes = given ? compiled : null;
+    this.compileFrom = given ? null : compiled;
   }
 
   /** How the lines were arranged: header, sequences, blocks, global section. */
@@ -107,9 +110,9 @@ export class RegpRules {
   /** The scopes with their typed values, compiled when first asked for. */
   get compiled(): CompiledRegp {
     if (this.compiledScopes === null) {
-      this.compiledScopes = (this.compileFirst as () => CompiledRegp)();
+      this.compiledScopes = compile(layOutSource(this.compileFrom as LineSource<Directive>));
       // What it was compiled from (the line table) is let go.
-      this.compileFirst = null;
+      this.compileFrom = null;
     }
     return this.compiledScopes;
   }
