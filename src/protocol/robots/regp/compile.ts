@@ -75,7 +75,11 @@ export interface CompiledRegp {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export function compile(layout: RegpLayout): CompiledRegp {
+/**
+ * Reads the values of a laid-out file. `file` is the text the directives were read from (their
+ * `at`), which path groups then read their lines from in place.
+ */
+export function compile(layout: RegpLayout, file = ""): CompiledRegp {
   const diagnostics: Diagnostic[] = [...layout.diagnostics];
   const bad = (d: Directive, error: string) => {
     diagnostics.push({
@@ -98,8 +102,17 @@ export function compile(layout: RegpLayout): CompiledRegp {
         if (d.value === "") return [];
         const path = read(d, parsePathValue(d.value));
         if (path === null) return [];
-        return [{ allow: d.key === "allow", line: d.line, text: d.text, path }];
+        return [
+          {
+            allow: d.key === "allow",
+            line: d.line,
+            text: d.text,
+            at: file === "" ? -1 : (d.at ?? -1),
+            path,
+          },
+        ];
       }),
+      file,
     );
 
   const target = (t: Target): CompiledTarget => ({

@@ -27,8 +27,11 @@ import {
 // seeds/003 §3.2.5: paths are case-insensitive, with `*` and `$`.
 const PATTERNS = { wildcards: true, ignoreCase: true } as const;
 
-// Two cells a line: its number, and its flags with where its path starts in its text.
-const CELLS = 2;
+// Four cells a line: its number; its flags with where its path starts in its text; where its
+// text starts in the file's text (-1: the text is kept apart, as a string); its text's length.
+const CELLS = 4;
+const AT = 2;
+const LENGTH = 3;
 const ALLOW = 1;
 /** `*` or `/`: the line matches everything and so implies nothing. */
 const EVERYTHING = 2;
@@ -65,13 +68,15 @@ export interface PathLineSource {
   readonly allow: boolean;
   readonly line: number;
   readonly text: string;
+  /** Where `text` starts in the file's text given to {@link PathGroup.of}; absent or -1: not there. */
+  readonly at?: number;
   /** The path as read from the value (`parsePathValue`). */
   readonly path: string;
 }
 
 export class PathGroup implements GroupColumns {
   /** The group of a scope without path lines: one for every such scope of every file. */
-  private static readonly EMPTY = new PathGroup(new Int32Array(0), [], null);
+  private static readonly EMPTY = new PathGroup(new Int32Array(0), "", null, null);
 
   /** Each line's pattern once asked for (lint, an explanation, {@link lastMatch}). */
   private patterns: (PathPattern | null)[] | null = null;
@@ -82,36 +87,45 @@ export class PathGroup implements GroupColumns {
 
   private constructor(
     private readonly cells: Int32Array,
-    private readonly texts: readonly string[],
+    /** The file's text, which the lines found in it are read from in place. */
+    private readonly file: string,
+    /** The texts of the lines not found in the file, by line index. */
+    private readonly loose: readonly (string | undefined)[] | null,
     /**
      * The paths that are not the end of their line's text (a URL value, read to its path), by
-     * line index; the others are cut from the text when their pattern is looked up.
+     * line index; the others are read from the text in place.
      */
     private readonly apart: readonly (string | undefined)[] | null,
   ) {}
 
-  static of(lines: readonly PathLineSource[]): PathGroup {
+  /**
+   * The group of `lines`, in order. A line whose text is found in `file` (its `at`) keeps only
+   * where: a string a rule was a fifth of what a kept REGP file held once compiled (issue 29).
+   */
+  static of(lines: readonly PathLineSource[], file = ""): PathGroup {
     if (lines.length === 0) return PathGroup.EMPTY;
     const cells = new Int32Array(lines.length * CELLS);
+    let loose: (string | undefined)[] | null = null;
     let apart: (string | undefined)[] | null = null;
     lines.forEach((l, i) => {
       const from = l.text.endsWith(l.path) ? l.text.length - l.path.length + 1 : 0;
-      if (from === 0) (apart ??= [])[i] = l.path;
-      cells[i * CELLS] = l.line;
-      cells[i * CELLS + 1] =
+      if (from === 0) (apart ??= new Array<string | undefined>(lines.length))[i] = l.path;
+      const at = l.at ?? -1;
+      if (at < 0) (loose ??= new Array<string | undefined>(lines.length))[i] = l.text;
+      const c = i * CELLS;
+      cells[c] = l.line;
+      cells[c + 1] =
         (from << FROM_SHIFT) |
         (l.allow ? ALLOW : 0) |
         (l.path === "/" || l.path === "*" ? EVERYTHING : 0);
+      cells[c + AT] = at;
+      cells[c + LENGTH] = l.text.length;
     });
-    return new PathGroup(
-      cells,
-      lines.map((l) => l.text),
-      apart,
-    );
+    return new PathGroup(cells, file, loose, apart);
   }
 
   get length(): number {
-    return this.texts.length;
+    return this.cells.length / CELLS;
   }
 
   /** Line `i` as an object of its own, made when asked (lint, an explanation). */
@@ -120,7 +134,7 @@ export class PathGroup implements GroupColumns {
       allow: this.allows(i),
       everything: this.everything(i),
       line: this.cells[i * CELLS] as number,
-      text: this.texts[i] as string,
+      text: this.text(i),
       pattern: this.pattern(i),
     };
   }
@@ -146,7 +160,7 @@ export class PathGroup implements GroupColumns {
    * {@link IMPLICIT} or {@link EMPTY} ({@link deciding}'s answers).
    */
   decide(path: PathProbe): number {
-    const count = this.texts.length;
+    const count = this.length;
     const probes = (this.probes ??= new Int32Array(count * PROBE_CELLS));
     for (let i = count - 1; i >= 0; i--) {
       const c = i * PROBE_CELLS;
@@ -199,8 +213,15 @@ export class PathGroup implements GroupColumns {
   }
 
   private path(i: number): string {
-    const from = this.start(i);
-    return from === 0 ? this.holder(i) : this.holder(i).slice(from);
+    return this.holder(i).slice(this.start(i), this.end(i));
+  }
+
+  /** Line `i`'s text, cut from the file when it was found there. */
+  private text(i: number): string {
+    const at = this.cells[i * CELLS + AT] as number;
+    return at < 0
+      ? (this.loose?.[i] as string)
+      : this.file.slice(at, at + (this.cells[i * CELLS + LENGTH] as number));
   }
 
   /**
@@ -211,9 +232,10 @@ export class PathGroup implements GroupColumns {
   private describe(i: number, probes: Int32Array, c: number): number {
     const source = this.holder(i);
     const from = this.start(i);
+    const end = this.end(i);
     let mask = 0;
     let plain = true;
-    for (let k = from; k < source.length; k++) {
+    for (let k = from; k < end; k++) {
       const code = source.charCodeAt(k);
       if (!isCanonicalCode(code)) {
         plain = false;
@@ -224,14 +246,14 @@ export class PathGroup implements GroupColumns {
     }
     if (plain) {
       probes[c] = mask;
-      probes[c + 1] = source.length - from >= 2 ? lower(source.charCodeAt(from + 1)) : -1;
+      probes[c + 1] = end - from >= 2 ? lower(source.charCodeAt(from + 1)) : -1;
       probes[c + 2] = PLAIN;
       return PLAIN;
     }
     const pattern = new PathPattern(this.path(i), PATTERNS);
     // Made at its full length, holes and all: an index far past the end of an empty array
     // would turn it into a dictionary.
-    (this.compiled ??= new Array<PathPattern | undefined>(this.texts.length))[i] = pattern;
+    (this.compiled ??= new Array<PathPattern | undefined>(this.length))[i] = pattern;
     probes[c] = pattern.mask;
     probes[c + 1] = pattern.second;
     probes[c + 2] = COMPILED;
@@ -245,7 +267,7 @@ export class PathGroup implements GroupColumns {
   private startsPath(i: number, path: string): boolean {
     const source = this.holder(i);
     const from = this.start(i);
-    const length = source.length - from;
+    const length = this.end(i) - from;
     if (path.length < length) return false;
     for (let k = 0; k < length; k++) {
       if (path.charCodeAt(k) !== lower(source.charCodeAt(from + k))) return false;
@@ -253,17 +275,26 @@ export class PathGroup implements GroupColumns {
     return true;
   }
 
-  /** The string line `i`'s path ends: its text, or the path kept apart. */
+  /** The string line `i`'s path is read from: the file, its text kept apart, or its path kept apart. */
   private holder(i: number): string {
-    return this.flags(i) >>> FROM_SHIFT === 0
-      ? (this.apart?.[i] as string)
-      : (this.texts[i] as string);
+    if (this.flags(i) >>> FROM_SHIFT === 0) return this.apart?.[i] as string;
+    return (this.cells[i * CELLS + AT] as number) < 0 ? (this.loose?.[i] as string) : this.file;
   }
 
   /** Where line `i`'s path starts in {@link holder}. */
   private start(i: number): number {
     const from = this.flags(i) >>> FROM_SHIFT;
-    return from === 0 ? 0 : from - 1;
+    if (from === 0) return 0;
+    const at = this.cells[i * CELLS + AT] as number;
+    return at < 0 ? from - 1 : at + from - 1;
+  }
+
+  /** Where line `i`'s path ends in {@link holder}: where its text ends, or the path kept apart's end. */
+  private end(i: number): number {
+    if (this.flags(i) >>> FROM_SHIFT === 0) return (this.apart?.[i] as string).length;
+    const at = this.cells[i * CELLS + AT] as number;
+    const length = this.cells[i * CELLS + LENGTH] as number;
+    return at < 0 ? length : at + length;
   }
 }
 

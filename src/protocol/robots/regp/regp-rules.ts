@@ -14,7 +14,8 @@ import {
   type TimeRule,
 } from "../plan.js";
 import { type CompiledRegp, type CompiledTarget, compile, type Scope } from "./compile.js";
-import { type Directive, type LineSource, layOutSource, type RegpLayout } from "./layout.js";
+import { layOutSource, type RegpLayout } from "./layout.js";
+import type { RegpLines } from "./scan.js";
 import { type LastMatch, lastMatch } from "./last-match.js";
 import type { PathGroup, PathLine, PathProbe } from "./path-group.js";
 import { firstSupported } from "./values/accept-list.js";
@@ -74,7 +75,7 @@ export class RegpRules {
   private laidOut: RegpLayout | null;
   private layOutAgain: (() => RegpLayout) | null;
   private compiledScopes: CompiledRegp | null;
-  private compileFrom: LineSource<Directive> | null;
+  private compileFrom: RegpLines | null;
   /** The sequence each robot asked about falls to, by token. */
   private sequences: Map<string, number> | null = null;
   /** Per sequence (the last: none), what depends on it alone, made at its first question. */
@@ -92,7 +93,7 @@ export class RegpRules {
      * ask about. The table itself, not a closure over it: a closure would keep, with the
      * table, the variables of the function it was made in.
      */
-    compiled: CompiledRegp | LineSource<Directive>,
+    compiled: CompiledRegp | RegpLines,
   ) {
     this.laidOut = typeof layout === "function" ? null : layout;
     this.layOutAgain = typeof layout === "function" ? layout : null;
@@ -110,7 +111,8 @@ export class RegpRules {
   /** The scopes with their typed values, compiled when first asked for. */
   get compiled(): CompiledRegp {
     if (this.compiledScopes === null) {
-      this.compiledScopes = compile(layOutSource(this.compileFrom as LineSource<Directive>));
+      const lines = this.compileFrom as RegpLines;
+      this.compiledScopes = compile(layOutSource(lines), lines.text);
       // What it was compiled from (the line table) is let go.
       this.compileFrom = null;
     }

@@ -51,7 +51,8 @@ const FIRST_ROWS = 64;
 export class RegpLines implements LineSource<Directive> {
   /** Made by {@link scan}. */
   constructor(
-    private readonly text: string,
+    /** The file's text, which every line not kept aside is read from. */
+    readonly text: string,
     private readonly rows: Int32Array,
     readonly count: number,
     /** The lines read by readLine, by row. */
@@ -105,6 +106,7 @@ export class RegpLines implements LineSource<Directive> {
       value: valueFrom < end ? this.text.slice(valueFrom, end) : "",
       line: this.number(i),
       text: this.text.slice(from, end),
+      at: from,
     };
   }
 

@@ -128,10 +128,21 @@ describe("a REGP path group's query (decide) answers as the last match over its 
         fc.array(fc.tuple(fc.boolean(), pattern, fc.boolean()), { maxLength: 12 }),
         fc.array(fc.array(fc.constantFrom(...PIECES), { maxLength: 10 }), { maxLength: 8 }),
         (rules, paths) => {
-          const group = PathGroup.of(
-            rules.map(([allow, path, asUrl], i) =>
-              line(i + 1, allow, path, asUrl ? `Allow: http://h.example${path}#` : undefined),
-            ),
+          const lines = rules.map(([allow, path, asUrl], i) =>
+            line(i + 1, allow, path, asUrl ? `Allow: http://h.example${path}#` : undefined),
+          );
+          const loose = PathGroup.of(lines);
+          // The same lines found in a file's text: read there in place.
+          let file = "## head\n";
+          const found = lines.map((l) => {
+            const at = file.length;
+            file += `${l.text}\n`;
+            return { ...l, at };
+          });
+          const group = PathGroup.of(found, file);
+          assert.deepEqual(
+            group.list().map((l) => [l.line, l.allow, l.text, l.pattern.source]),
+            loose.list().map((l) => [l.line, l.allow, l.text, l.pattern.source]),
           );
           for (const pieces of paths) {
             const path = `/${pieces.join("")}`.toLowerCase();
@@ -140,6 +151,7 @@ describe("a REGP path group's query (decide) answers as the last match over its 
             const got = group.verdict(index);
             assert.equal(got.allowed, want.allowed, path);
             assert.equal(group.allowsAt(index), want.allowed, path);
+            assert.equal(loose.decide(probe(path)), index, path);
             assert.equal(
               typeof got.by === "string" ? got.by : got.by.line,
               typeof want.by === "string" ? want.by : want.by.line,

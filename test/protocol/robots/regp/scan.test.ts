@@ -26,7 +26,8 @@ const FIELDS = new Set(REGP_FIELDS.map((f) => f.toLowerCase()));
  * key that is no Table 3 field written as "" (nothing reads its spelling: it is no command).
  */
 function shape(layout: RegpLayout): string {
-  const d = (x: Directive) => ({ ...x, key: FIELDS.has(x.key) ? x.key : "" });
+  // `at`, where the table found the text, is the scan's alone.
+  const d = (x: Directive) => ({ ...x, key: FIELDS.has(x.key) ? x.key : "", at: undefined });
   return JSON.stringify({ ...layout, diagnostics: [] }, (_, v: unknown) =>
     v !== null && typeof v === "object" && "key" in v && "text" in v ? d(v as Directive) : v,
   );
