@@ -200,22 +200,24 @@ export class RegpRules {
     // The sequence's path group, then the global section's: both must allow (DESIGN §4).
     const own = sequence === null ? null : pathVerdict(sequence.rules, path);
     const shared = pathVerdict(this.compiled.global.rules, path);
-    const decided =
-      (own !== null && !own.allowed ? own : null) ??
-      (shared !== null && !shared.allowed ? shared : null) ??
-      [own, shared].find((v) => v !== null && typeof v.by !== "string") ??
-      [own, shared].find((v) => v !== null && v.by === "implicit");
-    if (decided !== undefined && decided !== null) {
-      const by = decided.by;
+    const explained = (verdict: LastMatch<PathLine>): RegpVerdict => {
+      const by = verdict.by;
       if (typeof by !== "string") return answer(by.allow, "rule", by.line, by.text);
       const basis: DefaultBasis =
         by === "empty"
           ? "no-matching-rule"
-          : decided.allowed
+          : verdict.allowed
             ? "implicit-allow"
             : "implicit-disallow";
-      return answer(decided.allowed, "default", null, null, undefined, null, basis);
+      return answer(verdict.allowed, "default", null, null, undefined, null, basis);
+    };
+    for (const verdict of [own, shared]) {
+      if (verdict !== null && !verdict.allowed) return explained(verdict);
     }
+    const decided =
+      [own, shared].find((v) => v !== null && typeof v.by !== "string") ??
+      [own, shared].find((v) => v !== null && v.by === "implicit");
+    if (decided) return explained(decided);
     const basis = sequence === null ? "no-group" : "no-matching-rule";
     return answer(true, "default", null, null, undefined, null, basis);
   }
@@ -235,7 +237,10 @@ export class RegpRules {
   }
 
   private chainOf(index: number, sequence: Scope | null): Chain {
-    const chains = (this.chains ??= []);
+    // At its full length: an index far past the end of an empty array would make a dictionary.
+    const chains = (this.chains ??= new Array<Chain | undefined>(
+      this.compiled.sequences.length + 1,
+    ));
     // The last place is for robots no sequence names.
     const at = index === NO_SEQUENCE ? this.compiled.sequences.length : index;
     let chain = chains[at];
