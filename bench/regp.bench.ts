@@ -14,6 +14,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import * as current from "../src/protocol/robots/index.js";
 import type { CorpusFile } from "./corpus.js";
+import { liveBytes } from "./live-bytes.js";
 import { loadRealCorpus } from "./real-corpus.js";
 
 type Robots = typeof current;
@@ -24,16 +25,7 @@ const DEFAULT_ROUNDS = 7;
 const MAX_ROUNDS = 51;
 const REGP = { dialect: "regp" } as const;
 
-const collect = (globalThis as { gc?: () => void }).gc;
 let sink = 0;
-
-/** JavaScript heap and array buffers in use after full collections. */
-function liveBytes(): number {
-  if (collect === undefined) return Number.NaN;
-  for (let k = 0; k < 3; k++) collect();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-}
 
 interface Round {
   /** ms to parse every file, results kept. */

@@ -39,6 +39,7 @@ import robotsParser from "robots-parser";
 import { parseRobots, type RobotsPolicy } from "../src/protocol/robots/index.js";
 import { adversarialCases, buildCorpus, type CorpusFile, type Query } from "./corpus.js";
 import { defaultWorkers } from "../src/cli/batch/run.js";
+import { heapMeasured, liveBytes } from "./live-bytes.js";
 import { fmt, median, option, printTable } from "./report.js";
 import { loadRealCorpus, REAL_DIR } from "./real-corpus.js";
 import { buildWebCorpus, corpusShape } from "./web-corpus.js";
@@ -336,16 +337,6 @@ function benchParse(): ParseResults {
 
 // ---------------------------------------------------------------------------------------------
 // Retained heap
-
-const collect = (globalThis as { gc?: () => void }).gc;
-
-/** JavaScript heap and array buffers in use after full collections. */
-function liveBytes(): number {
-  if (collect === undefined) return Number.NaN;
-  for (let k = 0; k < 3; k++) collect();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-}
 
 interface Retained {
   /** Bytes kept by every file of the corpus parsed, input included. */
@@ -668,6 +659,8 @@ interface Measured {
   parseGoogle?: number;
   /** heed's parse, results dropped, in the rounds Google's was timed in. */
   parseHeedBesideGoogle?: number;
+  /** The same files read as REGP (real files only). */
+  regp?: RegpMeasured;
 }
 
 const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
@@ -733,7 +726,7 @@ function measure(google = false): Measured {
       ],
     ],
   );
-  if (collect === undefined) console.log("(heap not measured: run with node --expose-gc)");
+  if (!heapMeasured) console.log("(heap not measured: run with node --expose-gc)");
   printTable(
     "parse MB/s by file size",
     ["bucket", "heed", "robots-parser", "heed/rp"],
@@ -849,6 +842,92 @@ function measure(google = false): Measured {
     queries: totalQueries,
     agreement: agree.agree / agree.total,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The real files read as REGP (`--dialect regp`), beside the classic reading and robots-parser
+
+const REGP = { dialect: "regp" } as const;
+
+interface RegpMeasured {
+  /** ms per corpus, every result kept: REGP, the classic reading and robots-parser, same runs. */
+  parseKept: number;
+  parseClassicKept: number;
+  parseRpKept: number;
+  held: Retained;
+  /** ms per run of every query on parsed files: REGP, classic, robots-parser, same runs. */
+  query: number;
+  queryClassic: number;
+  queryRp: number;
+  /** ms per run of every query on fresh REGP policies, parse not timed. */
+  fresh: number;
+}
+
+/**
+ * REGP's parse, heap and queries on the corpus in use(), each raced with the classic reading
+ * and robots-parser (which reads no REGP: the peer for scale); prints their table.
+ */
+function measureRegp(): RegpMeasured {
+  const parse = race(
+    [
+      () => parseKept((i) => parseRobots((corpus[i] as CorpusFile).bytes, REGP)),
+      parseHeedKept,
+      parseRobotsParserKept,
+    ],
+    { warmup: 1, minRuns: 3, maxRuns: QUICK ? 3 : 7, budgetMs: QUICK ? 3_000 : 15_000 },
+  ).map((runs) => summarise(runs).total);
+  const held = retained(
+    (i) => parseRobots((corpus[i] as CorpusFile).bytes.slice(), REGP),
+    (p, q) => p.isAllowed(q.url, q.agent),
+  );
+  // Each run on policies parsed for it: REGP compiles its scopes at a policy's first question.
+  const fresh: Float64Array[] = [];
+  for (let r = 0; r <= (QUICK ? 1 : 3); r++) {
+    const times = queryHeed(corpus.map((f) => parseRobots(f.bytes, REGP)));
+    if (r > 0) fresh.push(times);
+  }
+  const regp = corpus.map((f) => parseRobots(f.bytes, REGP));
+  const classic = corpus.map((f) => parseRobots(f.bytes));
+  const robots = corpus.map((f, i) => robotsParser(f.robotsUrl, texts[i] as string));
+  const query = race(
+    [() => queryHeed(regp), () => queryHeed(classic), () => queryRobotsParser(robots)],
+    { warmup: 1, minRuns: 3, maxRuns: QUICK ? 3 : 7, budgetMs: QUICK ? 5_000 : 20_000 },
+  ).map((runs) => summarise(runs).total);
+  const m: RegpMeasured = {
+    parseKept: parse[0] as number,
+    parseClassicKept: parse[1] as number,
+    parseRpKept: parse[2] as number,
+    held,
+    query: query[0] as number,
+    queryClassic: query[1] as number,
+    queryRp: query[2] as number,
+    fresh: summarise(fresh).total,
+  };
+  const speed = (ms: number): string => `${fmt(mbps(totalBytes, ms))} MB/s`;
+  const kq = (ms: number): string => `${fmtInt(totalQueries / ms)} k/s`;
+  printTable(
+    "the same files read as REGP (--dialect regp; robots-parser reads them classic, for scale)",
+    ["measure", "heed REGP", "heed classic", "robots-parser"],
+    [
+      [
+        "parse, every result kept",
+        speed(m.parseKept),
+        speed(m.parseClassicKept),
+        speed(m.parseRpKept),
+      ],
+      ["heap kept by one parse", kib(held.parsed), "", ""],
+      ["  the same after queries", kib(held.queried), "", ""],
+      ["queries on parsed files", kq(m.query), kq(m.queryClassic), kq(m.queryRp)],
+      [
+        "queries on fresh policies*",
+        `${kq(m.fresh)}, ${fmt((m.fresh * 1000) / totalQueries, 2)} µs`,
+        "",
+        "",
+      ],
+    ],
+  );
+  console.log("* parse excluded; each policy's first question compiles its REGP scopes");
+  return m;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1136,6 +1215,8 @@ const MEASURES = [
   "heap kept by one parse",
   "  the same after queries",
   "queries on parsed files",
+  "parse as REGP, every result kept",
+  "REGP queries on parsed files",
   "check --batch --json, wall",
   "  the same, one thread (--jobs 0)",
 ];
@@ -1199,12 +1280,49 @@ function realRows(label: string, m: Measured, b: BatchResults): string[][] {
     row(2, heap, m.heldHeed.parsed, m.heldRp.parsed, 1, false),
     row(3, heap, m.heldHeed.queried, m.heldRp.queried, 1, false),
     row(4, kq, m.queryHeed, m.queryRp, 5, true),
+    ...(m.regp === undefined ? [] : regpRows(label, m.regp)),
     // Which it is, in the corpus column: the default starts threads on four cores or more.
-    batchRow(5, b.json.wall, b.jsonRatio).map((cell, i) =>
+    batchRow(7, b.json.wall, b.jsonRatio).map((cell, i) =>
       i === 1 ? `${cell}, ${threads(b.workers)}` : cell,
     ),
-    batchRow(6, b.oneThread.wall, b.oneThreadRatio),
+    batchRow(8, b.oneThread.wall, b.oneThreadRatio),
   ];
+}
+
+/**
+ * The REGP rows of the summary: heed reading REGP against robots-parser reading the files
+ * classic, for scale (no REGP reader to race; no aim), the classic reading's figure beside.
+ */
+function regpRows(label: string, r: RegpMeasured): string[][] {
+  const speed = (ms: number): string => `${fmt(mbps(totalBytes, ms))} MB/s`;
+  const kq = (ms: number): string => `${fmtInt(totalQueries / ms)} k/s`;
+  const row = (
+    at: number,
+    cell: (ms: number) => string,
+    ms: number,
+    classic: number,
+    rp: number,
+  ) => [
+    MEASURES[at] as string,
+    label,
+    `${cell(ms)} (classic ${cell(classic)})`,
+    cell(rp),
+    `${fmt(rp / ms, 2)}x`,
+    NO_AIM,
+    NO_AIM,
+  ];
+  return [
+    row(5, speed, r.parseKept, r.parseClassicKept, r.parseRpKept),
+    row(6, kq, r.query, r.queryClassic, r.queryRp),
+  ];
+}
+
+// The aim and verdict cells of a row held to no aim.
+const NO_AIM = "-";
+
+/** The verdict cell of a summary row: its aim met or not, or none. */
+function verdict(cell: string | undefined): string {
+  return cell === NO_AIM ? NO_AIM : cell === "ok" ? "met" : "NOT met";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1311,14 +1429,12 @@ function main(): void {
     use(realFiles, now() - t);
     printCorpus(`real files (bench/real/, anubhavp28/robotstxt-parser-benchmark)`);
     real = { m: measure(googleBuilt()), batch: benchBatch() };
+    real.m.regp = measureRegp();
     if (REAL_ONLY) {
       printTable(
         "summary: real files; heed / robots-parser 3.0.1, same run",
         ["measure", "corpus", "heed", "robots-parser", "ratio", "aim", ""],
-        realRows("real", real.m, real.batch).map((r) => [
-          ...r.slice(0, 6),
-          r[6] === "ok" ? "met" : "NOT met",
-        ]),
+        realRows("real", real.m, real.batch).map((r) => [...r.slice(0, 6), verdict(r[6])]),
       );
       return;
     }
@@ -1440,7 +1556,7 @@ function main(): void {
     ]
       .flatMap(({ label, m, b }) => realRows(label, m, b))
       .sort((x, y) => MEASURES.indexOf(x[0] as string) - MEASURES.indexOf(y[0] as string))
-      .map((r) => [...r.slice(0, 6), met(r[6] === "ok")]),
+      .map((r) => [...r.slice(0, 6), verdict(r[6])]),
   );
   const constant = million.run.rssMb <= million.tenth.rssMb * 1.5 + 16;
   console.log(

@@ -5,6 +5,7 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { type KeyedKind, type LineKind, readKey } from "./keys.js";
 import { MAX_LINE_LENGTH, MAX_ROBOTS_BYTES } from "./limits.js";
+import { CLOSE_BRACE, COLON, CR, HASH, LF, OPEN_BRACE, SPACE, TAB } from "./char-codes.js";
 
 /** How comments are written: `#` anywhere (Koster, RFC 9309) or `##` (REGP, seeds/003 §3.1). */
 export type CommentStyle = "hash" | "double-hash";
@@ -214,15 +215,6 @@ export class VersionSniff {
     }
   }
 }
-
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const HASH = 35;
-const COLON = 58;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
 
 function splitLines(text: string, style: CommentStyle, diagnostics: Diagnostic[]): RobotsLine[] {
   const lines: RobotsLine[] = [];

@@ -3,10 +3,7 @@
  * starts. The fast scan (scan.ts) keeps only that place, and a rule cuts its strings when asked:
  * the scan found them the same way, so the two cuts agree.
  */
-
-const LF = 10;
-const CR = 13;
-const HASH = 35;
+import { CR, HASH, LF } from "./char-codes.js";
 
 /** Where the content of the line starting at `at` stops: its `#` comment, or its end. */
 function contentStop(file: string, at: number): number {

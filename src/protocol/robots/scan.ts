@@ -23,7 +23,7 @@ import type { PatternOptions } from "./path-pattern.js";
 import type { RuleTable } from "./rule-table.js";
 import { isTrimmed } from "./rule-line.js";
 
-const HASH = 35;
+import { CR, HASH, LF } from "./char-codes.js";
 
 // Diagnostics of the lines read in full are not kept (a reading with them is lint's): one
 // array, emptied after each line, serves every scan; a scan runs to its end synchronously.

@@ -4,7 +4,6 @@
 // random text built from the pieces robots.txt lines are made of.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import fc from "fast-check";
 import { buildCorpus } from "../../../bench/corpus.js";
 import { buildWebCorpus } from "../../../bench/web-corpus.js";
 import { decode } from "../../../src/protocol/robots/line-reader.js";
@@ -12,6 +11,7 @@ import { buildGroups, type Grouping } from "../../../src/protocol/robots/groups.
 import { parseRobots, readRobotsText } from "../../../src/protocol/robots/index.js";
 import { MAX_LINE_LENGTH, MAX_ROBOTS_BYTES } from "../../../src/protocol/robots/limits.js";
 import { scanGroups } from "../../../src/protocol/robots/scan.js";
+import { scanProperties } from "./scan-properties.js";
 
 const PATTERNS = { wildcards: true, ignoreCase: false } as const;
 
@@ -83,22 +83,7 @@ describe("fast scan reads as the line reader does", () => {
     "\r",
     "{",
   ];
-  it("random text made of robots.txt pieces", () => {
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 80 }), (pieces) => {
-        assertSame(pieces.join(""), JSON.stringify(pieces.join("")));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-  it("random strings", () => {
-    fc.assert(
-      fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), (text) => {
-        assertSame(text, JSON.stringify(text));
-      }),
-      { numRuns: 1000 },
-    );
-  });
+  scanProperties(assertSame, PIECES, "robots.txt");
   it("every text of up to four pieces of line ends, blanks and rule keys cut short", () => {
     // The scan knows CRLF from its own LF and CR searches, reads a line's first character once
     // and compares `Disallow:` and `Allow:` a character at a time: each at the text's end, a

@@ -75,7 +75,11 @@ export interface CompiledRegp {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export function compile(layout: RegpLayout): CompiledRegp {
+/**
+ * Reads the values of a laid-out file. `file` is the text the directives were read from (their
+ * `at`), which path groups then read their lines from in place.
+ */
+export function compile(layout: RegpLayout, file = ""): CompiledRegp {
   const diagnostics: Diagnostic[] = [...layout.diagnostics];
   const bad = (d: Directive, error: string) => {
     diagnostics.push({
@@ -98,8 +102,17 @@ export function compile(layout: RegpLayout): CompiledRegp {
         if (d.value === "") return [];
         const path = read(d, parsePathValue(d.value));
         if (path === null) return [];
-        return [{ allow: d.key === "allow", line: d.line, text: d.text, path }];
+        return [
+          {
+            allow: d.key === "allow",
+            line: d.line,
+            text: d.text,
+            at: file === "" ? -1 : (d.at ?? -1),
+            path,
+          },
+        ];
       }),
+      file,
     );
 
   const target = (t: Target): CompiledTarget => ({
@@ -128,20 +141,37 @@ export function compile(layout: RegpLayout): CompiledRegp {
     if (field === null) return null; // an extension: kept in the policy's extensions
     const value = read(d, field);
     if (value === null) return null;
-    const base = { line: d.line, text: d.text };
+    // Each setting written out whole, not spread: a spread made every setting an object with
+    // a hidden class of its own, as a kept file's sequences were (issue 29).
+    const { line, text } = d;
     switch (value.kind) {
+      case "crawl-delay":
+      case "ip-delay":
+        return { line, text, kind: value.kind, seconds: value.seconds };
+      case "request-rate":
+      case "ip-rate":
+        return { line, text, kind: value.kind, rate: value.rate };
+      case "visit-time":
+      case "time-forbidden":
+        return { line, text, kind: value.kind, span: value.span };
+      case "language":
+      case "encoding":
+      case "charset":
+        return { line, text, kind: value.kind, items: value.items };
+      case "cookie":
+        return { line, text, kind: value.kind, pairs: value.pairs };
+      case "sitemap":
+        return { line, text, kind: value.kind, url: value.url };
       case "mirror-site":
       case "host":
-        return { ...base, kind: value.kind, host: formatHost(value.host) };
+        return { line, text, kind: value.kind, host: formatHost(value.host) };
       case "index-page":
-        return withPattern({ ...base, kind: "index-page" as const }, value.path);
+        return withPattern({ line, text, kind: value.kind }, value.path);
       case "change":
         return withPattern(
-          { ...base, kind: "change" as const, frequency: value.frequency },
+          { line, text, kind: value.kind, frequency: value.frequency },
           value.path,
         );
-      default:
-        return { ...base, ...value };
     }
   };
 
@@ -164,10 +194,17 @@ export function compile(layout: RegpLayout): CompiledRegp {
   };
   const lastModifiedLine = layout.header.find((d) => d.key === "last-modified");
   return {
-    sequences: layout.sequences.map((s) => ({
-      ...scope(s.line, 0, target(s.target), s.content),
-      impliedAgent: s.impliedAgent,
-    })),
+    sequences: layout.sequences.map((s) => {
+      const {
+        line,
+        depth,
+        target: t,
+        rules,
+        settings,
+        blocks,
+      } = scope(s.line, 0, target(s.target), s.content);
+      return { line, depth, target: t, rules, settings, blocks, impliedAgent: s.impliedAgent };
+    }),
     global: scope(0, 0, noTarget, layout.global),
     lastModified:
       lastModifiedLine === undefined ? null : readLastModified(lastModifiedLine, diagnostics),

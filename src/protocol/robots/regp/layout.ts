@@ -16,6 +16,8 @@ export interface Directive {
   readonly line: number;
   /** The line as written, comment removed. */
   readonly text: string;
+  /** Where `text` starts in the file's text, when read from the scan's table (scan.ts). */
+  readonly at?: number;
 }
 
 /** Which robots (and, for blocks, which paths) a sequence or block is for. */

@@ -21,12 +21,7 @@ import { isTrimmed } from "../rule-line.js";
 import { after, mayBeKey, plainKeyEnd } from "../scan.js";
 import { REGP_FIELDS } from "./document.js";
 import { type Directive, keyOf, type LineShape, type LineSource, shapeOf } from "./layout.js";
-
-const LF = 10;
-const CR = 13;
-const HASH = 35;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
+import { CLOSE_BRACE, CR, HASH, LF, OPEN_BRACE } from "../char-codes.js";
 
 // Four cells a line: its number, its kind (below), where its content starts, and the length
 // of its text with where its value starts from the content (each at most MAX_LINE_LENGTH,
@@ -56,7 +51,8 @@ const FIRST_ROWS = 64;
 export class RegpLines implements LineSource<Directive> {
   /** Made by {@link scan}. */
   constructor(
-    private readonly text: string,
+    /** The file's text, which every line not kept aside is read from. */
+    readonly text: string,
     private readonly rows: Int32Array,
     readonly count: number,
     /** The lines read by readLine, by row. */
@@ -110,6 +106,7 @@ export class RegpLines implements LineSource<Directive> {
       value: valueFrom < end ? this.text.slice(valueFrom, end) : "",
       line: this.number(i),
       text: this.text.slice(from, end),
+      at: from,
     };
   }
 

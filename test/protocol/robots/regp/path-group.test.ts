@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
+import { characterMask } from "../../../../src/protocol/robots/path-pattern.js";
 import { type GroupLine, lastMatch } from "../../../../src/protocol/robots/regp/last-match.js";
 import { PathGroup, type PathLineSource } from "../../../../src/protocol/robots/regp/path-group.js";
 
@@ -89,5 +91,82 @@ describe("a REGP path group kept as columns", () => {
   it("shares one pattern with every rule written the same way", () => {
     const other = PathGroup.of([line(9, false, "/news/", "Disallow:   /news/")]);
     assert.equal(other.at(0).pattern, group.at(0).pattern);
+  });
+});
+
+describe("a REGP path group's query (decide) answers as the last match over its patterns", () => {
+  // Every wildcard form, upper case, escapes, characters to encode, URL values.
+  const PIECES = [
+    "/",
+    "a",
+    "B",
+    "z",
+    "*",
+    "$",
+    "%41",
+    "%2f",
+    "%7E",
+    "~",
+    "é",
+    "?",
+    "=",
+    "#",
+    ".",
+    " ",
+  ];
+  const probe = (path: string) => ({
+    path,
+    have: characterMask(path),
+    second: path.length > 1 ? path.charCodeAt(1) : -2,
+  });
+  const pattern = fc
+    .array(fc.constantFrom(...PIECES), { minLength: 0, maxLength: 8 })
+    .map((p) => `${p[0] === "*" ? "" : "/"}${p.join("")}`);
+  it("on random groups and random lower-cased paths", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), pattern, fc.boolean()), { maxLength: 12 }),
+        fc.array(fc.array(fc.constantFrom(...PIECES), { maxLength: 10 }), { maxLength: 8 }),
+        (rules, paths) => {
+          const lines = rules.map(([allow, path, asUrl], i) =>
+            line(i + 1, allow, path, asUrl ? `Allow: http://h.example${path}#` : undefined),
+          );
+          const loose = PathGroup.of(lines);
+          // The same lines found in a file's text: read there in place.
+          let file = "## head\n";
+          const found = lines.map((l) => {
+            const at = file.length;
+            file += `${l.text}\n`;
+            return { ...l, at };
+          });
+          const group = PathGroup.of(found, file);
+          assert.deepEqual(
+            group.list().map((l) => [l.line, l.allow, l.text, l.pattern.source]),
+            loose.list().map((l) => [l.line, l.allow, l.text, l.pattern.source]),
+          );
+          for (const pieces of paths) {
+            const path = `/${pieces.join("")}`.toLowerCase();
+            const index = group.decide(probe(path));
+            const want = lastMatch(group.list(), (l) => l.pattern.matches(path));
+            const got = group.verdict(index);
+            assert.equal(got.allowed, want.allowed, path);
+            assert.equal(group.allowsAt(index), want.allowed, path);
+            assert.equal(loose.decide(probe(path)), index, path);
+            assert.equal(
+              typeof got.by === "string" ? got.by : got.by.line,
+              typeof want.by === "string" ? want.by : want.by.line,
+              path,
+            );
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+  it("a plain path with upper case is compared folded, in place", () => {
+    const group = PathGroup.of([line(1, false, "/Private/"), line(2, true, "/Private/Open")]);
+    assert.equal(group.allowsAt(group.decide(probe("/private/x"))), false);
+    assert.equal(group.allowsAt(group.decide(probe("/private/open/y"))), true);
+    assert.equal(group.allowsAt(group.decide(probe("/privat"))), true);
   });
 });
