@@ -265,9 +265,9 @@ function chain(rules: Int32Array, n: number): void {
  */
 function order(table: RuleTable, rows: readonly number[], longest: boolean): Ordered {
   const n = rows.length;
-  // Each rule's cells (see Ordered, a compiled rule's first cell -1) and compiled pattern (null
-  // for a plain path, or one to compile when first reached), and for RFC 9309, its rank: all
-  // by its place in `rows`.
+  // Each rule's cells (see Ordered, a compiled rule's first cell -1), the compiled pattern of
+  // one to canonicalize (the others are compiled when first reached, if ever) and, for RFC
+  // 9309, its rank: all by its place in `rows`.
   const found = new Int32Array(3 * n);
   let compiled: (PathPattern | null)[] | null = null;
   let m = 0;
@@ -284,11 +284,11 @@ function order(table: RuleTable, rows: readonly number[], longest: boolean): Ord
     } else {
       found[3 * i] = -1;
       m++;
-      compiled ??= new Array<PathPattern | null>(n).fill(null);
       if (kind === WILDCARD) {
         length = table.plainLength(row);
       } else {
         const pattern = table.compile(row);
+        compiled ??= new Array<PathPattern | null>(n).fill(null);
         compiled[i] = pattern;
         found[3 * i + 1] = pattern.mask;
         found[3 * i + 2] = pattern.second;
@@ -326,7 +326,7 @@ function order(table: RuleTable, rows: readonly number[], longest: boolean): Ord
     } else {
       rules[3 * k] = ~j;
       rules[compiledRows + j] = rows[place] as number;
-      patterns[j] = (compiled as (PathPattern | null)[])[place] ?? null;
+      patterns[j] = compiled === null ? null : (compiled[place] ?? null);
       j++;
     }
     rules[3 * k + 1] = found[3 * place + 1] as number;
@@ -342,9 +342,12 @@ const INSERTION_SORT_UP_TO = 32;
 // pattern thousands of characters long is sorted by comparison instead.
 const COUNT_RANKS_UP_TO = 8 * 1024;
 
-/** Rules by rank, highest first, in line order within a rank: an insertion sort, stable. */
-function sortedByRank(rules: readonly number[], ranks: number[]): number[] {
-  const sorted = rules.slice();
+/**
+ * Rules by rank, highest first, in line order within a rank: an insertion sort, stable, of
+ * `rules` and `ranks` in place.
+ */
+function sortedByRank(rules: number[], ranks: number[]): number[] {
+  const sorted = rules;
   for (let i = 1; i < sorted.length; i++) {
     const rule = sorted[i] as number;
     const rank = ranks[i] as number;
