@@ -11,7 +11,7 @@
  * Lines read by the line reader (over the length limit, or lint's reading) carry their value
  * and text as strings: their `at` is -1 - k, k an index into `given`.
  */
-import { characterMask, isPlainLiteral, PathPattern, type PatternOptions } from "./path-pattern.js";
+import { isPlainLiteral, PathPattern, type PatternOptions } from "./path-pattern.js";
 import { isCanonicalCode } from "./percent-encoding.js";
 import { lineTextAt, lineValueSpan, spanLength, spanStart, startsWithSpan } from "./rule-line.js";
 
@@ -41,6 +41,18 @@ const UNKNOWN = 0;
 /** The source is a plain path, canonical as written: a prefix, `specificity` its length. */
 const LITERAL = 8;
 const COMPILED = 16;
+/** Its own canonical form but for `*`s and a final `$` (see describe). */
+const CANONICAL = 24;
+const STAR = 0x2a;
+const DOLLAR = 0x24;
+
+const NOT_FORM = ~FORM;
+
+/** What {@link RuleTable.describe} finds a rule to be, and the form it then has. */
+export const TO_COMPILE = 0;
+export const PLAIN = 1;
+export const WILDCARD = 2;
+const FORM_OF = [COMPILED, LITERAL, CANONICAL] as const;
 
 // Room for this many rules at first in the shared building area; doubled when full.
 const FIRST_ROOM = 1024;
@@ -287,42 +299,63 @@ export class RuleTable {
   }
 
   /**
-   * For a plain path: its {@link characterMask} at `out[to]` and the character at its index 1
-   * (or -1) at `out[to + 1]`, read in place in the one pass that finds it plain. False, with
-   * nothing written, for a pattern to compile. The query loop's first look at a rule: cutting
-   * its value to test and describe it cost a fresh file's first queries more than the rest.
+   * The query loop's first look at a rule, read in place in one pass: cutting its value to
+   * test and describe it cost a fresh file's first queries more than the rest.
+   * - {@link PLAIN}: a plain path, matched as written by {@link plainMatches} and never
+   *   compiled;
+   * - {@link WILDCARD}: its own canonical form but for `*`s and a final `$`, as
+   *   {@link PathPattern} finds it: its specificity is its length, and it is compiled only
+   *   when a path first gets past its mask (most never do);
+   * - {@link TO_COMPILE}: a pattern to canonicalize, nothing written.
+   *
+   * For the first two, the {@link characterMask} of its pieces at `out[to]` and the character
+   * its first piece has at index 1 (or -1) at `out[to + 1]`.
    */
-  describePlain(i: number, out: Int32Array, to: number): boolean {
+  describe(i: number, out: Int32Array, to: number): number {
+    const cells = this.cells;
     const c = i * CELLS;
-    const flags = this.cells[c + FLAGS] as number;
-    if ((flags & FORM) === COMPILED) return false;
-    const at = this.cells[c + AT] as number;
-    if (at < 0) {
-      if (!this.plain(i)) return false;
-      const value = this.givenAt(at).value;
-      out[to] = characterMask(value);
-      out[to + 1] = value.length >= 2 ? value.charCodeAt(1) : -1;
-      return true;
-    }
-    const span = this.spanOf(c, at);
-    const from = at + spanStart(span);
-    const length = spanLength(span);
-    const file = this.file;
-    // isPlainLiteral, in place: canonical as written, and lower case when case is ignored.
-    const upperIsOdd = (flags & IGNORE_CASE) !== 0;
-    let mask = 0;
-    for (let k = from; k < from + length; k++) {
-      const code = file.charCodeAt(k);
-      if (!isCanonicalCode(code) || (upperIsOdd && code >= 0x41 && code <= 0x5a)) {
-        this.cells[c + FLAGS] = flags | COMPILED;
-        return false;
+    const flags = cells[c + FLAGS] as number;
+    const at = cells[c + AT] as number;
+    // A line the line reader read (3 files in 1,613 real ones: `Allow /x`, `Disalow:`) is
+    // compiled rather than described: a branch of its own here, never taken until such a
+    // file comes, was code V8 had no feedback for, and it threw away this function and the
+    // ordering it was inlined into at each first such file of a batch.
+    let kind: number = TO_COMPILE;
+    if ((flags & FORM) !== COMPILED && at >= 0) {
+      const span = this.spanOf(c, at);
+      const from = at + spanStart(span);
+      const stop = from + spanLength(span);
+      const file = this.file;
+      // canonicalShape (path-pattern.ts), in place: canonical as written, and lower case when
+      // case is ignored; `*` and a final `$` only with wildcards.
+      const upperIsOdd = (flags & IGNORE_CASE) !== 0;
+      const wildcards = (flags & WILDCARDS) !== 0;
+      // Worked out before the loop: an operation only a rare character reaches is one V8 has
+      // no feedback for, and meeting it threw the compiled loop away.
+      const last = stop - 1;
+      let mask = 0;
+      let firstStop = stop;
+      let k = from;
+      for (; k < stop; k++) {
+        const code = file.charCodeAt(k);
+        if (isCanonicalCode(code) && !(upperIsOdd && code >= 0x41 && code <= 0x5a)) {
+          mask |= 1 << (code & 31);
+        } else if (wildcards && (code === STAR || (code === DOLLAR && k === last))) {
+          if (firstStop === stop) firstStop = k;
+        } else {
+          break;
+        }
       }
-      mask |= 1 << (code & 31);
+      if (k === stop) {
+        kind = firstStop === stop ? PLAIN : WILDCARD;
+        out[to] = mask;
+        out[to + 1] = firstStop - from >= 2 ? file.charCodeAt(from + 1) : -1;
+      }
     }
-    this.cells[c + FLAGS] = flags | LITERAL;
-    out[to] = mask;
-    out[to + 1] = length >= 2 ? file.charCodeAt(from + 1) : -1;
-    return true;
+    // One write for every kind, so that the rare one runs code the common ones ran. The form
+    // is set, not or'ed: a given line may have been found plain already (formOf).
+    cells[c + FLAGS] = (flags & NOT_FORM) | (FORM_OF[kind] as number);
+    return kind;
   }
 
   /** The length of a plain path's value, without cutting it. */

@@ -13,7 +13,7 @@ import type { AgentLine, Group } from "./groups.js";
 import { type PaceExtensions, paceOf } from "./pace-extensions.js";
 import { characterMask, type PathPattern } from "./path-pattern.js";
 import type { AccessPlan, FromLine } from "./plan.js";
-import type { Rule, RuleTable } from "./rule-table.js";
+import { PLAIN, type Rule, type RuleTable, WILDCARD } from "./rule-table.js";
 
 /** What applies to one robot: the groups chosen and their rules in deciding order. */
 export interface Selection {
@@ -41,15 +41,29 @@ export interface Choice {
   readonly longest: boolean;
 }
 
-/** Rules (rows of the table) in deciding order, with what lets the query loop pass over most without a look. */
+/**
+ * Rules (rows of the table) in deciding order, with what lets the query loop pass over most
+ * without a look, in one typed array: each costs some 180 bytes besides its contents, and a kept
+ * file's selections had two or three each (issue 29: 0.3 MB of the real files' heap after
+ * their queries).
+ */
 interface Ordered {
-  readonly order: Int32Array;
-  /** Each rule's {@link PathPattern.mask} at 2k, its {@link PathPattern.second} at 2k + 1. */
-  readonly described: Int32Array;
-  /** Each rule's compiled pattern, or null for a plain path; null when every rule is one. */
-  readonly patterns: readonly (PathPattern | null)[] | null;
-  /** For a large group, the rules by the character they need at index 1 (see {@link bySecond}); else null. */
-  readonly bySecond: Int32Array | null;
+  /**
+   * At 3k, the row of the k-th rule, or `~j` for the j-th matched by a compiled pattern;
+   * at 3k + 1 its {@link PathPattern.mask}, at 3k + 2 its {@link PathPattern.second}; for a
+   * group of {@link BY_SECOND_FROM} rules or more, its {@link chain}s from 3n; from
+   * {@link compiledRows}, the rows of the rules matched by a compiled pattern, j by j.
+   */
+  readonly rules: Int32Array;
+  readonly n: number;
+  readonly compiledRows: number;
+  /**
+   * The compiled patterns, j by j: a pattern to canonicalize is compiled as it is put in order;
+   * one canonical as written (`/*?sort=`, `/*.pdf$`) when a path first gets past its mask,
+   * which most never do (on the real files, 3,579 of 10,992). Only as many as there are such
+   * rules: a slot for every rule was 8 bytes a plain one.
+   */
+  readonly patterns: (PathPattern | null)[];
 }
 
 /** One robot's groups and rules, with the rule that decides a path. */
@@ -119,16 +133,18 @@ export class RobotRules {
     if (this.selected === null) {
       const table = this.table;
       const ordered = table === null ? null : (this.ordered ?? this.putInOrder(table));
-      const rules =
-        ordered === null ? [] : Array.from(ordered.order, (i) => (table as RuleTable).view(i));
-      const described = ordered?.described ?? new Int32Array(0);
+      const n = ordered?.n ?? 0;
+      const cells = ordered?.rules ?? new Int32Array(0);
+      const rules = Array.from({ length: n }, (_, k) =>
+        (table as RuleTable).view(rowAt(ordered as Ordered, k)),
+      );
       this.selected = {
         group: this.group,
         groups: this.groups,
         order: rules,
         patterns: rules.map((rule) => rule.pattern),
-        masks: described.filter((_, i) => i % 2 === 0),
-        seconds: described.filter((_, i) => i % 2 === 1),
+        masks: Int32Array.from({ length: n }, (_, k) => cells[3 * k + 1] as number),
+        seconds: Int32Array.from({ length: n }, (_, k) => cells[3 * k + 2] as number),
         crawlDelay: this.crawlDelay,
       };
     }
@@ -140,80 +156,107 @@ const NO_ROWS: readonly number[] = [];
 
 /** The first rule in deciding order that matches `path`: its row, or -1. */
 function firstMatch(table: RuleTable, ordered: Ordered, path: string): number {
-  const { order, described, patterns, bySecond } = ordered;
+  const { rules, n } = ordered;
   const have = characterMask(path);
   const second = path.length > 1 ? path.charCodeAt(1) : -2;
-  if (bySecond !== null) return firstMatchBySecond(table, ordered, bySecond, path, have, second);
-  for (let i = 0; i < order.length; i++) {
+  if (n >= BY_SECOND_FROM) return firstMatchBySecond(table, ordered, path, have, second);
+  for (let k = 0; k < 3 * n; k += 3) {
     // Cheap refusals first: a needed character missing, or the wrong first letter.
-    if (((described[2 * i] as number) & ~have) !== 0) continue;
-    const want = described[2 * i + 1] as number;
+    if (((rules[k + 1] as number) & ~have) !== 0) continue;
+    const want = rules[k + 2] as number;
     if (want !== -1 && want !== second) continue;
-    const row = order[i] as number;
-    const pattern = patterns === null ? null : (patterns[i] as PathPattern | null);
-    if (pattern === null ? table.plainMatches(row, path) : pattern.matches(path)) return row;
+    const row = matched(table, ordered, k / 3, path);
+    if (row >= 0) return row;
   }
   return -1;
 }
 
+/** The row of the rule at `place` in deciding order when it matches `path`, else -1. */
+function matched(table: RuleTable, ordered: Ordered, place: number, path: string): number {
+  const { rules, patterns } = ordered;
+  const cell = rules[3 * place] as number;
+  if (cell >= 0) return table.plainMatches(cell, path) ? cell : -1;
+  // `cell ^ (cell >> 31)` is `~cell` here: `~` on a path only compiled rules reach was an
+  // operation V8 had no feedback for in a large group's loop, which it then threw away.
+  const j = cell ^ (cell >> 31);
+  const row = rules[ordered.compiledRows + j] as number;
+  let pattern = patterns[j] as PathPattern | null;
+  if (pattern === null) {
+    pattern = table.compile(row);
+    patterns[j] = pattern;
+  }
+  return pattern.matches(path) ? row : -1;
+}
+
+/** The row of the rule at `place` in deciding order. */
+function rowAt(ordered: Ordered, place: number): number {
+  const cell = ordered.rules[3 * place] as number;
+  return cell >= 0 ? cell : (ordered.rules[ordered.compiledRows + ~cell] as number);
+}
+
 /**
  * {@link firstMatch} over a large group, visiting only the rules that need the path's character
- * at index 1 and those that need none, in deciding order: two chains of {@link bySecond},
- * merged. On the real files a query passed some 39 rules a time, nearly all for the wrong
- * letter, in a few large groups asked many times.
+ * at index 1 and those that need none, in deciding order: two {@link chain}s, merged. On the
+ * real files a query passed some 39 rules a time, nearly all for the wrong letter, in a few
+ * large groups asked many times.
  */
 function firstMatchBySecond(
   table: RuleTable,
   ordered: Ordered,
-  bySecond: Int32Array,
   path: string,
   have: number,
   second: number,
 ): number {
-  const { order, described, patterns } = ordered;
-  const n = order.length;
-  let same = second >= 0 && second < SECOND_CODES ? (bySecond[n + second] as number) : n;
-  let any = bySecond[n + SECOND_CODES] as number;
+  const { rules, n } = ordered;
+  const next = 3 * n;
+  const heads = next + n;
+  let same = second >= 0 && second < SECOND_CODES ? (rules[heads + second] as number) : n;
+  let any = rules[heads + SECOND_CODES] as number;
   for (;;) {
-    let i: number;
+    let k: number;
     if (same < any) {
-      i = same;
-      same = bySecond[i] as number;
+      k = same;
+      same = rules[next + k] as number;
     } else if (any < n) {
-      i = any;
-      any = bySecond[i] as number;
+      k = any;
+      any = rules[next + k] as number;
     } else {
       return -1;
     }
-    if (((described[2 * i] as number) & ~have) !== 0) continue;
-    const row = order[i] as number;
-    const pattern = patterns === null ? null : (patterns[i] as PathPattern | null);
-    if (pattern === null ? table.plainMatches(row, path) : pattern.matches(path)) return row;
+    if (((rules[3 * k + 1] as number) & ~have) !== 0) continue;
+    const row = matched(table, ordered, k, path);
+    if (row >= 0) return row;
   }
 }
 
-// A group of this many rules or more gets {@link bySecond}: for fewer, passing over the rules
-// costs less than the chains' memory and making.
+// A group of this many rules or more gets its {@link chain}s: for fewer, passing over the
+// rules costs less than the chains' memory and making.
 const BY_SECOND_FROM = 24;
 // Characters a rule can need at index 1: a canonical path is ASCII.
 const SECOND_CODES = 128;
 
+/** Cells of an {@link Ordered}'s array for `n` rules. */
+function cellsFor(n: number): number {
+  return 3 * n + (n >= BY_SECOND_FROM ? n + SECOND_CODES + 1 : 0);
+}
+
 /**
- * Chains through the rules in deciding order (`described` as in {@link Ordered}): at `k` < n,
- * the next rule after k needing the same character at index 1 (or needing none, if k needs
- * none), n at a chain's end; at n + c, the first rule needing character c; at n + 128, the
- * first needing none. Null when a rule needs a character past ASCII.
+ * Chains through the `n` rules of `rules` (an {@link Ordered}'s), in deciding order, from
+ * 3n: at 3n + k, the next rule after k needing the same character at index 1 (or needing none,
+ * if k needs none), n at a chain's end; at 4n + c, the first rule needing character c; at
+ * 4n + 128, the first needing none (a rule needing a character past ASCII is put there too:
+ * that chain's rules are tried whatever the path's character).
  */
-function bySecond(described: Int32Array, n: number): Int32Array | null {
-  const chains = new Int32Array(n + SECOND_CODES + 1).fill(n, n);
+function chain(rules: Int32Array, n: number): void {
+  const next = 3 * n;
+  const heads = next + n;
+  rules.fill(n, heads, heads + SECOND_CODES + 1);
   for (let k = n - 1; k >= 0; k--) {
-    const want = described[2 * k + 1] as number;
-    if (want >= SECOND_CODES) return null;
-    const head = want === -1 ? n + SECOND_CODES : n + want;
-    chains[k] = chains[head] as number;
-    chains[head] = k;
+    const want = rules[3 * k + 2] as number;
+    const head = heads + (want >= 0 && want < SECOND_CODES ? want : SECOND_CODES);
+    rules[next + k] = rules[head] as number;
+    rules[head] = k;
   }
-  return chains;
 }
 
 /**
@@ -222,25 +265,35 @@ function bySecond(described: Int32Array, n: number): Int32Array | null {
  */
 function order(table: RuleTable, rows: readonly number[], longest: boolean): Ordered {
   const n = rows.length;
-  // Each rule's mask and second character (see Ordered), its compiled pattern (null for a plain
-  // path, never compiled) and, for RFC 9309, its rank: all by its place in `rows`.
-  const found = new Int32Array(2 * n);
+  // Each rule's cells (see Ordered, a compiled rule's first cell -1), the compiled pattern of
+  // one to canonicalize (the others are compiled when first reached, if ever) and, for RFC
+  // 9309, its rank: all by its place in `rows`.
+  const found = new Int32Array(3 * n);
   let compiled: (PathPattern | null)[] | null = null;
+  let m = 0;
   // Plain arrays: a typed array costs a backing store of its own, and most groups are small.
   const ranks: number[] | null = longest && n > 1 ? new Array<number>(n) : null;
   let top = 0;
   for (let i = 0; i < n; i++) {
     const row = rows[i] as number;
-    let length: number;
-    if (table.describePlain(row, found, 2 * i)) {
-      length = ranks === null ? 0 : table.plainLength(row);
+    const kind = table.describe(row, found, 3 * i + 1);
+    let length = 0;
+    if (kind === PLAIN) {
+      found[3 * i] = row;
+      if (ranks !== null) length = table.plainLength(row);
     } else {
-      const pattern = table.compile(row);
-      compiled ??= new Array<PathPattern | null>(n).fill(null);
-      compiled[i] = pattern;
-      found[2 * i] = pattern.mask;
-      found[2 * i + 1] = pattern.second;
-      length = pattern.specificity;
+      found[3 * i] = -1;
+      m++;
+      if (kind === WILDCARD) {
+        length = table.plainLength(row);
+      } else {
+        const pattern = table.compile(row);
+        compiled ??= new Array<PathPattern | null>(n).fill(null);
+        compiled[i] = pattern;
+        found[3 * i + 1] = pattern.mask;
+        found[3 * i + 2] = pattern.second;
+        length = pattern.specificity;
+      }
     }
     if (ranks !== null) {
       // Its specificity, then Allow above Disallow. Higher ranks decide first; between equal
@@ -250,43 +303,37 @@ function order(table: RuleTable, rows: readonly number[], longest: boolean): Ord
       if (rank > top) top = rank;
     }
   }
-  // Typed arrays: 12 bytes a rule where plain arrays took 24, which a kept file's selections
-  // pay for every rule of the groups asked about.
-  if (ranks === null) return withChains(Int32Array.from(rows), found, compiled);
-  const places = new Array<number>(n);
-  for (let i = 0; i < n; i++) places[i] = i;
-  const sorted =
-    n <= INSERTION_SORT_UP_TO
-      ? sortedByRank(places, ranks)
-      : top <= COUNT_RANKS_UP_TO
-        ? countedByRank(places, ranks, top)
-        : comparedByRank(places, ranks);
-  const orderRows = new Int32Array(n);
-  const described = new Int32Array(2 * n);
-  const patterns = compiled === null ? null : new Array<PathPattern | null>(n);
-  for (let k = 0; k < n; k++) {
-    const place = sorted[k] as number;
-    orderRows[k] = rows[place] as number;
-    described[2 * k] = found[2 * place] as number;
-    described[2 * k + 1] = found[2 * place + 1] as number;
-    if (patterns !== null) patterns[k] = (compiled as (PathPattern | null)[])[place] ?? null;
+  let sorted: readonly number[] | null = null;
+  if (ranks !== null) {
+    const places = new Array<number>(n);
+    for (let i = 0; i < n; i++) places[i] = i;
+    sorted =
+      n <= INSERTION_SORT_UP_TO
+        ? sortedByRank(places, ranks)
+        : top <= COUNT_RANKS_UP_TO
+          ? countedByRank(places, ranks, top)
+          : comparedByRank(places, ranks);
   }
-  return withChains(orderRows, described, patterns);
-}
-
-/** Rules in deciding order, a large group's with its {@link bySecond} chains. */
-function withChains(
-  order: Int32Array,
-  described: Int32Array,
-  patterns: readonly (PathPattern | null)[] | null,
-): Ordered {
-  const n = order.length;
-  return {
-    order,
-    described,
-    patterns,
-    bySecond: n >= BY_SECOND_FROM ? bySecond(described, n) : null,
-  };
+  const compiledRows = cellsFor(n);
+  const rules = new Int32Array(compiledRows + m);
+  const patterns = new Array<PathPattern | null>(m);
+  let j = 0;
+  for (let k = 0; k < n; k++) {
+    const place = sorted === null ? k : (sorted[k] as number);
+    const cell = found[3 * place] as number;
+    if (cell >= 0) {
+      rules[3 * k] = cell;
+    } else {
+      rules[3 * k] = ~j;
+      rules[compiledRows + j] = rows[place] as number;
+      patterns[j] = compiled === null ? null : (compiled[place] ?? null);
+      j++;
+    }
+    rules[3 * k + 1] = found[3 * place + 1] as number;
+    rules[3 * k + 2] = found[3 * place + 2] as number;
+  }
+  if (n >= BY_SECOND_FROM) chain(rules, n);
+  return { rules, n, compiledRows, patterns };
 }
 
 const INSERTION_SORT_UP_TO = 32;
@@ -295,9 +342,12 @@ const INSERTION_SORT_UP_TO = 32;
 // pattern thousands of characters long is sorted by comparison instead.
 const COUNT_RANKS_UP_TO = 8 * 1024;
 
-/** Rules by rank, highest first, in line order within a rank: an insertion sort, stable. */
-function sortedByRank(rules: readonly number[], ranks: number[]): number[] {
-  const sorted = rules.slice();
+/**
+ * Rules by rank, highest first, in line order within a rank: an insertion sort, stable, of
+ * `rules` and `ranks` in place.
+ */
+function sortedByRank(rules: number[], ranks: number[]): number[] {
+  const sorted = rules;
   for (let i = 1; i < sorted.length; i++) {
     const rule = sorted[i] as number;
     const rank = ranks[i] as number;
@@ -374,7 +424,15 @@ export function chooseRfc9309(
   if (chosen.length === 0) return null;
   const rules: number[] = [];
   for (const group of chosen) for (let i = group.from; i < group.to; i++) rules.push(i);
-  return { groups: chosen, agents, table: (chosen[0] as Group).table, rules, longest: true };
+  return {
+    // At its size: an array grown by push has room for 17, and the robot's rules keep it (issue
+    // 29: 0.18 MB of the real files' heap after their queries).
+    groups: chosen.slice(),
+    agents,
+    table: (chosen[0] as Group).table,
+    rules,
+    longest: true,
+  };
 }
 
 /** RFC 9309 §2.2.1: does a group of `groups` name the product token `token` (lower case)? */
