@@ -151,8 +151,7 @@ export class PathGroup implements GroupColumns {
   lastMatch(matches: (pattern: PathPattern) => boolean): LastMatch<PathLine> {
     // Filled with null, not left with holes: the array stays packed, quicker to read.
     const patterns = (this.patterns ??= new Array<PathPattern | null>(this.length).fill(null));
-    const index = deciding(this, (i) => matches(patterns[i] ?? this.pattern(i)));
-    return verdictOf(this, index, (i) => this.at(i));
+    return this.verdict(deciding(this, (i) => matches(patterns[i] ?? this.pattern(i))));
   }
 
   /**
