@@ -22,7 +22,7 @@ import { isSpace, type RobotsLine, readLine, VersionSniff } from "./line-reader.
 import type { PatternOptions } from "./path-pattern.js";
 import type { RuleTable } from "./rule-table.js";
 import { isTrimmed } from "./rule-line.js";
-import { CR, HASH, LF } from "./char-codes.js";
+import { HASH } from "./char-codes.js";
 
 // Diagnostics of the lines read in full are not kept (a reading with them is lint's): one
 // array, emptied after each line, serves every scan; a scan runs to its end synchronously.
