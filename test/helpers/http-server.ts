@@ -1,5 +1,5 @@
 /** A real HTTP server on 127.0.0.1 for tests: routes map a path to a handler. */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;
@@ -28,11 +28,7 @@ export async function startServer(routes: Record<string, Route>): Promise<TestSe
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 
@@ -52,4 +48,12 @@ export function redirect(location: string, status = 301): Route {
     res.writeHead(status, { location });
     res.end();
   };
+}
+
+/** Closes `server` now: open keep-alive connections are ended rather than waited for. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 }

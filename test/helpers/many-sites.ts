@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeServer } from "./http-server.js";
 
 export interface ManySites {
   /** `http://127.0.0.1:PORT` of each site. */
@@ -57,15 +58,7 @@ export async function startManySites(options: ManySitesOptions): Promise<ManySit
     origins,
     log,
     close: async () => {
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.closeAllConnections();
-              server.close(() => resolve());
-            }),
-        ),
-      );
+      await Promise.all(servers.map(closeServer));
     },
   };
 }

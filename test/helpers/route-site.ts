@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeServer } from "./http-server.js";
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, origin: string) => void;
 
@@ -52,10 +53,6 @@ export async function startRouteSite(
     origin,
     log,
     paths: () => log.map((r) => r.path),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }

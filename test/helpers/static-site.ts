@@ -6,6 +6,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeServer } from "./http-server.js";
 import { join, normalize } from "node:path";
 
 export interface StaticSite {
@@ -58,11 +59,7 @@ export async function serveDirectory(root: string, robots: string): Promise<Stat
   const { port } = server.address() as AddressInfo;
   Object.assign(site, {
     origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   });
   return site;
 }

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeServer } from "./http-server.js";
 
 export interface LoggedRequest {
   readonly path: string;
@@ -104,10 +105,6 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     origin: `http://${options.host ?? "127.0.0.1"}:${port}`,
     log,
     paths: () => log.map((r) => r.path),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
